@@ -1,0 +1,315 @@
+//! The interface every game implements, the game catalogue and rule options.
+
+use std::fmt;
+
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use crate::moves::{Action, Colour, Stone, Turn};
+use crate::topology::{BoardKind, Cell, SizeError, Topology};
+
+/// The random number generator of playouts.
+pub type Rng = Xoshiro256PlusPlus;
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum GameKind {
+    Xodd,
+    Yodd,
+    Odd,
+    Onyx,
+}
+
+impl GameKind {
+    pub const ALL: [GameKind; 4] = [
+        GameKind::Xodd,
+        GameKind::Yodd,
+        GameKind::Odd,
+        GameKind::Onyx,
+    ];
+
+    pub fn board(self) -> BoardKind {
+        match self {
+            GameKind::Xodd => BoardKind::Square,
+            GameKind::Yodd | GameKind::Odd => BoardKind::HexHex,
+            GameKind::Onyx => BoardKind::Onyx,
+        }
+    }
+
+    pub fn default_size(self) -> usize {
+        match self {
+            GameKind::Xodd => 12,
+            GameKind::Yodd => 8,
+            GameKind::Odd => 5,
+            GameKind::Onyx => 12,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            GameKind::Xodd => "xodd",
+            GameKind::Yodd => "yodd",
+            GameKind::Odd => "odd",
+            GameKind::Onyx => "onyx",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<GameKind> {
+        GameKind::ALL
+            .into_iter()
+            .find(|g| g.name().eq_ignore_ascii_case(text))
+    }
+}
+
+impl fmt::Display for GameKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Variant options. Each applies to one game and is ignored by the others.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rules {
+    /// Odd: the smallest group that counts; `None` means the board side.
+    pub min_group: Option<usize>,
+    /// Onyx: start from the empty board. The standard start exists only when
+    /// n is a multiple of 4; on other sizes the start is always open.
+    pub open_start: bool,
+    /// Onyx: White may `swap` as its first move.
+    pub swap: bool,
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Rules {
+            min_group: None,
+            open_start: false,
+            swap: true,
+        }
+    }
+}
+
+/// A game, a board size and rule options: everything that defines a start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameSpec {
+    pub kind: GameKind,
+    pub size: usize,
+    pub rules: Rules,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SpecError {
+    Size(SizeError),
+    MinGroup(usize),
+}
+
+impl fmt::Display for SpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SpecError::Size(e) => e.fmt(f),
+            SpecError::MinGroup(m) => write!(f, "minimum group size {m} must be at least 1"),
+        }
+    }
+}
+
+impl std::error::Error for SpecError {}
+
+impl GameSpec {
+    pub fn new(kind: GameKind, size: usize, rules: Rules) -> Result<GameSpec, SpecError> {
+        Topology::get(kind.board(), size).map_err(SpecError::Size)?;
+        if rules.min_group == Some(0) {
+            return Err(SpecError::MinGroup(0));
+        }
+        Ok(GameSpec { kind, size, rules })
+    }
+
+    pub fn default_for(kind: GameKind) -> GameSpec {
+        GameSpec {
+            kind,
+            size: kind.default_size(),
+            rules: Rules::default(),
+        }
+    }
+
+    pub fn topology(&self) -> &'static Topology {
+        Topology::get(self.kind.board(), self.size).expect("GameSpec::new checked the size")
+    }
+
+    /// Odd: the effective minimum group size.
+    pub fn min_group(&self) -> usize {
+        self.rules.min_group.unwrap_or(self.size)
+    }
+
+    /// Onyx: whether the game starts from the standard position.
+    pub fn standard_start(&self) -> bool {
+        !self.rules.open_start && self.size % 4 == 0
+    }
+}
+
+/// Why a turn cannot be played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayError {
+    GameOver,
+    Occupied(Cell),
+    /// Illegal for a rule-specific reason, described in words.
+    Illegal(&'static str),
+}
+
+impl PlayError {
+    pub fn describe(&self, topo: &Topology) -> String {
+        match self {
+            PlayError::GameOver => "the game is over".into(),
+            PlayError::Occupied(c) => format!("{} is not empty", topo.name(*c)),
+            PlayError::Illegal(why) => (*why).into(),
+        }
+    }
+}
+
+/// Why a set-up position cannot be made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SetupError {
+    Spec(SpecError),
+    Duplicate(Cell),
+    /// A stone the rules forbid there (e.g. an Onyx midpoint with a corner stone).
+    Forbidden(Cell),
+}
+
+/// A game position with its rules. Implementations are plain data (cheap to
+/// copy) that refer to shared, immutable board tables.
+pub trait Game: Clone + Send + Sync + 'static {
+    /// The start position of `spec`.
+    fn new(spec: &GameSpec) -> Self;
+    /// A position with the given stones and `to_move` to play, for analysis.
+    /// It counts as a game in progress: no first-turn or swap privileges.
+    fn from_setup(spec: &GameSpec, stones: &[Stone], to_move: Colour) -> Result<Self, SetupError>;
+
+    fn spec(&self) -> &GameSpec;
+    fn topology(&self) -> &'static Topology;
+    /// The seat that takes the next action.
+    fn to_move(&self) -> Colour;
+    /// Xodd/Yodd: true after the first stone of a turn, before it ends.
+    fn mid_turn(&self) -> bool {
+        false
+    }
+    fn is_over(&self) -> bool;
+    /// The winner once the game is over.
+    fn winner(&self) -> Option<Colour>;
+    /// Legal actions of the current position, appended to `out`.
+    fn legal_actions(&self, out: &mut Vec<Action>);
+    fn is_legal(&self, action: Action) -> bool;
+    /// Plays a legal action (checked in debug builds only).
+    fn apply(&mut self, action: Action);
+    /// Plays random legal turns to the end of the game; returns the winner.
+    fn playout(&mut self, rng: &mut Rng) -> Colour;
+    fn stone_at(&self, cell: Cell) -> Option<Colour>;
+    /// Groups per stone colour, as the game counts them (Odd: only groups of
+    /// at least the minimum size).
+    fn group_counts(&self) -> [u32; 2];
+    /// Recounts everything from scratch and compares with the incremental
+    /// state; `Err` describes the first difference.
+    fn check_consistency(&self) -> Result<(), String>;
+    /// Number of turns played so far.
+    fn turns_played(&self) -> u32;
+
+    /// Why `action` is illegal here, when it is.
+    fn illegal_reason(&self, action: Action) -> Option<PlayError> {
+        if self.is_over() {
+            return Some(PlayError::GameOver);
+        }
+        if action.is_stone() && self.stone_at(action.cell()).is_some() {
+            return Some(PlayError::Occupied(action.cell()));
+        }
+        (!self.is_legal(action)).then_some(PlayError::Illegal("not a legal move here"))
+    }
+
+    /// Plays a whole turn, or changes nothing and says why not.
+    /// `Turn::Resign` is not a board move and is refused here.
+    fn play_turn(&mut self, turn: &Turn) -> Result<(), PlayError> {
+        let mut next = self.clone();
+        next.play_turn_in_place(turn)?;
+        *self = next;
+        Ok(())
+    }
+
+    /// Plays a turn on `self`; on error `self` may be half-changed.
+    #[doc(hidden)]
+    fn play_turn_in_place(&mut self, turn: &Turn) -> Result<(), PlayError> {
+        if self.mid_turn() {
+            return Err(PlayError::Illegal("a turn is in progress"));
+        }
+        let step = |g: &mut Self, a: Action| match g.illegal_reason(a) {
+            Some(e) => Err(e),
+            None => {
+                g.apply(a);
+                Ok(())
+            }
+        };
+        match turn {
+            Turn::Resign => return Err(PlayError::Illegal("resign is not a board move")),
+            Turn::Pass => step(self, Action::PASS)?,
+            Turn::Swap => step(self, Action::SWAP)?,
+            Turn::Stones(a, b) => {
+                step(self, a.action())?;
+                if let Some(b) = b {
+                    if !self.mid_turn() {
+                        return Err(PlayError::Illegal("only one stone may be placed this turn"));
+                    }
+                    step(self, b.action())?;
+                } else if self.mid_turn() {
+                    step(self, Action::END_TURN).map_err(|_| {
+                        PlayError::Illegal("one stone here leaves an even number of groups")
+                    })?;
+                }
+            }
+        }
+        debug_assert!(!self.mid_turn());
+        Ok(())
+    }
+
+    /// All legal turns, each once, in canonical form.
+    fn legal_turns(&self) -> Vec<Turn> {
+        let mut turns = Vec::new();
+        let mut firsts = Vec::new();
+        self.legal_actions(&mut firsts);
+        let mut seconds = Vec::new();
+        for &a in &firsts {
+            let mut next = self.clone();
+            next.apply(a);
+            if !next.mid_turn() {
+                turns.push(turn_of(a, None));
+                continue;
+            }
+            seconds.clear();
+            next.legal_actions(&mut seconds);
+            for &b in &seconds {
+                if b == Action::END_TURN {
+                    turns.push(turn_of(a, None));
+                } else {
+                    turns.push(turn_of(a, Some(b)));
+                }
+            }
+        }
+        turns
+    }
+}
+
+/// The turn made of one action, or of a first and a second stone.
+pub fn turn_of(a: Action, b: Option<Action>) -> Turn {
+    let stone = |x: Action| Stone {
+        cell: x.cell(),
+        colour: x.colour(),
+    };
+    match a {
+        Action::PASS => Turn::Pass,
+        Action::SWAP => Turn::Swap,
+        _ => Turn::stones(stone(a), b.map(stone)),
+    }
+}
+
+/// Number of 64-bit words a bitboard needs for a board of `bits` cells:
+/// boards are grouped in three widths so each game is compiled three times.
+pub fn width_for(bits: usize) -> usize {
+    match bits {
+        0..=128 => 2,
+        129..=256 => 4,
+        _ => 10,
+    }
+}

@@ -1,0 +1,120 @@
+//! Per-board precomputed bitboards: the on-board mask, neighbour masks, and
+//! shift-based neighbourhood expansion for the grid boards.
+
+use std::any::Any;
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+
+use crate::bitboard::Bitboard;
+use crate::topology::{BoardKind, Cell, Topology};
+
+#[derive(Debug)]
+pub struct BoardTables<const W: usize> {
+    pub topo: &'static Topology,
+    pub on_board: Bitboard<W>,
+    pub neighbours: Vec<Bitboard<W>>,
+    /// Cells with an index above `i`, for each cell `i`.
+    pub above: Vec<Bitboard<W>>,
+    /// Grid boards: cells not in the first / last column of the array.
+    not_first_col: Bitboard<W>,
+    not_last_col: Bitboard<W>,
+}
+
+impl<const W: usize> BoardTables<W> {
+    /// The shared tables of a board, built once per (board, width).
+    pub fn get(topo: &'static Topology) -> &'static BoardTables<W> {
+        type Cache = HashMap<(BoardKind, usize, usize), &'static (dyn Any + Send + Sync)>;
+        static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
+        let mut cache = CACHE
+            .get_or_init(Default::default)
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        let entry = cache
+            .entry((topo.kind, topo.size, W))
+            .or_insert_with(|| Box::leak(Box::new(BoardTables::<W>::build(topo))));
+        entry
+            .downcast_ref::<BoardTables<W>>()
+            .expect("cache keyed by width")
+    }
+
+    fn build(topo: &'static Topology) -> Self {
+        assert!(
+            topo.bits <= Bitboard::<W>::CAPACITY,
+            "board too large for width"
+        );
+        let on_board = Bitboard::from_indices(topo.cells().iter().map(|c| c.index()));
+        let neighbours = (0..topo.bits)
+            .map(|i| {
+                Bitboard::from_indices(topo.neighbours(Cell(i as u16)).iter().map(|c| c.index()))
+            })
+            .collect();
+        let above = (0..topo.bits)
+            .map(|i| Bitboard::from_indices(i + 1..topo.bits) & on_board)
+            .collect();
+        let s = topo.stride;
+        let not_first_col = Bitboard::from_indices((0..topo.bits).filter(|i| i % s != 0));
+        let not_last_col = Bitboard::from_indices((0..topo.bits).filter(|i| i % s != s - 1));
+        BoardTables {
+            topo,
+            on_board,
+            neighbours,
+            above,
+            not_first_col,
+            not_last_col,
+        }
+    }
+
+    /// All on-board cells adjacent to a cell of `b` (square and hex-hex boards).
+    #[inline(always)]
+    pub fn expand(&self, b: &Bitboard<W>) -> Bitboard<W> {
+        let s = self.topo.stride;
+        let east = (*b & self.not_last_col).shl(1);
+        let west = (*b & self.not_first_col).shr(1);
+        let mut out = east | west | b.shl(s) | b.shr(s);
+        if self.topo.kind == BoardKind::HexHex {
+            out |= (*b & self.not_last_col).shl(s + 1);
+            out |= (*b & self.not_first_col).shr(s + 1);
+        }
+        out & self.on_board
+    }
+
+    /// The group of `seed` within `stones` (square and hex-hex boards).
+    #[inline(always)]
+    pub fn flood(&self, seed: Bitboard<W>, stones: &Bitboard<W>) -> Bitboard<W> {
+        let mut group = seed;
+        loop {
+            let next = (self.expand(&group) & *stones) | group;
+            if next == group {
+                return group;
+            }
+            group = next;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn expansion_matches_neighbour_lists() {
+        for (kind, n) in [
+            (BoardKind::Square, 7),
+            (BoardKind::HexHex, 5),
+            (BoardKind::HexHex, 12),
+        ] {
+            let topo = Topology::get(kind, n).unwrap();
+            let t = BoardTables::<10>::get(topo);
+            for &c in topo.cells() {
+                let mut one = Bitboard::EMPTY;
+                one.set(c.index());
+                assert_eq!(
+                    t.expand(&one),
+                    t.neighbours[c.index()],
+                    "{kind:?} {}",
+                    topo.name(c)
+                );
+            }
+        }
+    }
+}
