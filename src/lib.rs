@@ -5,3 +5,4 @@ pub mod game;
 pub mod moves;
 pub mod tables;
 pub mod topology;
+pub mod perft;
