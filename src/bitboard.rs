@@ -95,15 +95,12 @@ impl<const W: usize> Bitboard<W> {
     }
 
     /// The `n`-th set bit (0-based) in index order.
+    #[inline]
     pub fn nth(&self, mut n: u32) -> Option<usize> {
         for (k, &w) in self.0.iter().enumerate() {
             let c = w.count_ones();
             if n < c {
-                let mut w = w;
-                for _ in 0..n {
-                    w &= w - 1;
-                }
-                return Some(k * 64 + w.trailing_zeros() as usize);
+                return Some(k * 64 + select_in_word(w, n) as usize);
             }
             n -= c;
         }
@@ -157,6 +154,26 @@ impl<const W: usize> Bitboard<W> {
             word: 0,
         }
     }
+}
+
+/// Position of the `n`-th set bit of `w` (`n` < popcount): skips 16-bit
+/// chunks by popcount, then clears the remaining lower bits.
+#[inline(always)]
+fn select_in_word(mut w: u64, mut n: u32) -> u32 {
+    let mut base = 0;
+    loop {
+        let c = (w & 0xFFFF).count_ones();
+        if n < c {
+            break;
+        }
+        n -= c;
+        w >>= 16;
+        base += 16;
+    }
+    for _ in 0..n {
+        w &= w - 1;
+    }
+    base + w.trailing_zeros()
 }
 
 /// Iterates the set bits of a bitboard in increasing index order.

@@ -2,13 +2,9 @@
 
 use std::fmt;
 
-use rand_xoshiro::Xoshiro256PlusPlus;
-
 use crate::moves::{Action, Colour, Stone, Turn};
+pub use crate::random::Rng;
 use crate::topology::{BoardKind, Cell, SizeError, Topology};
-
-/// The random number generator of playouts.
-pub type Rng = Xoshiro256PlusPlus;
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum GameKind {
@@ -66,7 +62,7 @@ impl fmt::Display for GameKind {
 }
 
 /// Variant options. Each applies to one game and is ignored by the others.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rules {
     /// Odd: the smallest group that counts; `None` means the board side.
     pub min_group: Option<usize>,
@@ -88,7 +84,7 @@ impl Default for Rules {
 }
 
 /// A game, a board size and rule options: everything that defines a start.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameSpec {
     pub kind: GameKind,
     pub size: usize,

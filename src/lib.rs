@@ -1,8 +1,13 @@
 //! oddity: rules, search and tools for Xodd, Yodd, Odd and Onyx.
 
 pub mod bitboard;
+pub mod cli;
 pub mod game;
 pub mod moves;
+pub mod odd;
+pub mod parity;
+pub mod perft;
+pub mod position;
+pub mod random;
 pub mod tables;
 pub mod topology;
-pub mod perft;

@@ -1,0 +1,48 @@
+//! Command-line front ends: thin layers over the library.
+
+pub mod perft;
+
+use clap::Args;
+
+use crate::game::{GameKind, GameSpec, Rules};
+
+/// Options that choose a game, its board and its rule variant.
+#[derive(Args, Debug, Clone)]
+pub struct GameArgs {
+    /// xodd, yodd, odd or onyx.
+    #[arg(long, value_parser = parse_game_kind)]
+    pub game: GameKind,
+    /// Board size: square side (Xodd), hex-hex side (Yodd, Odd), points per side (Onyx).
+    /// Default: the game's standard size.
+    #[arg(long)]
+    pub size: Option<usize>,
+    /// Onyx: start from the empty board instead of the standard position.
+    #[arg(long)]
+    pub open: bool,
+    /// Onyx: no swap (pie) move.
+    #[arg(long)]
+    pub no_pie: bool,
+    /// Odd: the smallest group that counts (default: the board side).
+    #[arg(long)]
+    pub min_group: Option<usize>,
+}
+
+impl GameArgs {
+    pub fn spec(&self) -> Result<GameSpec, String> {
+        let rules = Rules {
+            min_group: self.min_group,
+            open_start: self.open,
+            swap: !self.no_pie,
+        };
+        GameSpec::new(
+            self.game,
+            self.size.unwrap_or(self.game.default_size()),
+            rules,
+        )
+        .map_err(|e| e.to_string())
+    }
+}
+
+pub fn parse_game_kind(text: &str) -> Result<GameKind, String> {
+    GameKind::parse(text).ok_or_else(|| format!("unknown game '{text}' (xodd, yodd, odd, onyx)"))
+}

@@ -1,0 +1,477 @@
+//! Xodd (square board) and Yodd (hex-hex board): one implementation.
+//!
+//! Groups are kept incrementally in a union-find over cells, with the group
+//! count per colour. A stone of colour c that touches k distinct c-groups
+//! changes the total by 1 - k, so it flips the parity exactly when k is even.
+//! Cells next to no c-stone (k = 0) are found with one bitboard operation:
+//! `near[c]` holds every cell adjacent to a c-stone, and since nothing is ever
+//! captured it only grows.
+//!
+//! Actions: a turn of two stones is played as two actions, the lower cell
+//! first; a one-stone turn is the stone then [`Action::END_TURN`]. A first
+//! stone is legal when the turn can be completed: it leaves the total odd, or
+//! some higher cell takes a second stone that makes it odd.
+
+use crate::bitboard::Bitboard;
+use crate::game::{Game, GameKind, GameSpec, SetupError};
+use crate::moves::{Action, Colour, Stone};
+use crate::random::{Rng, below, random_bit};
+use crate::tables::BoardTables;
+use crate::topology::{Cell, Topology};
+
+#[derive(Clone)]
+pub struct ParityGame<const W: usize> {
+    spec: GameSpec,
+    tables: &'static BoardTables<W>,
+    stones: [Bitboard<W>; 2],
+    /// Cells adjacent to at least one stone of each colour.
+    near: [Bitboard<W>; 2],
+    /// Union-find parent of every occupied cell (indexed `[i / 64][i % 64]`).
+    parent: [[u16; 64]; W],
+    groups: [u32; 2],
+    to_move: Colour,
+    /// The first stone of the turn in progress.
+    first: Option<Action>,
+    turns: u32,
+    consecutive_passes: u8,
+}
+
+impl<const W: usize> ParityGame<W> {
+    #[inline(always)]
+    fn parent_of(&self, i: usize) -> usize {
+        self.parent[i >> 6][i & 63] as usize
+    }
+
+    #[inline(always)]
+    fn set_parent(&mut self, i: usize, p: usize) {
+        self.parent[i >> 6][i & 63] = p as u16;
+    }
+
+    #[inline(always)]
+    fn find(&self, mut i: usize) -> usize {
+        loop {
+            let p = self.parent_of(i);
+            if p == i {
+                return i;
+            }
+            i = p;
+        }
+    }
+
+    /// `find` with path halving.
+    #[inline(always)]
+    fn find_compress(&mut self, mut i: usize) -> usize {
+        loop {
+            let p = self.parent_of(i);
+            if p == i {
+                return i;
+            }
+            let gp = self.parent_of(p);
+            self.set_parent(i, gp);
+            i = gp;
+        }
+    }
+
+    #[inline(always)]
+    pub fn empty(&self) -> Bitboard<W> {
+        self.tables.on_board & !(self.stones[0] | self.stones[1])
+    }
+
+    fn topo(&self) -> &'static Topology {
+        self.tables.topo
+    }
+
+    /// Number of distinct `c`-groups adjacent to `cell`.
+    #[inline(always)]
+    fn adjacent_groups(&self, cell: usize, c: Colour) -> u32 {
+        if !self.near[c.index()].get(cell) {
+            return 0;
+        }
+        let mut roots = [usize::MAX; 8];
+        let mut k = 0;
+        let own = &self.stones[c.index()];
+        for &nb in self.topo().neighbours(Cell(cell as u16)) {
+            if own.get(nb.index()) {
+                let r = self.find(nb.index());
+                if !roots[..k].contains(&r) {
+                    roots[k] = r;
+                    k += 1;
+                }
+            }
+        }
+        k as u32
+    }
+
+    #[inline(always)]
+    fn total_is_odd(&self) -> bool {
+        (self.groups[0] + self.groups[1]) & 1 == 1
+    }
+
+    /// Whether placing `c` on `cell` flips the parity of the total.
+    #[inline(always)]
+    fn flips(&self, cell: usize, c: Colour) -> bool {
+        self.adjacent_groups(cell, c) & 1 == 0
+    }
+
+    /// Empty cells where a stone of some colour touches no group of its
+    /// colour: such a stone always flips the parity.
+    #[inline(always)]
+    fn free_cells(&self) -> Bitboard<W> {
+        self.empty() & !(self.near[0] & self.near[1])
+    }
+
+    /// Places a stone: union-find, counts and `near` only.
+    #[inline(always)]
+    fn place(&mut self, cell: usize, c: Colour) {
+        let ci = c.index();
+        self.set_parent(cell, cell);
+        let mut merged = 0u32;
+        if self.near[ci].get(cell) {
+            for &nb in self.tables.topo.neighbours(Cell(cell as u16)) {
+                let nb = nb.index();
+                if self.stones[ci].get(nb) {
+                    let r = self.find_compress(nb);
+                    if r != cell {
+                        self.set_parent(r, cell);
+                        merged += 1;
+                    }
+                }
+            }
+        }
+        self.groups[ci] = self.groups[ci] + 1 - merged;
+        self.stones[ci].set(cell);
+        self.near[ci] |= self.tables.neighbours[cell];
+    }
+
+    fn end_turn(&mut self) {
+        self.first = None;
+        self.turns += 1;
+        self.to_move = self.to_move.opposite();
+    }
+
+    /// Whether some cell in `candidates` takes a stone that flips the parity
+    /// once `first` has been placed.
+    fn has_flipper_after(&self, first: Action, candidates: Bitboard<W>) -> bool {
+        let cell = first.cell().index();
+        // Cells not adjacent to `first` keep k = 0 for a colour they touch no stone of.
+        let mut quick = self.free_cells() & candidates & !self.tables.neighbours[cell];
+        quick.clear(cell);
+        if quick.any() {
+            return true;
+        }
+        let mut next = self.clone();
+        next.place(cell, first.colour());
+        (candidates & next.empty())
+            .iter()
+            .any(|b| next.flips(b, Colour::Black) || next.flips(b, Colour::White))
+    }
+
+    /// Whether `a` is legal as the first stone of a turn.
+    fn first_stone_legal(&self, a: Action) -> bool {
+        let cell = a.cell().index();
+        if self.turns == 0 {
+            return true;
+        }
+        let odd_after = self.total_is_odd() != self.flips(cell, a.colour());
+        odd_after || self.has_flipper_after(a, self.tables.above[cell])
+    }
+
+    fn winner_by_groups(&self) -> Colour {
+        if self.groups[0] < self.groups[1] {
+            Colour::Black
+        } else {
+            Colour::White
+        }
+    }
+
+    /// A random second stone that leaves the total odd, after `first` was
+    /// placed; rejection sampling first, then an exact search.
+    fn random_completion(&self, rng: &mut Rng) -> Option<(usize, Colour)> {
+        let empty = self.empty();
+        let need_flip = !self.total_is_odd();
+        for _ in 0..8 {
+            let cell = random_bit(&empty, rng)?;
+            let c = if below(rng, 2) == 0 {
+                Colour::Black
+            } else {
+                Colour::White
+            };
+            if self.flips(cell, c) == need_flip {
+                return Some((cell, c));
+            }
+        }
+        if need_flip {
+            let free = self.free_cells();
+            if let Some(cell) = random_bit(&free, rng) {
+                let c = if self.near[0].get(cell) {
+                    Colour::White
+                } else {
+                    Colour::Black
+                };
+                return Some((cell, c));
+            }
+        }
+        let mut options = Vec::new();
+        for cell in empty.iter() {
+            for c in Colour::BOTH {
+                if self.flips(cell, c) == need_flip {
+                    options.push((cell, c));
+                }
+            }
+        }
+        (!options.is_empty()).then(|| options[below(rng, options.len() as u32) as usize])
+    }
+
+    /// One random turn of a playout; false when no stone can be placed.
+    fn random_turn(&mut self, rng: &mut Rng) -> bool {
+        let mut dead = [Bitboard::<W>::EMPTY; 2];
+        loop {
+            let alive = [self.empty() & !dead[0], self.empty() & !dead[1]];
+            let (nb, nw) = (alive[0].count(), alive[1].count());
+            if nb + nw == 0 {
+                return false;
+            }
+            let r = below(rng, nb + nw);
+            let (c, cell) = if r < nb {
+                (Colour::Black, alive[0].nth(r))
+            } else {
+                (Colour::White, alive[1].nth(r - nb))
+            };
+            let cell = cell.expect("r is below the count");
+            if self.turns == 0 || !self.flips(cell, c) {
+                self.place(cell, c);
+                self.end_turn();
+                return true;
+            }
+            let a = Action::stone(Cell(cell as u16), c);
+            if !self.has_flipper_after(a, self.tables.on_board) {
+                dead[c.index()].set(cell);
+                continue;
+            }
+            self.place(cell, c);
+            let (cell2, c2) = self
+                .random_completion(rng)
+                .expect("has_flipper_after found one");
+            self.place(cell2, c2);
+            self.end_turn();
+            return true;
+        }
+    }
+}
+
+impl<const W: usize> Game for ParityGame<W> {
+    fn new(spec: &GameSpec) -> Self {
+        assert!(matches!(spec.kind, GameKind::Xodd | GameKind::Yodd));
+        let tables = BoardTables::<W>::get(spec.topology());
+        ParityGame {
+            spec: *spec,
+            tables,
+            stones: [Bitboard::EMPTY; 2],
+            near: [Bitboard::EMPTY; 2],
+            parent: [[0; 64]; W],
+            groups: [0; 2],
+            to_move: Colour::Black,
+            first: None,
+            turns: 0,
+            consecutive_passes: 0,
+        }
+    }
+
+    fn from_setup(spec: &GameSpec, stones: &[Stone], to_move: Colour) -> Result<Self, SetupError> {
+        let mut g = Self::new(spec);
+        for s in stones {
+            if g.stone_at(s.cell).is_some() {
+                return Err(SetupError::Duplicate(s.cell));
+            }
+            g.place(s.cell.index(), s.colour);
+        }
+        g.to_move = to_move;
+        g.turns = u32::from(!stones.is_empty());
+        Ok(g)
+    }
+
+    fn spec(&self) -> &GameSpec {
+        &self.spec
+    }
+
+    fn topology(&self) -> &'static Topology {
+        self.tables.topo
+    }
+
+    fn to_move(&self) -> Colour {
+        self.to_move
+    }
+
+    fn mid_turn(&self) -> bool {
+        self.first.is_some()
+    }
+
+    fn is_over(&self) -> bool {
+        self.consecutive_passes >= 2
+    }
+
+    fn winner(&self) -> Option<Colour> {
+        self.is_over().then(|| self.winner_by_groups())
+    }
+
+    fn legal_actions(&self, out: &mut Vec<Action>) {
+        if self.is_over() {
+            return;
+        }
+        match self.first {
+            None => {
+                if self.turns > 0 && self.total_is_odd() {
+                    out.push(Action::PASS);
+                }
+                for cell in self.empty().iter() {
+                    for c in Colour::BOTH {
+                        let a = Action::stone(Cell(cell as u16), c);
+                        if self.first_stone_legal(a) {
+                            out.push(a);
+                        }
+                    }
+                }
+            }
+            Some(first) => {
+                let odd = self.total_is_odd();
+                if odd {
+                    out.push(Action::END_TURN);
+                }
+                let later = self.empty() & self.tables.above[first.cell().index()];
+                for cell in later.iter() {
+                    for c in Colour::BOTH {
+                        if self.flips(cell, c) != odd {
+                            out.push(Action::stone(Cell(cell as u16), c));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn is_legal(&self, a: Action) -> bool {
+        if self.is_over() {
+            return false;
+        }
+        match (a, self.first) {
+            (Action::PASS, None) => self.turns > 0 && self.total_is_odd(),
+            (Action::END_TURN, Some(_)) => self.total_is_odd(),
+            (a, first) if a.is_stone() => {
+                let cell = a.cell().index();
+                if !self.empty().get(cell) {
+                    return false;
+                }
+                match first {
+                    None => self.first_stone_legal(a),
+                    Some(f) => {
+                        cell > f.cell().index()
+                            && self.flips(cell, a.colour()) != self.total_is_odd()
+                    }
+                }
+            }
+            _ => false,
+        }
+    }
+
+    fn apply(&mut self, a: Action) {
+        debug_assert!(self.is_legal(a), "illegal action {a:?}");
+        match a {
+            Action::PASS => {
+                self.consecutive_passes += 1;
+                self.end_turn();
+            }
+            Action::END_TURN => {
+                self.consecutive_passes = 0;
+                self.end_turn();
+            }
+            a => {
+                self.place(a.cell().index(), a.colour());
+                if self.first.is_some() || self.turns == 0 {
+                    self.consecutive_passes = 0;
+                    self.end_turn();
+                } else {
+                    self.first = Some(a);
+                }
+            }
+        }
+        #[cfg(debug_assertions)]
+        if let Err(e) = self.check_consistency() {
+            panic!("inconsistent state after {a:?}: {e}");
+        }
+    }
+
+    fn playout(&mut self, rng: &mut Rng) -> Colour {
+        if self.is_over() {
+            return self.winner_by_groups();
+        }
+        if self.first.is_some() {
+            // Same policy as `random_turn`: an odd total ends the turn.
+            if !self.total_is_odd() {
+                let (cell, c) = self
+                    .random_completion(rng)
+                    .expect("a legal first stone has a completion");
+                self.place(cell, c);
+            }
+            self.end_turn();
+        }
+        while self.random_turn(rng) {}
+        self.winner_by_groups()
+    }
+
+    fn stone_at(&self, cell: Cell) -> Option<Colour> {
+        Colour::BOTH
+            .into_iter()
+            .find(|c| self.stones[c.index()].get(cell.index()))
+    }
+
+    fn group_counts(&self) -> [u32; 2] {
+        self.groups
+    }
+
+    fn check_consistency(&self) -> Result<(), String> {
+        if self.stones[0].intersects(&self.stones[1]) {
+            return Err("a cell holds two stones".into());
+        }
+        if (self.stones[0] | self.stones[1])
+            .and_not(&self.tables.on_board)
+            .any()
+        {
+            return Err("a stone lies off the board".into());
+        }
+        for c in Colour::BOTH {
+            let own = self.stones[c.index()];
+            let mut near = Bitboard::EMPTY;
+            for cell in own.iter() {
+                near |= self.tables.neighbours[cell];
+            }
+            if near != self.near[c.index()] {
+                return Err(format!("near[{c:?}] differs from a recount"));
+            }
+            let mut rest = own;
+            let mut count = 0;
+            while let Some(seed) = rest.lowest() {
+                let group = self.tables.flood(rest.lowest_bit(), &own);
+                let root = self.find(seed);
+                for cell in group.iter() {
+                    if self.find(cell) != root {
+                        return Err(format!("union-find splits the group of cell {seed}"));
+                    }
+                }
+                rest = rest.and_not(&group);
+                count += 1;
+            }
+            let roots = own.iter().filter(|&i| self.find(i) == i).count() as u32;
+            if roots != count || count != self.groups[c.index()] {
+                return Err(format!(
+                    "{c:?}: {count} groups by flood fill, {roots} roots, {} counted",
+                    self.groups[c.index()]
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn turns_played(&self) -> u32 {
+        self.turns
+    }
+}

@@ -1,0 +1,149 @@
+//! [`AnyGame`]: any game on any board behind one type, for the layers that
+//! choose the game at run time (protocol, match runner, command line).
+//! Generic code gets the concrete type back through [`with_game!`].
+
+use crate::game::{Game, GameKind, GameSpec, PlayError, SetupError, width_for};
+use crate::moves::{Colour, Stone, TokenError, Turn};
+use crate::odd::OddGame;
+use crate::parity::ParityGame;
+use crate::topology::{Cell, Topology};
+
+#[derive(Clone)]
+pub enum AnyGame {
+    Parity2(ParityGame<2>),
+    Parity4(ParityGame<4>),
+    Parity10(ParityGame<10>),
+    Odd2(OddGame<2>),
+    Odd4(OddGame<4>),
+    Odd10(OddGame<10>),
+}
+
+/// Runs `$body` with `$g` bound to the concrete game inside an [`AnyGame`]
+/// (by value, reference or mutable reference, as `$any` is).
+#[macro_export]
+macro_rules! with_game {
+    ($any:expr, $g:ident => $body:expr) => {
+        match $any {
+            $crate::position::AnyGame::Parity2($g) => $body,
+            $crate::position::AnyGame::Parity4($g) => $body,
+            $crate::position::AnyGame::Parity10($g) => $body,
+            $crate::position::AnyGame::Odd2($g) => $body,
+            $crate::position::AnyGame::Odd4($g) => $body,
+            $crate::position::AnyGame::Odd10($g) => $body,
+        }
+    };
+}
+
+/// Evaluates `$make` (a `Result<$G, _>`) with `$G` the concrete game type
+/// for `$spec`'s game and bitboard width, and wraps it in [`AnyGame`].
+macro_rules! build_any {
+    ($spec:expr, $G:ident => $make:expr) => {{
+        let spec: &GameSpec = $spec;
+        match (spec.kind, width_for(spec.topology().bits)) {
+            (GameKind::Xodd | GameKind::Yodd, 2) => {
+                type $G = ParityGame<2>;
+                $make.map(AnyGame::Parity2)
+            }
+            (GameKind::Xodd | GameKind::Yodd, 4) => {
+                type $G = ParityGame<4>;
+                $make.map(AnyGame::Parity4)
+            }
+            (GameKind::Xodd | GameKind::Yodd, _) => {
+                type $G = ParityGame<10>;
+                $make.map(AnyGame::Parity10)
+            }
+            (GameKind::Odd, 2) => {
+                type $G = OddGame<2>;
+                $make.map(AnyGame::Odd2)
+            }
+            (GameKind::Odd, 4) => {
+                type $G = OddGame<4>;
+                $make.map(AnyGame::Odd4)
+            }
+            (GameKind::Odd, _) => {
+                type $G = OddGame<10>;
+                $make.map(AnyGame::Odd10)
+            }
+            (GameKind::Onyx, _) => unimplemented!("Onyx"),
+        }
+    }};
+}
+
+impl AnyGame {
+    /// The start position of `spec`.
+    pub fn new(spec: &GameSpec) -> AnyGame {
+        let built: Result<AnyGame, SetupError> = build_any!(spec, G => Ok(G::new(spec)));
+        built.expect("a start position always exists")
+    }
+
+    /// A set-up position: `stones` on the board, `to_move` to play.
+    pub fn from_setup(
+        spec: &GameSpec,
+        stones: &[Stone],
+        to_move: Colour,
+    ) -> Result<AnyGame, SetupError> {
+        build_any!(spec, G => G::from_setup(spec, stones, to_move))
+    }
+
+    pub fn spec(&self) -> &GameSpec {
+        with_game!(self, g => g.spec())
+    }
+
+    pub fn kind(&self) -> GameKind {
+        self.spec().kind
+    }
+
+    pub fn topology(&self) -> &'static Topology {
+        with_game!(self, g => g.topology())
+    }
+
+    pub fn to_move(&self) -> Colour {
+        with_game!(self, g => g.to_move())
+    }
+
+    pub fn is_over(&self) -> bool {
+        with_game!(self, g => g.is_over())
+    }
+
+    pub fn winner(&self) -> Option<Colour> {
+        with_game!(self, g => g.winner())
+    }
+
+    pub fn stone_at(&self, cell: Cell) -> Option<Colour> {
+        with_game!(self, g => g.stone_at(cell))
+    }
+
+    pub fn group_counts(&self) -> [u32; 2] {
+        with_game!(self, g => g.group_counts())
+    }
+
+    pub fn turns_played(&self) -> u32 {
+        with_game!(self, g => g.turns_played())
+    }
+
+    pub fn legal_turns(&self) -> Vec<Turn> {
+        with_game!(self, g => g.legal_turns())
+    }
+
+    pub fn play_turn(&mut self, turn: &Turn) -> Result<(), PlayError> {
+        with_game!(self, g => g.play_turn(turn))
+    }
+
+    pub fn check_consistency(&self) -> Result<(), String> {
+        with_game!(self, g => g.check_consistency())
+    }
+
+    pub fn perft(&self, depth: u32) -> u64 {
+        with_game!(self, g => crate::perft::perft(g, depth))
+    }
+
+    /// Reads a token for the side to move.
+    pub fn parse_turn(&self, token: &str) -> Result<Turn, TokenError> {
+        Turn::parse(token, self.kind(), self.topology(), self.to_move())
+    }
+
+    /// The canonical token of `turn` on this board.
+    pub fn token(&self, turn: &Turn) -> String {
+        turn.to_token(self.kind(), self.topology())
+    }
+}
