@@ -136,7 +136,7 @@ impl GameSpec {
 
     /// Onyx: whether the game starts from the standard position.
     pub fn standard_start(&self) -> bool {
-        !self.rules.open_start && self.size % 4 == 0
+        !self.rules.open_start && self.size.is_multiple_of(4)
     }
 }
 

@@ -8,6 +8,9 @@ use crate::odd::OddGame;
 use crate::parity::ParityGame;
 use crate::topology::{Cell, Topology};
 
+// Positions are plain data copied whole; boxing the large boards would add an
+// allocation to every copy.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone)]
 pub enum AnyGame {
     Parity2(ParityGame<2>),

@@ -140,13 +140,13 @@ impl Topology {
         let mut names = vec![String::new(); bits];
         let mut on_board = vec![false; bits];
         for y in 0..stride {
-            for x in 0..stride {
+            for (x, &letter) in GTP_LETTERS.iter().enumerate().take(stride) {
                 if !on(x, y) {
                     continue;
                 }
                 let i = y * stride + x;
                 on_board[i] = true;
-                names[i] = format!("{}{}", GTP_LETTERS[x] as char, y + 1);
+                names[i] = format!("{}{}", letter as char, y + 1);
                 for &(dx, dy) in dirs {
                     let (nx, ny) = (x as isize + dx, y as isize + dy);
                     if nx >= 0
@@ -160,7 +160,7 @@ impl Topology {
                 }
             }
         }
-        let maps: Vec<Box<dyn Fn(isize, isize) -> (isize, isize)>> = match kind {
+        let maps: Vec<GridMap> = match kind {
             BoardKind::Square => {
                 let m = n as isize - 1;
                 vec![
@@ -189,7 +189,7 @@ impl Topology {
                                 (a, b) = (a - b, a);
                             }
                             (a + c, b + c)
-                        }) as Box<dyn Fn(isize, isize) -> (isize, isize)>
+                        }) as GridMap
                     })
                     .collect()
             }
@@ -288,9 +288,8 @@ impl Topology {
         // Corner-point maps as (c, r) -> (c', r'), 1-based. The 180 degree turn
         // and the anti-transpose keep the diagonals only on even n.
         let m = n + 1;
-        let mut maps: Vec<Box<dyn Fn(usize, usize) -> (usize, usize)>> =
-            vec![Box::new(|c, r| (c, r)), Box::new(|c, r| (r, c))];
-        if n % 2 == 0 {
+        let mut maps: Vec<PointMap> = vec![Box::new(|c, r| (c, r)), Box::new(|c, r| (r, c))];
+        if n.is_multiple_of(2) {
             maps.push(Box::new(move |c, r| (m - c, m - r)));
             maps.push(Box::new(move |c, r| (m - r, m - c)));
         }
@@ -474,6 +473,11 @@ impl Topology {
         self.symmetries[1][c.index()]
     }
 }
+
+/// A symmetry of a grid board on 0-based array coordinates.
+type GridMap = Box<dyn Fn(isize, isize) -> (isize, isize)>;
+/// A symmetry of an Onyx board on 1-based corner-point coordinates.
+type PointMap = Box<dyn Fn(usize, usize) -> (usize, usize)>;
 
 const SQUARE_DIRS: [(isize, isize); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 const HEX_DIRS: [(isize, isize); 6] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1)];
