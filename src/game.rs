@@ -181,6 +181,9 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn topology(&self) -> &'static Topology;
     /// The seat that takes the next action.
     fn to_move(&self) -> Colour;
+    /// Gives the next turn to `seat` (GTP lets either seat play at any time).
+    /// Only between turns.
+    fn set_to_move(&mut self, seat: Colour);
     /// Xodd/Yodd: true after the first stone of a turn, before it ends.
     fn mid_turn(&self) -> bool {
         false

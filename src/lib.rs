@@ -9,5 +9,6 @@ pub mod parity;
 pub mod perft;
 pub mod position;
 pub mod random;
+pub mod record;
 pub mod tables;
 pub mod topology;

@@ -90,6 +90,11 @@ impl<const W: usize> Game for OddGame<W> {
         self.to_move
     }
 
+    fn set_to_move(&mut self, seat: Colour) {
+        debug_assert!(!self.mid_turn());
+        self.to_move = seat;
+    }
+
     fn is_over(&self) -> bool {
         self.empty.is_empty()
     }

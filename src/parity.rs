@@ -306,6 +306,11 @@ impl<const W: usize> Game for ParityGame<W> {
         self.first.is_some()
     }
 
+    fn set_to_move(&mut self, seat: Colour) {
+        debug_assert!(!self.mid_turn());
+        self.to_move = seat;
+    }
+
     fn is_over(&self) -> bool {
         self.consecutive_passes >= 2
     }

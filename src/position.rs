@@ -104,6 +104,11 @@ impl AnyGame {
         with_game!(self, g => g.to_move())
     }
 
+    /// Gives the next turn to `seat`; only between turns.
+    pub fn set_to_move(&mut self, seat: Colour) {
+        with_game!(self, g => g.set_to_move(seat))
+    }
+
     pub fn is_over(&self) -> bool {
         with_game!(self, g => g.is_over())
     }

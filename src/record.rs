@@ -1,0 +1,106 @@
+//! A game's record: its start, the turns played, resignation, and undo.
+//! This is what a referee or a protocol session keeps.
+
+use crate::game::PlayError;
+use crate::moves::{Colour, Turn};
+use crate::position::AnyGame;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    pub winner: Colour,
+    pub by_resignation: bool,
+}
+
+#[derive(Clone)]
+pub struct GameRecord {
+    start: AnyGame,
+    moves: Vec<(Colour, Turn)>,
+    current: AnyGame,
+    resigned: Option<Colour>,
+}
+
+impl GameRecord {
+    pub fn new(start: AnyGame) -> GameRecord {
+        GameRecord {
+            current: start.clone(),
+            start,
+            moves: Vec::new(),
+            resigned: None,
+        }
+    }
+
+    /// The position after every turn played.
+    pub fn position(&self) -> &AnyGame {
+        &self.current
+    }
+
+    pub fn start(&self) -> &AnyGame {
+        &self.start
+    }
+
+    /// The turns played, with the seat that played each.
+    pub fn moves(&self) -> &[(Colour, Turn)] {
+        &self.moves
+    }
+
+    /// Plays `turn` for `seat`, or changes nothing and says why not. A seat
+    /// that is not to move takes the turn (GTP allows it); `Turn::Resign`
+    /// ends the game.
+    pub fn play(&mut self, seat: Colour, turn: Turn) -> Result<(), PlayError> {
+        if self.is_over() {
+            return Err(PlayError::GameOver);
+        }
+        if turn == Turn::Resign {
+            self.resigned = Some(seat);
+            self.moves.push((seat, turn));
+            return Ok(());
+        }
+        let mut next = self.current.clone();
+        if next.to_move() != seat {
+            next.set_to_move(seat);
+        }
+        next.play_turn(&turn)?;
+        self.current = next;
+        self.moves.push((seat, turn));
+        Ok(())
+    }
+
+    /// Takes back the last turn; false when there is none.
+    pub fn undo(&mut self) -> bool {
+        let Some((_, last)) = self.moves.pop() else {
+            return false;
+        };
+        if last == Turn::Resign {
+            self.resigned = None;
+            return true;
+        }
+        let mut replay = self.start.clone();
+        for (seat, turn) in &self.moves {
+            if replay.to_move() != *seat {
+                replay.set_to_move(*seat);
+            }
+            replay
+                .play_turn(turn)
+                .expect("a recorded turn replays legally");
+        }
+        self.current = replay;
+        true
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.resigned.is_some() || self.current.is_over()
+    }
+
+    pub fn outcome(&self) -> Option<Outcome> {
+        if let Some(loser) = self.resigned {
+            return Some(Outcome {
+                winner: loser.opposite(),
+                by_resignation: true,
+            });
+        }
+        self.current.winner().map(|winner| Outcome {
+            winner,
+            by_resignation: false,
+        })
+    }
+}
