@@ -45,9 +45,86 @@ impl<const W: usize> OddGame<W> {
         count
     }
 
+    /// Black wins on a full board: labels the groups with a union-find in
+    /// one pass over the cells (each cell joins its same-coloured neighbours
+    /// of lower index), counting groups as they reach the minimum size. On a
+    /// random colouring this is cheaper than flood fills.
+    fn black_wins_full_board(&self) -> bool {
+        // Padding entries of `earlier_neighbours` point at `NO_CELL`, whose
+        // colour matches nothing.
+        const NONE: u8 = 2;
+        let mut colour = [NONE; LABELS];
+        let mut parent = [0u16; LABELS];
+        let mut size = [0u16; LABELS];
+        let black = &self.stones[0];
+        let cells = self.tables.topo.cells();
+        for &cell in cells {
+            let i = cell.index();
+            colour[i & LABEL_MASK] = u8::from(!black.get(i));
+        }
+        let min = self.min_group as u16;
+        let mut large = 0i32;
+        for &cell in cells {
+            let i = cell.index();
+            let own = colour[i & LABEL_MASK];
+            let mut root = usize::MAX;
+            for &nb in &self.tables.earlier_neighbours[i] {
+                let nb = nb as usize;
+                if colour[nb & LABEL_MASK] != own {
+                    continue;
+                }
+                let r = find(&mut parent, nb);
+                if root == usize::MAX {
+                    // Join the first group found: the trees stay shallow.
+                    root = r;
+                    parent[i & LABEL_MASK] = r as u16;
+                    size[r & LABEL_MASK] += 1;
+                    large += i32::from(size[r & LABEL_MASK] == min);
+                } else if r != root {
+                    let (big, small) = if size[r & LABEL_MASK] > size[root & LABEL_MASK] {
+                        (r & LABEL_MASK, root & LABEL_MASK)
+                    } else {
+                        (root & LABEL_MASK, r & LABEL_MASK)
+                    };
+                    let (sb, ss) = (size[big], size[small]);
+                    large +=
+                        i32::from(sb + ss >= min) - i32::from(sb >= min) - i32::from(ss >= min);
+                    parent[small] = big as u16;
+                    size[big] = sb + ss;
+                    root = big;
+                }
+            }
+            if root == usize::MAX {
+                parent[i & LABEL_MASK] = i as u16;
+                size[i & LABEL_MASK] = 1;
+                large += i32::from(min <= 1);
+            }
+        }
+        large % 2 == 1
+    }
+
     fn black_wins(&self) -> bool {
         (self.count_large_groups(&self.stones[0]) + self.count_large_groups(&self.stones[1])) & 1
             == 1
+    }
+}
+
+/// Size of the labelling arrays: a power of two above every cell index, so
+/// that masking an index proves it in bounds.
+const LABELS: usize = 1024;
+const LABEL_MASK: usize = LABELS - 1;
+
+/// Union-find root with path halving.
+#[inline(always)]
+fn find(parent: &mut [u16; LABELS], mut i: usize) -> usize {
+    loop {
+        let p = parent[i & LABEL_MASK] as usize;
+        if p == i {
+            return i;
+        }
+        let gp = parent[p & LABEL_MASK];
+        parent[i & LABEL_MASK] = gp;
+        i = gp as usize;
     }
 }
 
@@ -141,7 +218,7 @@ impl<const W: usize> Game for OddGame<W> {
             self.to_move = self.to_move.opposite();
         }
         self.empty = Bitboard::EMPTY;
-        if self.black_wins() {
+        if self.black_wins_full_board() {
             Colour::Black
         } else {
             Colour::White

@@ -15,9 +15,21 @@
 use crate::bitboard::Bitboard;
 use crate::game::{Game, GameKind, GameSpec, SetupError};
 use crate::moves::{Action, Colour, Stone};
-use crate::random::{Rng, below, random_bit};
+use crate::random::{Rng, below, next_u64, random_bit};
 use crate::tables::BoardTables;
 use crate::topology::{Cell, Topology};
+
+/// Most cells of any board (bits of the widest bitboard).
+const MAX_CELLS: usize = 640;
+
+#[inline(always)]
+fn random_colour(rng: &mut Rng) -> Colour {
+    if next_u64(rng) & 1 == 0 {
+        Colour::Black
+    } else {
+        Colour::White
+    }
+}
 
 #[derive(Clone)]
 pub struct ParityGame<const W: usize> {
@@ -176,6 +188,16 @@ impl<const W: usize> ParityGame<W> {
         odd_after || self.has_flipper_after(a, self.tables.above[cell])
     }
 
+    /// Writes the empty cells to `cells`; returns how many.
+    fn fill_empty_list(&self, cells: &mut [u16; MAX_CELLS]) -> usize {
+        let mut n = 0;
+        for cell in self.empty().iter() {
+            cells[n] = cell as u16;
+            n += 1;
+        }
+        n
+    }
+
     fn winner_by_groups(&self) -> Colour {
         if self.groups[0] < self.groups[1] {
             Colour::Black
@@ -191,11 +213,7 @@ impl<const W: usize> ParityGame<W> {
         let need_flip = !self.total_is_odd();
         for _ in 0..8 {
             let cell = random_bit(&empty, rng)?;
-            let c = if below(rng, 2) == 0 {
-                Colour::Black
-            } else {
-                Colour::White
-            };
+            let c = random_colour(rng);
             if self.flips(cell, c) == need_flip {
                 return Some((cell, c));
             }
@@ -222,8 +240,9 @@ impl<const W: usize> ParityGame<W> {
         (!options.is_empty()).then(|| options[below(rng, options.len() as u32) as usize])
     }
 
-    /// One random turn of a playout; false when no stone can be placed.
-    fn random_turn(&mut self, rng: &mut Rng) -> bool {
+    /// One random turn chosen exactly (slow: used when the fast path of
+    /// `playout` finds no completion); false when no stone can be placed.
+    fn random_turn_exact(&mut self, rng: &mut Rng) -> bool {
         let mut dead = [Bitboard::<W>::EMPTY; 2];
         loop {
             let alive = [self.empty() & !dead[0], self.empty() & !dead[1]];
@@ -405,12 +424,15 @@ impl<const W: usize> Game for ParityGame<W> {
         }
     }
 
+    /// Random turns to the end: the empty cells are drawn in random order
+    /// (a lazy Fisher-Yates shuffle) with a random colour each. A stone that
+    /// leaves the total odd is a turn by itself; one that makes it even is
+    /// followed by the next drawn cell that takes a parity-flipping stone.
     fn playout(&mut self, rng: &mut Rng) -> Colour {
         if self.is_over() {
             return self.winner_by_groups();
         }
         if self.first.is_some() {
-            // Same policy as `random_turn`: an odd total ends the turn.
             if !self.total_is_odd() {
                 let (cell, c) = self
                     .random_completion(rng)
@@ -419,7 +441,52 @@ impl<const W: usize> Game for ParityGame<W> {
             }
             self.end_turn();
         }
-        while self.random_turn(rng) {}
+        let mut cells = [0u16; MAX_CELLS];
+        let mut n = self.fill_empty_list(&mut cells);
+        let mut i = 0;
+        while i < n {
+            cells.swap(i, i + below(rng, (n - i) as u32) as usize);
+            let e = cells[i] as usize;
+            let c = random_colour(rng);
+            if self.turns == 0 || !self.flips(e, c) {
+                self.place(e, c);
+                self.end_turn();
+                i += 1;
+                continue;
+            }
+            let mut guaranteed = self.free_cells() & !self.tables.neighbours[e];
+            guaranteed.clear(e);
+            let backup = guaranteed.is_empty().then(|| self.clone());
+            self.place(e, c);
+            let mut completed = false;
+            for k in i + 1..n {
+                cells.swap(k, k + below(rng, (n - k) as u32) as usize);
+                let f = cells[k] as usize;
+                let c2 = random_colour(rng);
+                let c2 = if self.flips(f, c2) {
+                    c2
+                } else if self.flips(f, c2.opposite()) {
+                    c2.opposite()
+                } else {
+                    continue;
+                };
+                self.place(f, c2);
+                cells.swap(k, i + 1);
+                completed = true;
+                break;
+            }
+            if completed {
+                self.end_turn();
+                i += 2;
+                continue;
+            }
+            *self = backup.expect("a free cell away from the first stone completes the turn");
+            if !self.random_turn_exact(rng) {
+                break;
+            }
+            n = self.fill_empty_list(&mut cells);
+            i = 0;
+        }
         self.winner_by_groups()
     }
 

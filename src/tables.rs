@@ -8,11 +8,17 @@ use std::sync::{Mutex, OnceLock};
 use crate::bitboard::Bitboard;
 use crate::topology::{BoardKind, Cell, Topology};
 
+/// A cell index beyond every board, used as padding.
+pub const NO_CELL: u16 = 640;
+
 #[derive(Debug)]
 pub struct BoardTables<const W: usize> {
     pub topo: &'static Topology,
     pub on_board: Bitboard<W>,
     pub neighbours: Vec<Bitboard<W>>,
+    /// Hex-hex boards: the (up to 3) neighbours with a lower index of each
+    /// cell, padded with [`NO_CELL`].
+    pub earlier_neighbours: Vec<[u16; 3]>,
     /// Cells with an index above `i`, for each cell `i`.
     pub above: Vec<Bitboard<W>>,
     /// Grid boards: cells not in the first / last column of the array.
@@ -48,6 +54,16 @@ impl<const W: usize> BoardTables<W> {
                 Bitboard::from_indices(topo.neighbours(Cell(i as u16)).iter().map(|c| c.index()))
             })
             .collect();
+        let earlier_neighbours = (0..topo.bits)
+            .map(|i| {
+                let mut earlier = [NO_CELL; 3];
+                let nbs = topo.neighbours(Cell(i as u16)).iter();
+                for (slot, c) in earlier.iter_mut().zip(nbs.filter(|c| c.index() < i)) {
+                    *slot = c.0;
+                }
+                earlier
+            })
+            .collect();
         let above = (0..topo.bits)
             .map(|i| Bitboard::from_indices(i + 1..topo.bits) & on_board)
             .collect();
@@ -58,6 +74,7 @@ impl<const W: usize> BoardTables<W> {
             topo,
             on_board,
             neighbours,
+            earlier_neighbours,
             above,
             not_first_col,
             not_last_col,
