@@ -3,6 +3,7 @@
 pub mod bitboard;
 pub mod cli;
 pub mod game;
+pub mod gtp;
 pub mod moves;
 pub mod odd;
 pub mod parity;
