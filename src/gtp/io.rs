@@ -31,6 +31,9 @@ pub enum StopOn {
 #[derive(Default)]
 struct Shared {
     received: AtomicU64,
+    /// `received` when the last `# interrupt` came (0: none yet): it is
+    /// meant for the command read just before it.
+    interrupt_after: AtomicU64,
     eof: AtomicBool,
     watch: Mutex<Option<(StopFlag, StopOn)>>,
 }
@@ -69,7 +72,10 @@ impl Reader {
                                 line.pop();
                             }
                             let interrupt = is_interrupt(&line);
-                            if !interrupt {
+                            if interrupt {
+                                let n = s.received.load(Ordering::SeqCst);
+                                s.interrupt_after.store(n, Ordering::SeqCst);
+                            } else {
                                 s.received.fetch_add(1, Ordering::SeqCst);
                             }
                             if let Ok(watch) = s.watch.lock()
@@ -135,7 +141,9 @@ impl Reader {
         if let Ok(mut w) = self.shared.watch.lock() {
             *w = Some((flag.clone(), on));
         }
-        if self.at_eof() || (on == StopOn::AnyLine && self.line_waiting()) {
+        let interrupted = self.consumed > 0
+            && self.shared.interrupt_after.load(Ordering::SeqCst) == self.consumed;
+        if self.at_eof() || interrupted || (on == StopOn::AnyLine && self.line_waiting()) {
             flag.stop();
         }
     }
