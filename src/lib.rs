@@ -10,5 +10,6 @@ pub mod perft;
 pub mod position;
 pub mod random;
 pub mod record;
+pub mod search;
 pub mod tables;
 pub mod topology;

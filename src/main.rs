@@ -14,6 +14,8 @@ struct Cli {
 enum Command {
     /// Count legal turn sequences (move-generator check).
     Perft(cli::perft::PerftArgs),
+    /// Search or playout speed from the start; prints a JSON line.
+    Bench(cli::bench::BenchArgs),
 }
 
 fn main() {
@@ -21,6 +23,7 @@ fn main() {
     let cli = Cli::parse();
     let result = match &cli.command {
         Some(Command::Perft(args)) => cli::perft::run(args),
+        Some(Command::Bench(args)) => cli::bench::run(args),
         None => Err("no command given; see `oddity --help`".to_string()),
     };
     if let Err(message) = result {
