@@ -475,7 +475,8 @@ impl<G: Game> Searcher<G> {
         let a = t.node(c).action();
         game.apply(a);
         let mut last = c;
-        let turn = if game.mid_turn() {
+        let needs_second = game.mid_turn();
+        let turn = if needs_second {
             match t.best_child(c, side) {
                 Some(gc) if t.node(gc).visits() > 0 => {
                     last = gc;
@@ -506,7 +507,8 @@ impl<G: Game> Searcher<G> {
             None => self.node_value(last, side),
         };
         let mut pv = vec![turn];
-        if last != c || !game.mid_turn() {
+        // A completed turn without a node (`last == c` mid-turn) ends the pv.
+        if last != c || !needs_second {
             self.extend_pv(last, game, &mut pv);
         }
         Candidate {
