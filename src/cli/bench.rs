@@ -44,6 +44,18 @@ pub struct BenchArgs {
     pub exploration: Option<f64>,
 }
 
+/// CPU time of this process (all threads) from `/proc/self/stat`, in
+/// seconds; `None` where that file does not exist. Resolution: one clock
+/// tick (10 ms on Linux).
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(ticks as f64 / 100.0)
+}
+
 fn json_str(s: &str) -> String {
     format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
 }
@@ -94,7 +106,12 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         time: seconds.map(Duration::from_secs_f64),
         soft_time: None,
     };
+    let cpu_before = cpu_seconds();
     let report = engine.search(&limits, &StopFlag::new(), None);
+    let cpu = match (cpu_before, cpu_seconds()) {
+        (Some(a), Some(b)) => format!("{:.2}", b - a),
+        _ => "null".into(),
+    };
     let s = report.elapsed.as_secs_f64();
     let best = report
         .best
@@ -113,7 +130,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         );
     }
     println!(
-        "{{\"game\":{game_name},\"size\":{},\"threads\":{threads},\"policy\":\"{}\",\"iterations\":{},\"seconds\":{s:.3},\"iterations_per_second\":{:.0},\"nodes\":{},\"bytes_per_node\":{:.1},\"root_visits\":{},\"root_value\":{:.4},\"best\":{best}}}",
+        "{{\"game\":{game_name},\"size\":{},\"threads\":{threads},\"policy\":\"{}\",\"iterations\":{},\"seconds\":{s:.3},\"iterations_per_second\":{:.0},\"nodes\":{},\"bytes_per_node\":{:.1},\"root_visits\":{},\"root_value\":{:.4},\"cpu_seconds\":{cpu},\"best\":{best}}}",
         spec.size,
         args.policy,
         report.iterations,

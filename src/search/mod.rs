@@ -404,6 +404,19 @@ impl<G: Game> Searcher<G> {
         }
     }
 
+    /// Searches with `params` (its exploration applies) until `limits` or
+    /// `stop`.
+    pub fn search(&mut self, params: &SearchParams, limits: &Limits, stop: &StopFlag) -> Report {
+        AnySearcher::search(self, params, limits, stop, None)
+    }
+
+    /// Walks from the root to a leaf by the selection rule without changing
+    /// the tree; returns the leaf's depth. For benchmarks.
+    #[doc(hidden)]
+    pub fn selection_walk(&self) -> usize {
+        self.tree.select_walk()
+    }
+
     fn root_seed(&self, params: &SearchParams, thread: usize) -> u64 {
         let turns = u64::from(self.tree.root_game.turns_played());
         params.seed

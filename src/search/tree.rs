@@ -83,24 +83,40 @@ pub(crate) struct Arena {
 
 impl Arena {
     pub(crate) fn new(capacity: usize) -> Arena {
-        let capacity = capacity.clamp(1, MAX_CAPACITY);
-        let layout = Layout::array::<Node>(capacity).expect("arena size fits in memory");
+        let mut capacity = capacity.clamp(1, MAX_CAPACITY);
+        // A refused allocation halves the arena instead of aborting.
+        loop {
+            if let Some(nodes) = Self::zeroed(capacity) {
+                return Arena {
+                    nodes,
+                    next: AtomicUsize::new(0),
+                };
+            }
+            if capacity == 1 {
+                let layout = Layout::new::<Node>();
+                std::alloc::handle_alloc_error(layout);
+            }
+            capacity /= 2;
+        }
+    }
+
+    /// `capacity` (>= 1) zeroed nodes, or `None` if the allocator refuses.
+    fn zeroed(capacity: usize) -> Option<Box<[Node]>> {
+        let layout = Layout::array::<Node>(capacity).ok()?;
         // SAFETY: `layout` has a non-zero size (capacity >= 1 and Node is not
         // zero-sized). `Node` consists of atomic integers only, for which the
         // all-zero bit pattern is a valid value, so the zeroed block is
         // `capacity` initialised nodes. The pointer comes from the global
         // allocator with the layout of `[Node; capacity]`, which is what
         // `Box<[Node]>` frees it with.
-        let nodes = unsafe {
+        unsafe {
             let ptr = alloc_zeroed(layout) as *mut Node;
             if ptr.is_null() {
-                std::alloc::handle_alloc_error(layout);
+                return None;
             }
-            Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, capacity))
-        };
-        Arena {
-            nodes,
-            next: AtomicUsize::new(0),
+            Some(Box::from_raw(std::ptr::slice_from_raw_parts_mut(
+                ptr, capacity,
+            )))
         }
     }
 
@@ -129,6 +145,12 @@ impl Arena {
                 Err(now) => cur = now,
             }
         }
+    }
+
+    /// The `n` nodes from `first`.
+    #[inline(always)]
+    fn slice(&self, first: u32, n: u32) -> &[Node] {
+        &self.nodes[first as usize..(first + n) as usize]
     }
 
     #[inline(always)]
@@ -178,6 +200,18 @@ pub(crate) struct Tree<G: Game> {
 }
 
 pub(crate) const ROOT: u32 = 0;
+
+/// Entries of the `1/sqrt(n)` table.
+const RSQRT_TABLE: usize = 1024;
+
+/// `1/sqrt(n)` for `n < RSQRT_TABLE` (entry 0 unused).
+static RSQRT: std::sync::LazyLock<[f32; RSQRT_TABLE]> = std::sync::LazyLock::new(|| {
+    let mut t = [0.0; RSQRT_TABLE];
+    for (n, r) in t.iter_mut().enumerate().skip(1) {
+        *r = 1.0 / (n as f32).sqrt();
+    }
+    t
+});
 
 impl<G: Game> Tree<G> {
     pub(crate) fn new(root_game: G, capacity: usize, config: TreeConfig) -> Tree<G> {
@@ -322,31 +356,62 @@ impl<G: Game> Tree<G> {
     }
 
     /// UCT selection among the children `first..first + n` for `mover`.
+    ///
+    /// `w/n + e/sqrt(n)` is computed as `(w * r + e) * r` with
+    /// `r = 1/sqrt(n)` from a table for small `n`, so a child costs two
+    /// multiplications and no division or square root in most of the tree.
     #[inline]
     fn select(&self, node: &Node, first: u32, n: u32, mover: Colour) -> u32 {
         let parent_visits = node.visits().max(1) as f32;
         let explore = self.config.exploration * parent_visits.ln().sqrt();
-        let mut best = first;
+        let table: &[f32; RSQRT_TABLE] = &RSQRT;
+        let kids = self.arena.slice(first, n);
+        let mine = 1 + mover as u8;
+        let mut best = 0;
         let mut best_score = f32::NEG_INFINITY;
-        for i in first..first + n {
-            let c = self.node(i);
+        for (k, c) in kids.iter().enumerate() {
             let visits = c.visits.load(Relaxed);
-            match c.proof.load(Relaxed) {
-                0 => {}
-                p if p == 1 + mover as u8 => return i,
-                _ => continue,
+            let wins = c.wins.load(Relaxed);
+            let proof = c.proof.load(Relaxed);
+            if proof != 0 {
+                if proof == mine {
+                    return first + k as u32;
+                }
+                continue;
             }
             if visits == 0 {
-                return i;
+                return first + k as u32;
             }
-            let v = visits as f32;
-            let score = (c.wins.load(Relaxed) as f32 + explore * v.sqrt()) / v;
+            let r = match table.get(visits as usize) {
+                Some(&r) => r,
+                None => 1.0 / (visits as f32).sqrt(),
+            };
+            let score = (wins as f32 * r + explore) * r;
             if score > best_score {
                 best_score = score;
-                best = i;
+                best = k;
             }
         }
-        best
+        first + best as u32
+    }
+
+    /// Descends from the root by UCT without changing anything; returns
+    /// the leaf's depth (for benchmarks of selection alone).
+    pub(crate) fn select_walk(&self) -> usize {
+        let mut game = self.root_game.clone();
+        let mut idx = ROOT;
+        let mut depth = 0;
+        loop {
+            let node = self.node(idx);
+            let kids = node.children();
+            if kids.is_empty() {
+                return depth;
+            }
+            let mover = game.to_move();
+            idx = self.select(node, kids.start, kids.len() as u32, mover);
+            game.apply(self.node(idx).action());
+            depth += 1;
+        }
     }
 
     /// The most promising child of `i` for reporting: a proven win for
