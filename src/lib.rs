@@ -11,6 +11,7 @@ pub mod perft;
 pub mod position;
 pub mod random;
 pub mod record;
+pub mod search;
 pub mod sgf;
 pub mod tables;
 pub mod topology;

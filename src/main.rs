@@ -20,6 +20,8 @@ enum Command {
     Gtp(cli::gtp::GtpArgs),
     /// Count legal turn sequences (move-generator check).
     Perft(cli::perft::PerftArgs),
+    /// Search or playout speed from the start; prints a JSON line.
+    Bench(cli::bench::BenchArgs),
 }
 
 fn main() {
@@ -27,6 +29,7 @@ fn main() {
     let cli = Cli::parse();
     let result = match &cli.command {
         Some(Command::Perft(args)) => cli::perft::run(args),
+        Some(Command::Bench(args)) => cli::bench::run(args),
         Some(Command::Gtp(args)) => cli::gtp::run(args),
         None => cli::gtp::run(&cli.gtp),
     };

@@ -1,5 +1,6 @@
 //! Command-line front ends: thin layers over the library.
 
+pub mod bench;
 pub mod gtp;
 pub mod perft;
 
