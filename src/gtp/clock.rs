@@ -3,6 +3,8 @@
 
 use std::time::Duration;
 
+use crate::search::time;
+
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Clock {
     /// False: no clock set (the `time` parameter applies).
@@ -34,34 +36,44 @@ impl Clock {
         Clock::default()
     }
 
-    /// Thinking time for `seat` (0 black, 1 white) when about `turns_left`
-    /// of its own turns may still come; `None` when no clock is set.
-    pub fn budget(&self, seat: usize, turns_left: u32) -> Option<Duration> {
+    /// Thinking time of `seat` (0 black, 1 white) as (target, hard limit),
+    /// planned by [`crate::search::time::plan`]; `None` when no clock is set.
+    pub fn budget(
+        &self,
+        seat: usize,
+        moves_played: u32,
+        board_cells: u32,
+    ) -> Option<(Duration, Duration)> {
         if !self.enabled {
             return None;
         }
+        let secs = |x: f64| Duration::from_secs_f64(x.max(0.0));
+        let settings = time::TimeSettings {
+            main: secs(self.main),
+            overtime: if self.stones > 0 && self.byo > 0.0 {
+                time::Overtime::Canadian {
+                    period: secs(self.byo),
+                    stones: self.stones,
+                }
+            } else {
+                time::Overtime::None
+            },
+            per_move: None,
+        };
         let (remaining, stones) = match self.left[seat] {
             Some(l) => l,
             None if self.main > 0.0 => (self.main, 0),
             None => (self.byo, self.stones),
         };
-        // Keep a margin for the controller and the pipes.
-        let margin = 0.1 + 0.05 * remaining.min(20.0);
-        let secs = if stones > 0 {
-            (remaining - margin) / stones as f64
-        } else {
-            let mut t = remaining / turns_left.max(10) as f64;
-            if self.byo > 0.0 && self.stones > 0 {
-                t += 0.5 * self.byo / self.stones as f64;
-            }
-            let cap = if self.byo > 0.0 && self.stones > 0 {
-                remaining + 0.5 * self.byo / self.stones as f64 - margin
-            } else {
-                0.4 * remaining - margin
-            };
-            t.min(cap)
-        };
-        Some(Duration::from_secs_f64(secs.max(0.01)))
+        let plan = time::plan(
+            &settings,
+            secs(remaining),
+            stones,
+            moves_played,
+            board_cells,
+        );
+        let floor = Duration::from_millis(10);
+        Some((plan.target.max(floor), plan.max.max(floor)))
     }
 }
 
@@ -72,14 +84,14 @@ mod tests {
     #[test]
     fn budgets_never_exceed_what_is_left() {
         let c = Clock::settings(0.0, 1.0, 0);
-        assert_eq!(c.budget(0, 30), None);
+        assert_eq!(c.budget(0, 0, 61), None);
         let mut c = Clock::settings(60.0, 0.0, 0);
-        assert!(c.budget(0, 30).unwrap() <= Duration::from_secs(6));
+        assert!(c.budget(0, 0, 61).unwrap().1 <= Duration::from_secs(20));
         c.left[1] = Some((0.5, 0));
-        assert!(c.budget(1, 30).unwrap() < Duration::from_millis(500));
+        assert!(c.budget(1, 0, 61).unwrap().1 < Duration::from_millis(500));
         let mut c = Clock::settings(0.0, 10.0, 5);
-        assert!(c.budget(0, 30).unwrap() < Duration::from_secs(2));
+        assert!(c.budget(0, 0, 61).unwrap().1 <= Duration::from_secs(2));
         c.left[0] = Some((3.0, 1));
-        assert!(c.budget(0, 30).unwrap() < Duration::from_secs(3));
+        assert!(c.budget(0, 0, 61).unwrap().1 < Duration::from_secs(3));
     }
 }

@@ -384,25 +384,18 @@ impl Session {
 
     fn think_limits(&self, seat: Colour) -> Limits {
         let pos = self.pos();
-        let empties = pos
-            .topology()
-            .cells()
-            .iter()
-            .filter(|&&c| pos.stone_at(c).is_none())
-            .count() as u32;
-        let per_turn = if matches!(pos.kind(), GameKind::Xodd | GameKind::Yodd) {
-            4
-        } else {
-            2
-        };
-        let time = match self.clock.budget(seat.index(), empties / per_turn) {
-            Some(t) => Some(t),
-            None if self.params.time > 0.0 => Some(Duration::from_secs_f64(self.params.time)),
-            None => None,
+        let cells = pos.topology().cell_count() as u32;
+        let (soft_time, time) = match self.clock.budget(seat.index(), pos.turns_played(), cells) {
+            Some((soft, hard)) => (Some(soft), Some(hard)),
+            None if self.params.time > 0.0 => {
+                (None, Some(Duration::from_secs_f64(self.params.time)))
+            }
+            None => (None, None),
         };
         Limits {
             visits: (self.params.visits > 0).then_some(self.params.visits),
             time,
+            soft_time,
         }
     }
 

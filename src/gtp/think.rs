@@ -3,33 +3,13 @@
 //!
 //! Values here are always the win probability (0..1) of the seat to move.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use crate::game::Game;
 use crate::moves::{Colour, Turn};
-use crate::random::{below, rng_from_seed};
 use crate::record::GameRecord;
+use crate::search::{self, Engine, SearchParams};
 
-/// A flag that stops a running search; clones share the flag.
-#[derive(Clone, Default, Debug)]
-pub struct StopFlag(Arc<AtomicBool>);
-
-impl StopFlag {
-    pub fn new() -> Self {
-        Self::default()
-    }
-    pub fn stop(&self) {
-        self.0.store(true, Ordering::SeqCst)
-    }
-    pub fn is_stopped(&self) -> bool {
-        self.0.load(Ordering::SeqCst)
-    }
-    pub fn reset(&self) {
-        self.0.store(false, Ordering::SeqCst)
-    }
-}
+pub use crate::search::StopFlag;
 
 /// Engine parameters settable by `oddity-param` and on the command line.
 #[derive(Clone, Debug, PartialEq)]
@@ -49,7 +29,7 @@ pub struct Params {
 impl Default for Params {
     fn default() -> Self {
         Params {
-            threads: 1,
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             visits: 200_000,
             time: 5.0,
             memory_mb: 1024,
@@ -67,7 +47,10 @@ pub type Progress<'a> = Option<(&'a mut dyn FnMut(&Report), Duration)>;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Limits {
     pub visits: Option<u64>,
+    /// Hard time limit.
     pub time: Option<Duration>,
+    /// Stop here already when the best move is clear.
+    pub soft_time: Option<Duration>,
 }
 
 #[derive(Clone, Debug)]
@@ -92,28 +75,57 @@ pub struct Report {
     pub elapsed: Duration,
 }
 
-/// Thinks about positions. Until the tree search is wired in this is a flat
-/// Monte Carlo evaluation of (a sample of) the legal turns.
+/// Thinks about positions: the tree search, with its tree kept between
+/// moves of one game.
 pub struct Thinker {
-    params: Params,
+    engine: Engine,
 }
 
-/// Most turns the flat evaluation considers.
-const MAX_CANDIDATES: usize = 96;
+fn search_params(p: &Params) -> SearchParams {
+    SearchParams {
+        threads: p.threads.max(1),
+        seed: p.seed,
+        memory_mb: p.memory_mb.max(1),
+        ..SearchParams::default()
+    }
+}
+
+fn convert(r: &search::Report) -> Report {
+    Report {
+        best: r.best,
+        root_visits: r.root_visits,
+        winrate: r.root_value,
+        candidates: r
+            .candidates
+            .iter()
+            .map(|c| Candidate {
+                turn: c.turn,
+                visits: c.visits,
+                winrate: c.value,
+                prior: c.prior,
+                pv: c.pv.clone(),
+                proven: c.proven,
+            })
+            .collect(),
+        elapsed: r.elapsed,
+    }
+}
 
 impl Thinker {
     pub fn new(params: &Params) -> Thinker {
         Thinker {
-            params: params.clone(),
+            engine: Engine::new(search_params(params)),
         }
     }
 
     pub fn set_params(&mut self, params: &Params) {
-        self.params = params.clone();
+        self.engine.set_params(search_params(params));
     }
 
     /// Forgets everything learnt (new game).
-    pub fn clear(&mut self) {}
+    pub fn clear(&mut self) {
+        self.engine.clear();
+    }
 
     /// Searches the current position of `record` for the seat to move.
     pub fn think(
@@ -121,85 +133,24 @@ impl Thinker {
         record: &GameRecord,
         limits: &Limits,
         stop: &StopFlag,
-        mut progress: Progress,
+        progress: Progress,
     ) -> Report {
-        let start = Instant::now();
-        let pos = record.position();
         if record.is_over() {
             return Report::default();
         }
-        let mover = pos.to_move();
-        let mut rng = rng_from_seed(self.params.seed ^ record.moves().len() as u64);
-        let mut turns = pos.legal_turns();
-        // A random sample when there are too many turns to try them all.
-        for i in 0..turns.len().min(MAX_CANDIDATES) {
-            let j = i + below(&mut rng, (turns.len() - i) as u32) as usize;
-            turns.swap(i, j);
-        }
-        turns.truncate(MAX_CANDIDATES);
-        let mut stats: Vec<(u64, u64)> = vec![(0, 0); turns.len()];
-        let mut visits = 0u64;
-        let mut last_report = Instant::now();
-        let report = |stats: &[(u64, u64)], visits: u64| {
-            let mut cands: Vec<Candidate> = turns
-                .iter()
-                .zip(stats)
-                .filter(|(_, s)| s.0 > 0)
-                .map(|(t, s)| Candidate {
-                    turn: *t,
-                    visits: s.0,
-                    winrate: s.1 as f64 / s.0 as f64,
-                    prior: None,
-                    pv: vec![*t],
-                    proven: None,
-                })
-                .collect();
-            cands.sort_by(|a, b| {
-                b.winrate
-                    .total_cmp(&a.winrate)
-                    .then(b.visits.cmp(&a.visits))
-            });
-            let wins: u64 = stats.iter().map(|s| s.1).sum();
-            Report {
-                best: cands.first().map(|c| c.turn).or(turns.first().copied()),
-                root_visits: visits,
-                winrate: if visits > 0 {
-                    wins as f64 / visits as f64
-                } else {
-                    0.5
-                },
-                candidates: cands,
-                elapsed: start.elapsed(),
-            }
+        self.engine.set_position(record);
+        let limits = search::Limits {
+            visits: limits.visits,
+            time: limits.time,
+            soft_time: limits.soft_time,
         };
-        while !turns.is_empty() && !stop.is_stopped() {
-            if limits.visits.is_some_and(|v| visits >= v)
-                || limits.time.is_some_and(|t| start.elapsed() >= t)
-            {
-                break;
+        let report = match progress {
+            Some((f, every)) => {
+                let mut g = |r: &search::Report| f(&convert(r));
+                self.engine.search(&limits, stop, Some((&mut g, every)))
             }
-            let i = (visits % turns.len() as u64) as usize;
-            let turn = turns[i];
-            let won = crate::with_game!(pos, g => {
-                let mut next = g.clone();
-                if next.play_turn(&turn).is_err() {
-                    false
-                } else if next.is_over() {
-                    next.winner() == Some(mover)
-                } else {
-                    next.playout(&mut rng) == mover
-                }
-            });
-            stats[i].0 += 1;
-            stats[i].1 += won as u64;
-            visits += 1;
-            if let Some((f, every)) = progress.as_mut()
-                && last_report.elapsed() >= *every
-            {
-                f(&report(&stats, visits));
-                last_report = Instant::now();
-            }
-        }
-        report(&stats, visits)
+            None => self.engine.search(&limits, stop, None),
+        };
+        convert(&report)
     }
 }
