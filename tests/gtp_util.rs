@@ -25,7 +25,16 @@ pub struct Engine {
 impl Engine {
     /// Starts `oddity` with `args` (fast settings are added first).
     pub fn start(args: &[&str]) -> Engine {
-        let mut all = vec!["--threads", "1", "--visits", "64", "--time", "0", "--seed", "7"];
+        let mut all = vec![
+            "--threads",
+            "1",
+            "--visits",
+            "64",
+            "--time",
+            "0",
+            "--seed",
+            "7",
+        ];
         all.extend_from_slice(args);
         Self::start_raw(&all)
     }
