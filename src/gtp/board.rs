@@ -5,7 +5,6 @@ use std::fmt::Write as _;
 
 use crate::game::GameKind;
 use crate::moves::{Colour, Turn};
-use crate::position::AnyGame;
 use crate::record::GameRecord;
 use crate::topology::{BoardKind, Cell, Topology};
 
@@ -21,8 +20,11 @@ pub fn seat_name(seat: Colour) -> &'static str {
     }
 }
 
-fn glyph(pos: &AnyGame, c: Cell) -> char {
-    match pos.stone_at(c) {
+/// The stone on a cell.
+type StoneAt<'a> = &'a dyn Fn(Cell) -> Option<Colour>;
+
+fn glyph(at: StoneAt, c: Cell) -> char {
+    match at(c) {
         Some(Colour::Black) => 'B',
         Some(Colour::White) => 'W',
         None => '.',
@@ -57,13 +59,18 @@ pub fn draw(record: &GameRecord) -> String {
         _ => String::new(),
     };
     let _ = writeln!(out, "{} size {}{}", spec.kind, spec.size, rules);
-    match topo.kind {
-        BoardKind::Square => draw_square(&mut out, pos, topo, &marked),
-        BoardKind::HexHex => draw_hex(&mut out, pos, topo, &marked),
-        BoardKind::Onyx => draw_onyx(&mut out, pos, topo, &marked),
-    }
+    draw_diagram(&mut out, &|c| pos.stone_at(c), topo, &marked);
     out.push_str(&status(record));
     out
+}
+
+/// The board diagram alone.
+fn draw_diagram(out: &mut String, at: StoneAt, topo: &Topology, marked: &[Cell]) {
+    match topo.kind {
+        BoardKind::Square => draw_square(out, at, topo, marked),
+        BoardKind::HexHex => draw_hex(out, at, topo, marked),
+        BoardKind::Onyx => draw_onyx(out, at, topo, marked),
+    }
 }
 
 /// Group counts, last turn and side to move (or the result).
@@ -142,8 +149,8 @@ pub fn status(record: &GameRecord) -> String {
     out
 }
 
-fn cell_text(pos: &AnyGame, c: Cell, marked: &[Cell]) -> String {
-    let g = glyph(pos, c);
+fn cell_text(at: StoneAt, c: Cell, marked: &[Cell]) -> String {
+    let g = glyph(at, c);
     if marked.contains(&c) {
         format!("({g})")
     } else {
@@ -151,7 +158,7 @@ fn cell_text(pos: &AnyGame, c: Cell, marked: &[Cell]) -> String {
     }
 }
 
-fn draw_square(out: &mut String, pos: &AnyGame, topo: &Topology, marked: &[Cell]) {
+fn draw_square(out: &mut String, at: StoneAt, topo: &Topology, marked: &[Cell]) {
     let n = topo.size;
     let letters: String = (0..n)
         .map(|x| format!(" {} ", GTP_LETTERS[x] as char))
@@ -159,14 +166,14 @@ fn draw_square(out: &mut String, pos: &AnyGame, topo: &Topology, marked: &[Cell]
     let _ = writeln!(out, "    {letters}");
     for y in (0..n).rev() {
         let row: String = (0..n)
-            .map(|x| cell_text(pos, Cell((y * topo.stride + x) as u16), marked))
+            .map(|x| cell_text(at, Cell((y * topo.stride + x) as u16), marked))
             .collect();
         let _ = writeln!(out, "{:>3} {row} {}", y + 1, y + 1);
     }
     let _ = writeln!(out, "    {letters}");
 }
 
-fn draw_hex(out: &mut String, pos: &AnyGame, topo: &Topology, marked: &[Cell]) {
+fn draw_hex(out: &mut String, at: StoneAt, topo: &Topology, marked: &[Cell]) {
     let n = topo.size;
     let s = 2 * n - 1;
     // Cell (x, y) is drawn at column 4x + 2(s - 1 - y): each lower row half a
@@ -185,7 +192,7 @@ fn draw_hex(out: &mut String, pos: &AnyGame, topo: &Topology, marked: &[Cell]) {
         let mut line = vec![b' '; width];
         for x in 0..s {
             if x.abs_diff(y) < n {
-                let text = cell_text(pos, Cell((y * topo.stride + x) as u16), marked);
+                let text = cell_text(at, Cell((y * topo.stride + x) as u16), marked);
                 line[col(x, y)..col(x, y) + 3].copy_from_slice(text.as_bytes());
             }
         }
@@ -211,7 +218,7 @@ fn draw_hex(out: &mut String, pos: &AnyGame, topo: &Topology, marked: &[Cell]) {
     );
 }
 
-fn draw_onyx(out: &mut String, pos: &AnyGame, topo: &Topology, marked: &[Cell]) {
+fn draw_onyx(out: &mut String, at: StoneAt, topo: &Topology, marked: &[Cell]) {
     let n = topo.size;
     let point = |c: usize, r: usize| Cell(((r - 1) * n + (c - 1)) as u16);
     let letters: String = (0..n)
@@ -233,7 +240,7 @@ fn draw_onyx(out: &mut String, pos: &AnyGame, topo: &Topology, marked: &[Cell]) 
         for c in 1..=n {
             let p = point(c, r);
             let k = 1 + 4 * (c - 1);
-            line[k] = glyph(pos, p) as u8;
+            line[k] = glyph(at, p) as u8;
             if line[k] == b'.' {
                 line[k] = b'o';
             }
@@ -250,7 +257,7 @@ fn draw_onyx(out: &mut String, pos: &AnyGame, topo: &Topology, marked: &[Cell]) 
             for c in 1..n {
                 let text = match midpoint[lower * (n + 1) + c] {
                     Some(m) => {
-                        let g = match pos.stone_at(m) {
+                        let g = match at(m) {
                             Some(Colour::Black) => 'B',
                             Some(Colour::White) => 'W',
                             None => 'X',
@@ -276,4 +283,98 @@ fn draw_onyx(out: &mut String, pos: &AnyGame, topo: &Topology, marked: &[Cell]) 
         "(X = an empty square midpoint, named by its columns and rows: DE910 is \
          the midpoint of D9-E10; / and \\ are diagonal lines)"
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The diagram of `rules.md` section 1: Onyx 12, standard start.
+    const RULES_DIAGRAM: &str = "
+      A   B   C   D   E   F   G   H   I   J   K   L
+ 12   o---o---o---o---o---W---W---o---o---o---o---o  12
+      | / | X | / | X | / | X | / | X | / | X | / |
+ 11   o---o---o---o---o---o---o---o---o---o---o---o  11
+      | X | \\ | X | \\ | X | \\ | X | \\ | X | \\ | X |
+ 10   o---o---o---o---o---o---o---o---o---o---o---o  10
+      | / | X | / | X | / | X | / | X | / | X | / |
+  9   o---o---o---o---o---o---o---o---o---o---o---o  9
+      | X | \\ | X | \\ | X | \\ | X | \\ | X | \\ | X |
+  8   o---o---o---o---o---o---o---o---o---o---o---o  8
+      | / | X | / | X | / | X | / | X | / | X | / |
+  7   B---o---o---o---o---o---o---o---o---o---o---B  7
+      | X | \\ | X | \\ | X | \\ | X | \\ | X | \\ | X |
+  6   B---o---o---o---o---o---o---o---o---o---o---B  6
+      | / | X | / | X | / | X | / | X | / | X | / |
+  5   o---o---o---o---o---o---o---o---o---o---o---o  5
+      | X | \\ | X | \\ | X | \\ | X | \\ | X | \\ | X |
+  4   o---o---o---o---o---o---o---o---o---o---o---o  4
+      | / | X | / | X | / | X | / | X | / | X | / |
+  3   o---o---o---o---o---o---o---o---o---o---o---o  3
+      | X | \\ | X | \\ | X | \\ | X | \\ | X | \\ | X |
+  2   o---o---o---o---o---o---o---o---o---o---o---o  2
+      | / | X | / | X | / | X | / | X | / | X | / |
+  1   o---o---o---o---o---W---W---o---o---o---o---o  1
+      A   B   C   D   E   F   G   H   I   J   K   L
+";
+
+    fn normalise(text: &str) -> Vec<String> {
+        text.lines()
+            .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+            .filter(|l| !l.is_empty() && !l.starts_with('('))
+            .collect()
+    }
+
+    #[test]
+    fn onyx_lattice_matches_the_rules() {
+        let topo = Topology::get(BoardKind::Onyx, 12).unwrap();
+        let stone = |name: &str| topo.parse_cell(name).unwrap();
+        let black: Vec<Cell> = ["A6", "A7", "L6", "L7"].map(stone).to_vec();
+        let white: Vec<Cell> = ["F1", "G1", "F12", "G12"].map(stone).to_vec();
+        let at = |c: Cell| {
+            if black.contains(&c) {
+                Some(Colour::Black)
+            } else if white.contains(&c) {
+                Some(Colour::White)
+            } else {
+                None
+            }
+        };
+        let mut out = String::new();
+        draw_diagram(&mut out, &at, topo, &[]);
+        assert_eq!(normalise(&out), normalise(RULES_DIAGRAM), "{out}");
+        // Column positions agree too (only the row labels' spacing differs).
+        let row = out
+            .lines()
+            .find(|l| l.trim_start().starts_with("12 "))
+            .unwrap();
+        assert_eq!(row.find("o---").unwrap(), 6, "{out}");
+    }
+
+    #[test]
+    fn onyx_marks_midpoints_and_corner_points() {
+        let topo = Topology::get(BoardKind::Onyx, 4).unwrap();
+        let mid = topo.parse_cell("AB23").unwrap();
+        let corner = topo.parse_cell("A1").unwrap();
+        let at = |c: Cell| (c == mid || c == corner).then_some(Colour::White);
+        let mut out = String::new();
+        draw_diagram(&mut out, &at, topo, &[mid, corner]);
+        assert!(out.contains("|(W)|"), "{out}");
+        assert!(out.contains("(W)--o"), "{out}");
+    }
+
+    #[test]
+    fn hex_rows_are_staggered_like_the_rules() {
+        let topo = Topology::get(BoardKind::HexHex, 2).unwrap();
+        let b2 = topo.parse_cell("B2").unwrap();
+        let at = |c: Cell| (c == b2).then_some(Colour::Black);
+        let mut out = String::new();
+        draw_diagram(&mut out, &at, topo, &[]);
+        let lines: Vec<&str> = out.lines().collect();
+        // Rows 3, 2, 1 after the header: B3 is half a cell left of B2.
+        let col = |line: &str, n: usize| line.match_indices(['.', 'B']).nth(n).unwrap().0;
+        assert_eq!(col(lines[1], 0) + 2, col(lines[2], 1), "{out}");
+        assert_eq!(col(lines[3], 0), col(lines[2], 1) - 2, "{out}");
+        assert!(lines[2].contains(" B "), "{out}");
+    }
 }
