@@ -932,8 +932,8 @@ impl Session {
         })
     }
 
-    /// The grid points row by row from the top: `X` black, `O` white, `.`
-    /// empty (Onyx midpoints are not part of the grid).
+    /// The grid points row by row from the top, one character each: `X`
+    /// black, `O` white, `.` empty (Onyx midpoints are not part of the grid).
     fn rules_board(&mut self, args: &[String], _: &mut Ctx) -> Reply {
         arity(args, 0, || {
             let pos = self.pos();
@@ -958,7 +958,7 @@ impl Session {
                         }
                     })
                     .collect();
-                lines.push(row.join(" "));
+                lines.push(row.concat());
             }
             ok(lines.join("\n"))
         })
