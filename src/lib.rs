@@ -3,6 +3,7 @@
 pub mod bitboard;
 pub mod cli;
 pub mod game;
+pub mod gtp;
 pub mod moves;
 pub mod odd;
 pub mod parity;
@@ -10,6 +11,7 @@ pub mod perft;
 pub mod position;
 pub mod random;
 pub mod record;
+pub mod search;
 pub mod sgf;
 pub mod tables;
 pub mod topology;

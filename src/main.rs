@@ -3,17 +3,25 @@ use clap::{Parser, Subcommand};
 use oddity::cli;
 
 /// oddity: an engine for Xodd, Yodd, Odd and Onyx.
+///
+/// With no subcommand it runs the GTP engine (see protocol.md).
 #[derive(Parser, Debug)]
-#[command(name = "oddity", version)]
+#[command(name = "oddity", version, args_conflicts_with_subcommands = true)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    #[command(flatten)]
+    gtp: cli::gtp::GtpArgs,
 }
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// The GTP engine on stdin/stdout (also the default).
+    Gtp(cli::gtp::GtpArgs),
     /// Count legal turn sequences (move-generator check).
     Perft(cli::perft::PerftArgs),
+    /// Search or playout speed from the start; prints a JSON line.
+    Bench(cli::bench::BenchArgs),
 }
 
 fn main() {
@@ -21,7 +29,9 @@ fn main() {
     let cli = Cli::parse();
     let result = match &cli.command {
         Some(Command::Perft(args)) => cli::perft::run(args),
-        None => Err("no command given; see `oddity --help`".to_string()),
+        Some(Command::Bench(args)) => cli::bench::run(args),
+        Some(Command::Gtp(args)) => cli::gtp::run(args),
+        None => cli::gtp::run(&cli.gtp),
     };
     if let Err(message) = result {
         eprintln!("oddity: {message}");

@@ -1,0 +1,164 @@
+//! `oddity bench`: search (or bare playout) speed from the start position.
+//! The last stdout line is one JSON object.
+
+use std::time::{Duration, Instant};
+
+use clap::Args;
+
+use super::GameArgs;
+use crate::game::Game;
+use crate::position::AnyGame;
+use crate::random::rng_from_seed;
+use crate::record::GameRecord;
+use crate::search::{Engine, Limits, NODE_BYTES, Policy, SearchParams, StopFlag};
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Search threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Seconds to search (default 2 when --visits is not given).
+    #[arg(long)]
+    pub seconds: Option<f64>,
+    /// Iterations to search.
+    #[arg(long)]
+    pub visits: Option<u64>,
+    /// Time the bare playout kernel instead of the search.
+    #[arg(long)]
+    pub playouts: bool,
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// plain or default.
+    #[arg(long, default_value = "default")]
+    pub policy: Policy,
+    /// Tree memory in MiB.
+    #[arg(long)]
+    pub memory: Option<usize>,
+    /// Tree node cap.
+    #[arg(long)]
+    pub max_nodes: Option<usize>,
+    /// UCT exploration constant (default: per game and policy).
+    #[arg(long)]
+    pub exploration: Option<f64>,
+}
+
+/// CPU time of this process (all threads) from `/proc/self/stat`, in
+/// seconds; `None` where that file does not exist. Resolution: one clock
+/// tick (10 ms on Linux).
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(ticks as f64 / 100.0)
+}
+
+fn json_str(s: &str) -> String {
+    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+/// Runs the benchmark; `Err` is a one-line message for stderr.
+pub fn run(args: &BenchArgs) -> Result<(), String> {
+    let spec = args.game.spec()?;
+    let start = AnyGame::new(&spec);
+    let seconds = match (args.seconds, args.visits) {
+        (Some(s), _) => Some(s),
+        (None, None) => Some(2.0),
+        (None, Some(_)) => None,
+    };
+    if seconds.is_some_and(|s| !(s.is_finite() && s >= 0.0)) {
+        return Err("--seconds must be a non-negative number".into());
+    }
+    let game_name = json_str(spec.kind.name());
+    if args.playouts {
+        let secs = seconds.unwrap_or(2.0);
+        let (playouts, elapsed) = crate::with_game!(&start, g => playout_loop(g, args.seed, Duration::from_secs_f64(secs)));
+        let s = elapsed.as_secs_f64();
+        println!(
+            "{{\"game\":{game_name},\"size\":{},\"playouts\":{playouts},\"seconds\":{s:.3},\"playouts_per_second\":{:.0}}}",
+            spec.size,
+            playouts as f64 / s
+        );
+        return Ok(());
+    }
+    let mut params = SearchParams {
+        seed: args.seed,
+        policy: args.policy,
+        exploration: args.exploration,
+        max_nodes: args.max_nodes,
+        ..SearchParams::default()
+    };
+    if let Some(t) = args.threads {
+        params.threads = t.max(1);
+    }
+    if let Some(m) = args.memory {
+        params.memory_mb = m;
+    }
+    let threads = params.threads;
+    let mut engine = Engine::new(params);
+    let record = GameRecord::new(start.clone());
+    engine.set_position(&record);
+    let limits = Limits {
+        visits: args.visits,
+        time: seconds.map(Duration::from_secs_f64),
+        soft_time: None,
+    };
+    let cpu_before = cpu_seconds();
+    let report = engine.search(&limits, &StopFlag::new(), None);
+    let cpu = match (cpu_before, cpu_seconds()) {
+        (Some(a), Some(b)) => format!("{:.2}", b - a),
+        _ => "null".into(),
+    };
+    let s = report.elapsed.as_secs_f64();
+    let best = report
+        .best
+        .map_or("null".to_string(), |t| json_str(&start.token(&t)));
+    if let Some(c) = report.candidates.first() {
+        eprintln!(
+            "best {} visits {} value {:.3} root value {:.3} pv {}",
+            best,
+            c.visits,
+            c.value,
+            report.root_value,
+            c.pv.iter()
+                .map(|t| start.token(t))
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
+    }
+    println!(
+        "{{\"game\":{game_name},\"size\":{},\"threads\":{threads},\"policy\":\"{}\",\"iterations\":{},\"seconds\":{s:.3},\"iterations_per_second\":{:.0},\"nodes\":{},\"bytes_per_node\":{:.1},\"root_visits\":{},\"root_value\":{:.4},\"cpu_seconds\":{cpu},\"best\":{best}}}",
+        spec.size,
+        args.policy,
+        report.iterations,
+        report.iterations as f64 / s.max(1e-9),
+        report.nodes,
+        NODE_BYTES as f64,
+        report.root_visits,
+        report.root_value,
+    );
+    Ok(())
+}
+
+/// Clones the start and plays it out until `time` has passed.
+fn playout_loop<G: Game>(start: &G, seed: u64, time: Duration) -> (u64, Duration) {
+    let mut rng = rng_from_seed(seed);
+    let begin = Instant::now();
+    let mut n = 0u64;
+    let mut sink = 0u32;
+    loop {
+        for _ in 0..64 {
+            let mut g = start.clone();
+            sink += g.playout(&mut rng) as u32;
+        }
+        n += 64;
+        if begin.elapsed() >= time {
+            break;
+        }
+    }
+    std::hint::black_box(sink);
+    (n, begin.elapsed())
+}

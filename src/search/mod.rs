@@ -1,0 +1,767 @@
+//! Multi-threaded Monte Carlo tree search, shared by all games.
+//!
+//! # Tree
+//! One level per *action* (`crate::game::Game`): an Xodd/Yodd turn of two
+//! stones is two levels (lower cell first), a one-stone turn is the stone and
+//! then [`Action::END_TURN`]. Results are backed up by the seat that chose
+//! each action (`to_move()` of the parent position), never by depth parity,
+//! so both actions of one turn are scored for the same player.
+//!
+//! Nodes live in one arena allocated up front from zeroed memory (pages are
+//! mapped by the OS only when first written) and are addressed by `u32`
+//! index. A node is 20 bytes: first-child index, visits, wins (all `u32`),
+//! action and child count (`u16`), proof (`u8`). The children of a node are
+//! created all at once, contiguously, in a random order, when the node is
+//! expanded. A leaf is expanded when its visits reach its parent's number of
+//! children divided by [`EXPAND_DIVISOR`] (the root at once), so the tree
+//! grows by about `EXPAND_DIVISOR` nodes per iteration rather than by a full
+//! child list, and most iterations are spent in playouts.
+//!
+//! # Selection
+//! UCT: `q + c * sqrt(ln N / n)` with `q` the child's win rate for the seat
+//! choosing it, `N` the parent's visits and `n` the child's; an unvisited
+//! child is taken first (the first in the random child order). The constant
+//! `c` is [`SearchParams::exploration`], or when unset
+//! [`default_exploration`]: `sqrt(2)` for [`Policy::Plain`] (textbook UCB1),
+//! and per game for [`Policy::Default`] (see that function; starting values
+//! until the match runner tunes them).
+//!
+//! # Threads and virtual loss
+//! All threads search one tree without locks. Statistics are relaxed
+//! atomics. A visit is counted on the way down and the win on the way up, so
+//! an iteration in flight counts as a lost visit for the other threads
+//! (virtual loss of one playout), which spreads them over different lines.
+//! A leaf is expanded by the thread that wins a compare-and-swap on its
+//! first-child field; threads that find it being expanded play out from the
+//! leaf instead of waiting. Children are allocated with one compare-and-swap
+//! on the arena's fill mark per expansion (expansions are rare, see above).
+//! Each thread has its own random generator (seeded from the seed, the
+//! thread index and the number of turns played), buffers and iteration count.
+//!
+//! # Solver
+//! When an action ends the game, its node is marked with the winner. A node
+//! is proven won for its side to move when one child is a proven win for it,
+//! and proven lost when every child is a proven loss. Selection takes a
+//! proven winning child and skips proven losing ones; an iteration that
+//! reaches a proven node backs up its winner without a playout. The search
+//! stops early once the root is proven.
+//!
+//! # Memory cap
+//! The arena holds `min(max_nodes, memory_mb MiB / 20 B)` nodes. When it is
+//! full the tree stops growing and the search goes on with playouts from
+//! the leaves; it never aborts. Tree reuse copies the kept subtree into a
+//! fresh arena (so the old tree's memory is returned).
+//!
+//! # Time
+//! [`time`] turns clock settings into a per-move budget with a safety margin
+//! of [`time::SAFETY_MARGIN`]; a search stops at [`Limits::time`], and at
+//! [`Limits::soft_time`] already when the best move is clear.
+
+pub mod time;
+mod tree;
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::game::{Game, GameKind, GameSpec, turn_of};
+use crate::moves::{Action, Colour, Turn};
+use crate::position::AnyGame;
+use crate::random::rng_from_seed;
+use crate::record::GameRecord;
+use tree::{ROOT, Tree, TreeConfig, VISIT_CAP, Worker};
+
+/// A leaf with `k` siblings is expanded after `k / EXPAND_DIVISOR` visits.
+pub const EXPAND_DIVISOR: u32 = 4;
+
+/// Size of one tree node in bytes.
+pub const NODE_BYTES: usize = std::mem::size_of::<tree::Node>();
+
+/// What the search knows beyond the rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Policy {
+    /// Textbook UCT: uniformly random playouts, no game knowledge, c = sqrt(2).
+    /// Kept as the yardstick for the strength work.
+    Plain,
+    /// The engine's own settings: per-game exploration and the knowledge
+    /// hooks as they are added.
+    #[default]
+    Default,
+}
+
+impl FromStr for Policy {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Policy, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "plain" => Ok(Policy::Plain),
+            "default" => Ok(Policy::Default),
+            _ => Err(format!("unknown policy '{s}' (plain, default)")),
+        }
+    }
+}
+
+impl fmt::Display for Policy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Policy::Plain => "plain",
+            Policy::Default => "default",
+        })
+    }
+}
+
+/// The exploration constant used when [`SearchParams::exploration`] is
+/// `None`. Plain: `sqrt(2)` for every game. Default: Odd 1.0, Xodd/Yodd 1.0,
+/// Onyx 0.8 — untuned starting values (rewards are 0/1 win rates).
+pub fn default_exploration(kind: GameKind, policy: Policy) -> f64 {
+    match policy {
+        Policy::Plain => std::f64::consts::SQRT_2,
+        Policy::Default => match kind {
+            GameKind::Odd => 1.0,
+            GameKind::Xodd | GameKind::Yodd => 1.0,
+            GameKind::Onyx => 0.8,
+        },
+    }
+}
+
+/// Settings of the engine.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchParams {
+    /// Search threads (at least 1).
+    pub threads: usize,
+    pub seed: u64,
+    pub policy: Policy,
+    /// Memory for the tree in MiB.
+    pub memory_mb: usize,
+    /// UCT exploration constant; `None` = [`default_exploration`].
+    pub exploration: Option<f64>,
+    /// A cap on tree nodes besides `memory_mb`.
+    pub max_nodes: Option<usize>,
+}
+
+impl Default for SearchParams {
+    fn default() -> Self {
+        SearchParams {
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            seed: 0,
+            policy: Policy::Default,
+            memory_mb: 1024,
+            exploration: None,
+            max_nodes: None,
+        }
+    }
+}
+
+impl SearchParams {
+    /// Nodes the arena may hold.
+    pub fn node_capacity(&self) -> usize {
+        let by_memory = self.memory_mb.saturating_mul(1 << 20) / NODE_BYTES;
+        by_memory
+            .min(self.max_nodes.unwrap_or(usize::MAX))
+            .clamp(1, tree::MAX_CAPACITY)
+    }
+}
+
+/// When to stop. All `None` = until stopped.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Iterations of this search (not counting visits kept from earlier).
+    pub visits: Option<u64>,
+    /// Hard time limit.
+    pub time: Option<Duration>,
+    /// Stop here already when the best move is clear (its visits at least
+    /// [`CLEAR_RATIO`] times the runner-up's); otherwise go on to `time`.
+    pub soft_time: Option<Duration>,
+}
+
+/// A progress callback and its interval, for [`Engine::search`].
+pub type Progress<'a> = Option<(&'a mut dyn FnMut(&Report), Duration)>;
+
+/// See [`Limits::soft_time`].
+pub const CLEAR_RATIO: f64 = 2.0;
+
+/// A stop signal shared with other threads.
+#[derive(Clone, Debug, Default)]
+pub struct StopFlag(Arc<AtomicBool>);
+
+impl StopFlag {
+    pub fn new() -> StopFlag {
+        StopFlag::default()
+    }
+    pub fn stop(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+    pub fn is_stopped(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+    pub fn reset(&self) {
+        self.0.store(false, Ordering::Relaxed);
+    }
+}
+
+/// One candidate turn at the root.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Candidate {
+    pub turn: Turn,
+    /// Visits of the node of the whole turn (for a two-action turn, of its
+    /// second action).
+    pub visits: u64,
+    /// Win probability for the side to move at the root.
+    pub value: f64,
+    pub prior: Option<f64>,
+    /// Principal variation in whole turns, starting with `turn`.
+    pub pv: Vec<Turn>,
+    /// The proven winner after this turn, when solved.
+    pub proven: Option<Colour>,
+}
+
+/// What a search found.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Report {
+    /// `None` when the game is over (or no position is set).
+    pub best: Option<Turn>,
+    pub root_visits: u64,
+    /// Win probability for the side to move at the root.
+    pub root_value: f64,
+    /// Best first.
+    pub candidates: Vec<Candidate>,
+    /// Iterations of this search.
+    pub iterations: u64,
+    /// Nodes in the tree.
+    pub nodes: usize,
+    pub elapsed: Duration,
+    /// The root position is solved: its winner.
+    pub proven: Option<Colour>,
+}
+
+/// The search engine: one tree for the current position, any game.
+pub struct Engine {
+    params: SearchParams,
+    searcher: Option<Box<dyn AnySearcher>>,
+    key: Option<RecordKey>,
+    over: bool,
+}
+
+/// What identifies a record for tree reuse: its start and its moves.
+#[derive(Clone, PartialEq)]
+struct RecordKey {
+    spec: GameSpec,
+    start_to_move: Colour,
+    start_turns: u32,
+    start_stones: Vec<Option<Colour>>,
+    moves: Vec<(Colour, Turn)>,
+}
+
+impl RecordKey {
+    fn of(record: &GameRecord) -> RecordKey {
+        let start = record.start();
+        let topo = start.topology();
+        RecordKey {
+            spec: *start.spec(),
+            start_to_move: start.to_move(),
+            start_turns: start.turns_played(),
+            start_stones: topo.cells().iter().map(|&c| start.stone_at(c)).collect(),
+            moves: record.moves().to_vec(),
+        }
+    }
+
+    fn same_start(&self, other: &RecordKey) -> bool {
+        self.spec == other.spec
+            && self.start_to_move == other.start_to_move
+            && self.start_turns == other.start_turns
+            && self.start_stones == other.start_stones
+    }
+}
+
+impl Engine {
+    pub fn new(params: SearchParams) -> Engine {
+        Engine {
+            params,
+            searcher: None,
+            key: None,
+            over: false,
+        }
+    }
+
+    pub fn params(&self) -> &SearchParams {
+        &self.params
+    }
+
+    /// New settings; they apply to the next search (a changed memory cap to
+    /// the next tree).
+    pub fn set_params(&mut self, p: SearchParams) {
+        self.params = p;
+    }
+
+    /// Sets the position to search. When `record` extends the previous one
+    /// (same start, previous moves as a prefix), the tree is re-rooted on the
+    /// new position and keeps that subtree; otherwise it starts afresh.
+    pub fn set_position(&mut self, record: &GameRecord) {
+        let key = RecordKey::of(record);
+        self.over = record.is_over();
+        let reused = match (&self.key, &mut self.searcher) {
+            (Some(old), Some(s)) if old.same_start(&key) && key.moves.starts_with(&old.moves) => {
+                s.advance(&key.moves[old.moves.len()..], &self.params)
+            }
+            _ => false,
+        };
+        if !reused {
+            let params = &self.params;
+            let searcher: Box<dyn AnySearcher> = crate::with_game!(record.position(), g => Box::new(Searcher::new(g.clone(), params)));
+            self.searcher = Some(searcher);
+        }
+        self.key = Some(key);
+    }
+
+    /// Searches the current position until a limit is reached or `stop` is
+    /// set. `progress`, when given, is called with an interim report every
+    /// interval. Returns at once (with `best` `None`) if the game is over.
+    pub fn search(&mut self, limits: &Limits, stop: &StopFlag, progress: Progress<'_>) -> Report {
+        match &mut self.searcher {
+            Some(s) if !self.over => s.search(&self.params, limits, stop, progress),
+            _ => Report::default(),
+        }
+    }
+
+    /// Drops the tree (the position stays set).
+    pub fn clear(&mut self) {
+        if let Some(s) = &mut self.searcher {
+            s.clear(&self.params);
+        }
+    }
+
+    /// Nodes in the current tree.
+    pub fn nodes(&self) -> usize {
+        self.searcher.as_ref().map_or(0, |s| s.nodes())
+    }
+
+    /// Visits of the current root.
+    pub fn root_visits(&self) -> u64 {
+        self.searcher.as_ref().map_or(0, |s| s.root_visits())
+    }
+}
+
+/// The game-independent face of [`Searcher`].
+trait AnySearcher: Send {
+    fn advance(&mut self, moves: &[(Colour, Turn)], params: &SearchParams) -> bool;
+    fn search(
+        &mut self,
+        params: &SearchParams,
+        limits: &Limits,
+        stop: &StopFlag,
+        progress: Progress<'_>,
+    ) -> Report;
+    fn clear(&mut self, params: &SearchParams);
+    fn nodes(&self) -> usize;
+    fn root_visits(&self) -> u64;
+}
+
+fn tree_config(kind: GameKind, params: &SearchParams) -> TreeConfig {
+    TreeConfig {
+        exploration: params
+            .exploration
+            .unwrap_or_else(|| default_exploration(kind, params.policy))
+            as f32,
+        expand_divisor: EXPAND_DIVISOR,
+    }
+}
+
+/// The search over one concrete game type.
+pub struct Searcher<G: Game> {
+    tree: Tree<G>,
+}
+
+/// The actions that make up `turn` in `game` (which is not changed).
+fn turn_actions<G: Game>(game: &G, turn: &Turn) -> Option<Vec<Action>> {
+    let mut g = game.clone();
+    let mut out = Vec::with_capacity(2);
+    match turn {
+        Turn::Pass => out.push(Action::PASS),
+        Turn::Swap => out.push(Action::SWAP),
+        Turn::Resign => return None,
+        Turn::Stones(a, b) => {
+            if !g.is_legal(a.action()) {
+                return None;
+            }
+            out.push(a.action());
+            g.apply(a.action());
+            if g.mid_turn() {
+                out.push(b.map_or(Action::END_TURN, |b| b.action()));
+            } else if b.is_some() {
+                return None;
+            }
+        }
+    }
+    Some(out)
+}
+
+impl<G: Game> Searcher<G> {
+    pub fn new(game: G, params: &SearchParams) -> Searcher<G> {
+        let config = tree_config(game.spec().kind, params);
+        Searcher {
+            tree: Tree::new(game, params.node_capacity(), config),
+        }
+    }
+
+    /// Searches with `params` (its exploration applies) until `limits` or
+    /// `stop`.
+    pub fn search(&mut self, params: &SearchParams, limits: &Limits, stop: &StopFlag) -> Report {
+        AnySearcher::search(self, params, limits, stop, None)
+    }
+
+    /// Walks from the root to a leaf by the selection rule without changing
+    /// the tree; returns the leaf's depth. For benchmarks.
+    #[doc(hidden)]
+    pub fn selection_walk(&self) -> usize {
+        self.tree.select_walk()
+    }
+
+    fn root_seed(&self, params: &SearchParams, thread: usize) -> u64 {
+        let turns = u64::from(self.tree.root_game.turns_played());
+        params.seed
+            ^ (thread as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ turns.wrapping_mul(0xD1B5_4A32_D192_ED03)
+    }
+
+    /// The report of the tree as it stands.
+    fn report(&self, iterations: u64, elapsed: Duration) -> Report {
+        let t = &self.tree;
+        let game = &t.root_game;
+        let root = t.root();
+        let side = game.to_move();
+        let mut candidates = Vec::new();
+        for c in root.children() {
+            candidates.push(self.candidate(c, side));
+        }
+        candidates.sort_by(|a, b| {
+            let rank = |c: &Candidate| match c.proven {
+                Some(w) if w == side => 2,
+                Some(_) => 0,
+                None => 1,
+            };
+            rank(b)
+                .cmp(&rank(a))
+                .then(b.visits.cmp(&a.visits))
+                .then(b.value.total_cmp(&a.value))
+        });
+        let best = if game.is_over() {
+            None
+        } else if let Some(c) = candidates.first() {
+            Some(c.turn)
+        } else {
+            // Not expanded yet (a zero-time search): any legal turn.
+            game.legal_turns().first().copied()
+        };
+        let rv = root.visits();
+        Report {
+            best,
+            root_visits: u64::from(rv),
+            root_value: if root.proof().is_some() {
+                f64::from(root.proof() == Some(side))
+            } else if rv > 0 {
+                f64::from(root.wins()) / f64::from(rv)
+            } else {
+                0.5
+            },
+            candidates,
+            iterations,
+            nodes: t.arena.used(),
+            elapsed,
+            proven: root.proof(),
+        }
+    }
+
+    fn node_value(&self, i: u32, side: Colour) -> f64 {
+        let n = self.tree.node(i);
+        match n.proof() {
+            Some(w) => f64::from(w == side),
+            None if n.visits() == 0 => 0.5,
+            None => f64::from(n.wins()) / f64::from(n.visits()),
+        }
+    }
+
+    /// The candidate of root child `c` (completed to a whole turn).
+    fn candidate(&self, c: u32, side: Colour) -> Candidate {
+        let t = &self.tree;
+        let mut game = t.root_game.clone();
+        let a = t.node(c).action();
+        game.apply(a);
+        let mut last = c;
+        let needs_second = game.mid_turn();
+        let turn = if needs_second {
+            match t.best_child(c, side) {
+                Some(gc) if t.node(gc).visits() > 0 => {
+                    last = gc;
+                    let b = t.node(gc).action();
+                    game.apply(b);
+                    turn_of(a, (b != Action::END_TURN).then_some(b))
+                }
+                _ => {
+                    let mut acts = Vec::new();
+                    game.legal_actions(&mut acts);
+                    let b = if acts.contains(&Action::END_TURN) {
+                        Action::END_TURN
+                    } else {
+                        acts[0]
+                    };
+                    game.apply(b);
+                    turn_of(a, (b != Action::END_TURN).then_some(b))
+                }
+            }
+        } else {
+            turn_of(a, None)
+        };
+        let first = t.node(c);
+        let node = t.node(last);
+        let proven = first.proof().or(node.proof());
+        let value = match proven {
+            Some(w) => f64::from(w == side),
+            None => self.node_value(last, side),
+        };
+        let mut pv = vec![turn];
+        // A completed turn without a node (`last == c` mid-turn) ends the pv.
+        if last != c || !needs_second {
+            self.extend_pv(last, game, &mut pv);
+        }
+        Candidate {
+            turn,
+            visits: u64::from(node.visits()),
+            value,
+            prior: None,
+            pv,
+            proven,
+        }
+    }
+
+    /// Follows the best children from node `i` (position `game`), adding
+    /// whole turns to `pv`.
+    fn extend_pv(&self, mut i: u32, mut game: G, pv: &mut Vec<Turn>) {
+        let t = &self.tree;
+        let mut pending: Option<Action> = None;
+        while pv.len() < 64 {
+            let Some(c) = t.best_child(i, game.to_move()) else {
+                break;
+            };
+            if t.node(c).visits() == 0 {
+                break;
+            }
+            let a = t.node(c).action();
+            game.apply(a);
+            if game.mid_turn() {
+                pending = Some(a);
+            } else {
+                pv.push(match pending.take() {
+                    Some(f) => turn_of(f, (a != Action::END_TURN).then_some(a)),
+                    None => turn_of(a, None),
+                });
+            }
+            i = c;
+        }
+    }
+
+    fn run(
+        &mut self,
+        params: &SearchParams,
+        limits: &Limits,
+        stop: &StopFlag,
+        mut progress: Progress<'_>,
+    ) -> Report {
+        let start = Instant::now();
+        let tree = &self.tree;
+        if tree.root_game.is_over() {
+            return Report {
+                elapsed: start.elapsed(),
+                nodes: tree.arena.used(),
+                ..Report::default()
+            };
+        }
+        let threads = params.threads.max(1);
+        let deadline = limits.time.map(|t| start + t);
+        let soft_deadline = limits.soft_time.map(|t| start + t);
+        let start_visits = u64::from(tree.root().visits());
+        let target = limits
+            .visits
+            .map(|v| start_visits.saturating_add(v).min(u64::from(VISIT_CAP)));
+        let halt = AtomicBool::new(false);
+        let finished = AtomicUsize::new(0);
+        let seeds: Vec<u64> = (0..threads).map(|t| self.root_seed(params, t)).collect();
+        let this = &*self;
+        let iterations: u64 = std::thread::scope(|s| {
+            let handles: Vec<_> = seeds
+                .iter()
+                .map(|&seed| {
+                    let (halt, finished) = (&halt, &finished);
+                    s.spawn(move || {
+                        let mut w = Worker::new(rng_from_seed(seed));
+                        this.work(&mut w, stop, halt, deadline, target);
+                        finished.fetch_add(1, Ordering::Release);
+                        w.iterations
+                    })
+                })
+                .collect();
+            let mut next_progress = progress.as_ref().map(|(_, every)| start + *every);
+            let mut soft_checked = false;
+            while finished.load(Ordering::Acquire) < threads {
+                std::thread::sleep(Duration::from_micros(500));
+                let now = Instant::now();
+                if let Some(soft) = soft_deadline
+                    && !soft_checked
+                    && now >= soft
+                {
+                    soft_checked = true;
+                    if this.best_is_clear() {
+                        halt.store(true, Ordering::Relaxed);
+                    }
+                }
+                if let (Some((f, every)), Some(at)) = (progress.as_mut(), next_progress)
+                    && now >= at
+                {
+                    let done = u64::from(tree.root().visits()).saturating_sub(start_visits);
+                    f(&this.report(done, now - start));
+                    next_progress = Some(at + (*every).max(Duration::from_millis(1)));
+                }
+            }
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("search thread panicked"))
+                .sum()
+        });
+        self.report(iterations, start.elapsed())
+    }
+
+    /// Whether the most visited root child leads the runner-up clearly.
+    fn best_is_clear(&self) -> bool {
+        let t = &self.tree;
+        let mut top = [0u32; 2];
+        for c in t.root().children() {
+            let v = t.node(c).visits();
+            if v > top[0] {
+                top = [v, top[0]];
+            } else if v > top[1] {
+                top[1] = v;
+            }
+        }
+        f64::from(top[0]) >= CLEAR_RATIO * f64::from(top[1])
+    }
+
+    /// A search thread's loop.
+    fn work(
+        &self,
+        w: &mut Worker,
+        stop: &StopFlag,
+        halt: &AtomicBool,
+        deadline: Option<Instant>,
+        target: Option<u64>,
+    ) {
+        let tree = &self.tree;
+        let root = tree.root();
+        let mut k: u32 = 0;
+        loop {
+            if stop.is_stopped() || halt.load(Ordering::Relaxed) || root.proof().is_some() {
+                return;
+            }
+            let visits = root.visits();
+            if let Some(t) = target
+                && u64::from(visits) >= t
+            {
+                return;
+            }
+            if k & 15 == 0
+                && let Some(d) = deadline
+                && Instant::now() >= d
+            {
+                return;
+            }
+            k = k.wrapping_add(1);
+            if visits >= VISIT_CAP {
+                // The counters are full: wait for the stop condition.
+                std::thread::sleep(Duration::from_millis(1));
+                continue;
+            }
+            tree.iterate(w);
+        }
+    }
+}
+
+impl<G: Game> AnySearcher for Searcher<G> {
+    fn advance(&mut self, moves: &[(Colour, Turn)], params: &SearchParams) -> bool {
+        let t = &self.tree;
+        let mut game = t.root_game.clone();
+        let mut path = Vec::new();
+        let mut node = ROOT;
+        let mut in_tree = true;
+        for (seat, turn) in moves {
+            if *turn == Turn::Resign {
+                continue;
+            }
+            if game.is_over() || game.to_move() != *seat {
+                return false;
+            }
+            let Some(actions) = turn_actions(&game, turn) else {
+                return false;
+            };
+            for a in actions {
+                if !game.is_legal(a) {
+                    return false;
+                }
+                game.apply(a);
+                if in_tree {
+                    match t.child_by_action(node, a) {
+                        Some(c) => {
+                            path.push(c);
+                            node = c;
+                        }
+                        None => in_tree = false,
+                    }
+                }
+            }
+        }
+        let mut config = tree_config(game.spec().kind, params);
+        config.expand_divisor = t.config.expand_divisor;
+        self.tree = if in_tree {
+            let mut fresh = t.reroot(&path, game, params.node_capacity());
+            fresh.config = config;
+            fresh
+        } else {
+            Tree::new(game, params.node_capacity(), config)
+        };
+        true
+    }
+
+    fn search(
+        &mut self,
+        params: &SearchParams,
+        limits: &Limits,
+        stop: &StopFlag,
+        progress: Progress<'_>,
+    ) -> Report {
+        self.tree.config = tree_config(self.tree.root_game.spec().kind, params);
+        self.run(params, limits, stop, progress)
+    }
+
+    fn clear(&mut self, params: &SearchParams) {
+        let game = self.tree.root_game.clone();
+        *self = Searcher::new(game, params);
+    }
+
+    fn nodes(&self) -> usize {
+        self.tree.arena.used()
+    }
+
+    fn root_visits(&self) -> u64 {
+        u64::from(self.tree.root().visits())
+    }
+}
+
+/// Cells of the board, for time management.
+pub fn board_cells(game: &AnyGame) -> u32 {
+    game.topology().cells().len() as u32
+}
+
+// The protocol searches in a background thread (pondering).
+const _: fn() = || {
+    fn is_send<T: Send>() {}
+    is_send::<Engine>();
+    is_send::<StopFlag>();
+};

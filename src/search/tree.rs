@@ -1,0 +1,496 @@
+//! The shared search tree: compact nodes in one preallocated arena, the
+//! lock-free iteration (selection, expansion, playout, backup, solver) and
+//! the subtree copy used for tree reuse.
+
+use std::alloc::{Layout, alloc_zeroed};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, AtomicU32, AtomicUsize, Ordering};
+
+use crate::game::Game;
+use crate::moves::{Action, Colour};
+use crate::random::{Rng, below};
+
+use Ordering::{Acquire, Relaxed, Release};
+
+/// `first_child` of a node without children (index 0 is the root, which is
+/// nobody's child).
+const NO_CHILDREN: u32 = 0;
+/// `first_child` while one thread expands the node.
+const EXPANDING: u32 = u32::MAX;
+/// Largest arena: indices must stay below [`EXPANDING`].
+pub(crate) const MAX_CAPACITY: usize = (u32::MAX - 1) as usize;
+/// Visits are 32-bit counters: a search stops iterating before the root
+/// reaches this many visits (it then waits for its stop condition).
+pub(crate) const VISIT_CAP: u32 = 1 << 31;
+
+/// One tree node: 20 bytes. All fields are atomics so that any thread can
+/// read and update any node without a lock; an all-zero node is a fresh,
+/// unvisited leaf.
+#[derive(Default)]
+pub(crate) struct Node {
+    /// Index of the first child (children are contiguous), [`NO_CHILDREN`]
+    /// or [`EXPANDING`]. Published with release ordering after the children
+    /// and `num_children` are written.
+    first_child: AtomicU32,
+    /// Times an iteration went through this node (counted on the way down:
+    /// an iteration in flight is a virtual loss).
+    visits: AtomicU32,
+    /// Playouts won by the player who chose this node's action.
+    wins: AtomicU32,
+    /// The action leading here ([`Action::bits`]).
+    action: AtomicU16,
+    num_children: AtomicU16,
+    /// 0 unknown, 1 + colour index: the proven winner of this position.
+    proof: AtomicU8,
+}
+
+impl Node {
+    pub(crate) fn visits(&self) -> u32 {
+        self.visits.load(Relaxed)
+    }
+    pub(crate) fn wins(&self) -> u32 {
+        self.wins.load(Relaxed)
+    }
+    pub(crate) fn action(&self) -> Action {
+        Action::from_bits(self.action.load(Relaxed))
+    }
+    pub(crate) fn proof(&self) -> Option<Colour> {
+        match self.proof.load(Relaxed) {
+            1 => Some(Colour::Black),
+            2 => Some(Colour::White),
+            _ => None,
+        }
+    }
+    fn set_proof(&self, winner: Colour) {
+        self.proof.store(1 + winner as u8, Relaxed);
+    }
+    /// The children as an index range (empty for a leaf).
+    pub(crate) fn children(&self) -> std::ops::Range<u32> {
+        let first = self.first_child.load(Acquire);
+        if first == NO_CHILDREN || first == EXPANDING {
+            return 0..0;
+        }
+        first..first + u32::from(self.num_children.load(Relaxed))
+    }
+}
+
+/// All nodes of a tree, allocated up front from zeroed memory: the operating
+/// system maps pages only when they are first written, so the resident size
+/// grows with the nodes in use, not with the capacity.
+pub(crate) struct Arena {
+    nodes: Box<[Node]>,
+    next: AtomicUsize,
+}
+
+impl Arena {
+    pub(crate) fn new(capacity: usize) -> Arena {
+        let mut capacity = capacity.clamp(1, MAX_CAPACITY);
+        // A refused allocation halves the arena instead of aborting.
+        loop {
+            if let Some(nodes) = Self::zeroed(capacity) {
+                return Arena {
+                    nodes,
+                    next: AtomicUsize::new(0),
+                };
+            }
+            if capacity == 1 {
+                let layout = Layout::new::<Node>();
+                std::alloc::handle_alloc_error(layout);
+            }
+            capacity /= 2;
+        }
+    }
+
+    /// `capacity` (>= 1) zeroed nodes, or `None` if the allocator refuses.
+    fn zeroed(capacity: usize) -> Option<Box<[Node]>> {
+        let layout = Layout::array::<Node>(capacity).ok()?;
+        // SAFETY: `layout` has a non-zero size (capacity >= 1 and Node is not
+        // zero-sized). `Node` consists of atomic integers only, for which the
+        // all-zero bit pattern is a valid value, so the zeroed block is
+        // `capacity` initialised nodes. The pointer comes from the global
+        // allocator with the layout of `[Node; capacity]`, which is what
+        // `Box<[Node]>` frees it with.
+        unsafe {
+            let ptr = alloc_zeroed(layout) as *mut Node;
+            if ptr.is_null() {
+                return None;
+            }
+            Some(Box::from_raw(std::ptr::slice_from_raw_parts_mut(
+                ptr, capacity,
+            )))
+        }
+    }
+
+    #[allow(dead_code)]
+    pub(crate) fn capacity(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Nodes handed out so far.
+    pub(crate) fn used(&self) -> usize {
+        self.next.load(Relaxed).min(self.nodes.len())
+    }
+
+    /// Reserves `n` contiguous nodes; `None` when the arena is full.
+    fn alloc(&self, n: usize) -> Option<u32> {
+        let mut cur = self.next.load(Relaxed);
+        loop {
+            if cur + n > self.nodes.len() {
+                return None;
+            }
+            match self
+                .next
+                .compare_exchange_weak(cur, cur + n, Relaxed, Relaxed)
+            {
+                Ok(_) => return Some(cur as u32),
+                Err(now) => cur = now,
+            }
+        }
+    }
+
+    /// The `n` nodes from `first`.
+    #[inline(always)]
+    fn slice(&self, first: u32, n: u32) -> &[Node] {
+        &self.nodes[first as usize..(first + n) as usize]
+    }
+
+    #[inline(always)]
+    pub(crate) fn get(&self, i: u32) -> &Node {
+        &self.nodes[i as usize]
+    }
+}
+
+/// Per-thread state: random numbers and reused buffers, so an iteration
+/// allocates nothing.
+pub(crate) struct Worker {
+    pub(crate) rng: Rng,
+    /// The nodes of the current iteration with the seat that chose each
+    /// (for the root: the root's side to move).
+    path: Vec<(u32, Colour)>,
+    actions: Vec<Action>,
+    pub(crate) iterations: u64,
+}
+
+impl Worker {
+    pub(crate) fn new(rng: Rng) -> Worker {
+        Worker {
+            rng,
+            path: Vec::with_capacity(512),
+            actions: Vec::with_capacity(1024),
+            iterations: 0,
+        }
+    }
+}
+
+/// Search settings the tree needs on its hot path.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TreeConfig {
+    /// UCT exploration constant c in `q + c * sqrt(ln N / n)`.
+    pub(crate) exploration: f32,
+    /// A leaf is expanded once its visits reach its parent's number of
+    /// children divided by this (at least 1).
+    pub(crate) expand_divisor: u32,
+}
+
+/// A search tree over the game `G`, rooted at `root_game`.
+pub(crate) struct Tree<G: Game> {
+    pub(crate) arena: Arena,
+    pub(crate) root_game: G,
+    full: AtomicBool,
+    pub(crate) config: TreeConfig,
+}
+
+pub(crate) const ROOT: u32 = 0;
+
+/// Entries of the `1/sqrt(n)` table.
+const RSQRT_TABLE: usize = 1024;
+
+/// `1/sqrt(n)` for `n < RSQRT_TABLE` (entry 0 unused).
+static RSQRT: std::sync::LazyLock<[f32; RSQRT_TABLE]> = std::sync::LazyLock::new(|| {
+    let mut t = [0.0; RSQRT_TABLE];
+    for (n, r) in t.iter_mut().enumerate().skip(1) {
+        *r = 1.0 / (n as f32).sqrt();
+    }
+    t
+});
+
+impl<G: Game> Tree<G> {
+    pub(crate) fn new(root_game: G, capacity: usize, config: TreeConfig) -> Tree<G> {
+        let arena = Arena::new(capacity);
+        let root = arena.alloc(1).expect("capacity >= 1");
+        debug_assert_eq!(root, ROOT);
+        Tree {
+            arena,
+            root_game,
+            full: AtomicBool::new(false),
+            config,
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn node(&self, i: u32) -> &Node {
+        self.arena.get(i)
+    }
+
+    pub(crate) fn root(&self) -> &Node {
+        self.node(ROOT)
+    }
+
+    pub(crate) fn is_full(&self) -> bool {
+        self.full.load(Relaxed)
+    }
+
+    /// One iteration: select down to a leaf (counting each visit at once, so
+    /// concurrent threads see it as a virtual loss), maybe expand it, play
+    /// out, and back the result up.
+    pub(crate) fn iterate(&self, w: &mut Worker) {
+        let mut game = self.root_game.clone();
+        w.path.clear();
+        let root = self.root();
+        root.visits.fetch_add(1, Relaxed);
+        w.path.push((ROOT, game.to_move()));
+        let mut idx = ROOT;
+        let mut parent_children: u32 = 0;
+        let winner = loop {
+            let node = self.node(idx);
+            if let Some(winner) = node.proof() {
+                break winner;
+            }
+            let mut first = node.first_child.load(Acquire);
+            if first == NO_CHILDREN
+                && (idx == ROOT
+                    || node.visits() >= (parent_children / self.config.expand_divisor).max(1))
+                && !self.is_full()
+                && let Some(f) = self.expand(node, &game, w)
+            {
+                first = f;
+            }
+            if first == NO_CHILDREN || first == EXPANDING {
+                break game.playout(&mut w.rng);
+            }
+            let n = u32::from(node.num_children.load(Relaxed));
+            let mover = game.to_move();
+            let child = self.select(node, first, n, mover);
+            let c = self.node(child);
+            c.visits.fetch_add(1, Relaxed);
+            game.apply(c.action());
+            w.path.push((child, mover));
+            if game.is_over() && c.proof().is_none() {
+                c.set_proof(game.winner().expect("a finished game has a winner"));
+            }
+            parent_children = n;
+            idx = child;
+        };
+        for &(i, mover) in &w.path {
+            if mover == winner {
+                self.node(i).wins.fetch_add(1, Relaxed);
+            }
+        }
+        if self.node(idx).proof().is_some() {
+            self.propagate_proof(&w.path);
+        }
+        w.iterations += 1;
+    }
+
+    /// MCTS-solver backup: a position is won for the side to move if some
+    /// child is a proven win for it, and lost if every child is a proven loss.
+    fn propagate_proof(&self, path: &[(u32, Colour)]) {
+        for k in (1..path.len()).rev() {
+            let (child, mover) = path[k];
+            let Some(cw) = self.node(child).proof() else {
+                return;
+            };
+            let parent = self.node(path[k - 1].0);
+            if parent.proof().is_some() {
+                return;
+            }
+            if cw == mover {
+                parent.set_proof(mover);
+            } else {
+                let all_lost = parent.children().all(|i| self.node(i).proof() == Some(cw));
+                if !all_lost {
+                    return;
+                }
+                parent.set_proof(cw);
+            }
+        }
+    }
+
+    /// Creates the children of `node` (position `game`); returns the first
+    /// child index, or `None` when another thread is expanding it, the arena
+    /// is full or there is no legal action.
+    fn expand(&self, node: &Node, game: &G, w: &mut Worker) -> Option<u32> {
+        if node
+            .first_child
+            .compare_exchange(NO_CHILDREN, EXPANDING, Acquire, Relaxed)
+            .is_err()
+        {
+            return None;
+        }
+        w.actions.clear();
+        game.legal_actions(&mut w.actions);
+        let n = w.actions.len();
+        let first = if n == 0 || n > usize::from(u16::MAX) {
+            None
+        } else {
+            self.arena.alloc(n)
+        };
+        let Some(first) = first else {
+            if n > 0 {
+                self.full.store(true, Relaxed);
+            }
+            node.first_child.store(NO_CHILDREN, Release);
+            return None;
+        };
+        // A random order: "first unvisited child" is then a random one.
+        for i in (1..n).rev() {
+            let j = below(&mut w.rng, i as u32 + 1) as usize;
+            w.actions.swap(i, j);
+        }
+        for (k, a) in w.actions.iter().enumerate() {
+            let c = self.node(first + k as u32);
+            c.action.store(a.bits(), Relaxed);
+        }
+        node.num_children.store(n as u16, Relaxed);
+        node.first_child.store(first, Release);
+        Some(first)
+    }
+
+    /// UCT selection among the children `first..first + n` for `mover`.
+    ///
+    /// `w/n + e/sqrt(n)` is computed as `(w * r + e) * r` with
+    /// `r = 1/sqrt(n)` from a table for small `n`, so a child costs two
+    /// multiplications and no division or square root in most of the tree.
+    #[inline]
+    fn select(&self, node: &Node, first: u32, n: u32, mover: Colour) -> u32 {
+        let parent_visits = node.visits().max(1) as f32;
+        let explore = self.config.exploration * parent_visits.ln().sqrt();
+        let table: &[f32; RSQRT_TABLE] = &RSQRT;
+        let kids = self.arena.slice(first, n);
+        let mine = 1 + mover as u8;
+        let mut best = 0;
+        let mut best_score = f32::NEG_INFINITY;
+        for (k, c) in kids.iter().enumerate() {
+            let visits = c.visits.load(Relaxed);
+            let wins = c.wins.load(Relaxed);
+            let proof = c.proof.load(Relaxed);
+            if proof != 0 {
+                if proof == mine {
+                    return first + k as u32;
+                }
+                continue;
+            }
+            if visits == 0 {
+                return first + k as u32;
+            }
+            let r = match table.get(visits as usize) {
+                Some(&r) => r,
+                None => 1.0 / (visits as f32).sqrt(),
+            };
+            let score = (wins as f32 * r + explore) * r;
+            if score > best_score {
+                best_score = score;
+                best = k;
+            }
+        }
+        first + best as u32
+    }
+
+    /// Descends from the root by UCT without changing anything; returns
+    /// the leaf's depth (for benchmarks of selection alone).
+    pub(crate) fn select_walk(&self) -> usize {
+        let mut game = self.root_game.clone();
+        let mut idx = ROOT;
+        let mut depth = 0;
+        loop {
+            let node = self.node(idx);
+            let kids = node.children();
+            if kids.is_empty() {
+                return depth;
+            }
+            let mover = game.to_move();
+            idx = self.select(node, kids.start, kids.len() as u32, mover);
+            game.apply(self.node(idx).action());
+            depth += 1;
+        }
+    }
+
+    /// The most promising child of `i` for reporting: a proven win for
+    /// `mover`, else the most visited that is not a proven loss.
+    pub(crate) fn best_child(&self, i: u32, mover: Colour) -> Option<u32> {
+        let mut best: Option<(u32, (u8, u32, u32))> = None;
+        for c in self.node(i).children() {
+            let node = self.node(c);
+            let rank = match node.proof() {
+                Some(w) if w == mover => 2,
+                Some(_) => 0,
+                None => 1,
+            };
+            let key = (rank, node.visits(), node.wins());
+            if best.is_none_or(|(_, k)| key > k) {
+                best = Some((c, key));
+            }
+        }
+        best.map(|(c, _)| c)
+    }
+
+    /// A new tree rooted at child path `path` of this one (a list of child
+    /// indices from the root), with that subtree's nodes and statistics
+    /// copied contiguously into a fresh arena.
+    pub(crate) fn reroot(&self, path: &[u32], new_game: G, capacity: usize) -> Tree<G> {
+        let fresh = Tree::new(new_game, capacity, self.config);
+        let old_root = *path.last().unwrap_or(&ROOT);
+        // The root's wins count for its side to move; a child's count for the
+        // seat that chose it. Every playout has a winner, so the other
+        // seat's wins are visits - wins.
+        let old_mover_is_new_to_move = if path.is_empty() {
+            true
+        } else {
+            let mut g = self.root_game.clone();
+            let mut mover = g.to_move();
+            for &c in path {
+                mover = g.to_move();
+                g.apply(self.node(c).action());
+            }
+            mover == fresh.root_game.to_move()
+        };
+        let src = self.node(old_root);
+        let dst = fresh.root();
+        let (v, w) = (src.visits(), src.wins());
+        dst.visits.store(v, Relaxed);
+        dst.wins
+            .store(if old_mover_is_new_to_move { w } else { v - w }, Relaxed);
+        dst.proof.store(src.proof.load(Relaxed), Relaxed);
+        let mut queue = std::collections::VecDeque::new();
+        queue.push_back((old_root, ROOT));
+        while let Some((from, to)) = queue.pop_front() {
+            let kids = self.node(from).children();
+            if kids.is_empty() {
+                continue;
+            }
+            let Some(first) = fresh.arena.alloc(kids.len()) else {
+                fresh.full.store(true, Relaxed);
+                continue;
+            };
+            for (k, c) in kids.clone().enumerate() {
+                let s = self.node(c);
+                let d = fresh.node(first + k as u32);
+                d.action.store(s.action.load(Relaxed), Relaxed);
+                d.visits.store(s.visits(), Relaxed);
+                d.wins.store(s.wins(), Relaxed);
+                d.proof.store(s.proof.load(Relaxed), Relaxed);
+                queue.push_back((c, first + k as u32));
+            }
+            let t = fresh.node(to);
+            t.num_children.store(kids.len() as u16, Relaxed);
+            t.first_child.store(first, Release);
+        }
+        fresh
+    }
+
+    /// The child of `i` reached by `action`.
+    pub(crate) fn child_by_action(&self, i: u32, action: Action) -> Option<u32> {
+        self.node(i)
+            .children()
+            .find(|&c| self.node(c).action() == action)
+    }
+}

@@ -1,0 +1,428 @@
+//! Protocol tests: the real binary over pipes.
+
+#[path = "gtp_util.rs"]
+mod util;
+
+use util::{Engine, self_play};
+
+#[test]
+fn framing_ids_comments_tabs_crlf_blank_lines() {
+    let mut e = Engine::start(&[]);
+    e.send_bytes(b"\n   \n# a comment line\n\t\n");
+    e.send_bytes(b"1 protocol_version\r\n");
+    assert_eq!(e.response(), "=1 2");
+    e.send_bytes(b"name # trailing comment\n");
+    assert_eq!(e.response(), "= oddity");
+    e.send_bytes(b"22\tknown_command\tplay\n");
+    assert_eq!(e.response(), "=22 true");
+    e.send_bytes(b"known_command frobnicate\n");
+    assert_eq!(e.response(), "= false");
+    e.send_bytes(b"7 frobnicate\n");
+    assert_eq!(e.response(), "?7 unknown command");
+    e.send_bytes(b"pro\x01tocol_ver\x00sion\x7f\n");
+    assert_eq!(e.response(), "= 2");
+    let list = e.ok("list_commands");
+    for c in [
+        "protocol_version",
+        "name",
+        "version",
+        "known_command",
+        "list_commands",
+        "quit",
+        "boardsize",
+        "clear_board",
+        "komi",
+        "play",
+        "genmove",
+        "undo",
+        "showboard",
+        "final_score",
+        "lz-analyze",
+        "kata-analyze",
+        "analyze",
+        "gogui-analyze_commands",
+        "gogui-interrupt",
+    ] {
+        assert!(list.lines().any(|l| l == c), "{c} missing");
+        assert_eq!(e.ok(&format!("known_command {c}")), "true");
+    }
+    e.send("99 quit");
+    assert_eq!(e.response(), "=99 ");
+    assert_eq!(e.rest(), "");
+    assert_eq!(e.wait(), 0);
+}
+
+#[test]
+fn hostile_input_gets_exact_answers() {
+    let mut e = Engine::start(&[]);
+    e.send_bytes(b"\xff\xfe name\n");
+    assert_eq!(e.response(), "? unknown command");
+    e.send_bytes(b"name \xc3\x28\n");
+    assert_eq!(e.response(), "? syntax error");
+    // A line of several megabytes.
+    let mut big = b"known_command ".to_vec();
+    big.extend(std::iter::repeat_n(b'x', 4 << 20));
+    big.push(b'\n');
+    e.send_bytes(&big);
+    assert_eq!(e.response(), "= false");
+    assert_eq!(e.fails("protocol_version extra"), "syntax error");
+    assert_eq!(e.fails("known_command"), "syntax error");
+    assert_eq!(e.fails("boardsize"), "syntax error");
+    assert_eq!(e.fails("boardsize x"), "syntax error");
+    assert_eq!(e.fails("boardsize 1"), "unacceptable size");
+    assert_eq!(e.fails("boardsize 13"), "unacceptable size");
+    assert_eq!(e.fails("komi"), "syntax error");
+    assert_eq!(e.fails("komi abc"), "syntax error");
+    e.ok("komi 6.5");
+    assert_eq!(e.fails("play"), "syntax error");
+    assert_eq!(e.fails("play b"), "syntax error");
+    assert_eq!(e.fails("play x B:E5"), "syntax error");
+    assert_eq!(e.fails("play b B:E5 junk"), "syntax error");
+    assert_eq!(e.fails("play b B:E5,"), "syntax error");
+    assert_eq!(e.fails("play b E5"), "syntax error");
+    assert_eq!(e.fails("play b B:Z99"), "syntax error");
+    assert_eq!(e.fails("play b pass"), "syntax error");
+    assert_eq!(e.fails("genmove"), "syntax error");
+    assert_eq!(e.fails("genmove x"), "syntax error");
+    assert_eq!(e.fails("undo"), "cannot undo");
+    assert_eq!(e.fails("final_score"), "cannot score");
+    assert_eq!(e.fails("loadsgf /nonexistent/file.sgf"), "cannot load file");
+    assert_eq!(e.fails("oddity-param nonsense 1"), "unknown parameter");
+    assert_eq!(e.fails("oddity-param threads zero"), "syntax error");
+    // Still alive and sane.
+    assert_eq!(e.ok("protocol_version"), "2");
+    e.close();
+    assert_eq!(e.rest(), "");
+    assert_eq!(e.wait(), 0);
+}
+
+#[test]
+fn illegal_play_changes_nothing() {
+    let mut e = Engine::start(&["--game", "xodd", "--size", "5"]);
+    e.ok("play b B:C3");
+    let before = e.ok("printsgf");
+    let board = e.ok("showboard");
+    // White's turn leaves the total even: illegal.
+    assert_eq!(e.fails("play w W:A1"), "illegal move");
+    assert_eq!(e.fails("play w B:C3"), "illegal move");
+    assert_eq!(e.fails("play w W:A1,W:A1"), "syntax error");
+    assert_eq!(e.ok("printsgf"), before);
+    assert_eq!(e.ok("showboard"), board);
+    e.ok("play w W:A1,W:E5");
+    e.ok("undo");
+    assert_eq!(e.ok("printsgf"), before);
+}
+
+#[test]
+fn xodd_scores_and_undo() {
+    let mut e = Engine::start(&["--game", "xodd", "--size", "3"]);
+    e.ok("play b B:A1");
+    e.ok("play w pass");
+    assert_eq!(e.fails("final_score"), "cannot score");
+    e.ok("play b pass");
+    assert_eq!(e.ok("final_score"), "W+1");
+    assert!(e.ok("oddity-result").starts_with("over w groups"));
+    assert_eq!(e.fails("play w W:C3"), "illegal move");
+    assert_eq!(e.fails("genmove w"), "game is over");
+    e.ok("undo");
+    assert_eq!(e.fails("final_score"), "cannot score");
+    e.ok("play b resign");
+    assert_eq!(e.ok("final_score"), "W+R");
+    e.ok("undo");
+    assert_eq!(e.ok("oddity-result"), "running");
+    e.ok("undo");
+    e.ok("undo");
+    assert_eq!(e.fails("undo"), "cannot undo");
+}
+
+#[test]
+fn either_seat_may_play_at_any_time() {
+    let mut e = Engine::start(&["--game", "odd", "--size", "3"]);
+    e.ok("play b B:A1");
+    e.ok("play b W:B1");
+    let sgf = e.ok("printsgf");
+    assert!(sgf.contains(";B[B:A1]\n;B[W:B1]"), "{sgf}");
+    let m = e.ok("genmove b");
+    assert!(m.starts_with("B:") || m.starts_with("W:"), "{m}");
+}
+
+#[test]
+fn full_games_of_each_kind() {
+    for (game, size, max) in [("xodd", "4", 60), ("yodd", "3", 60), ("odd", "3", 40)] {
+        let mut e = Engine::start(&["--game", game, "--size", size]);
+        let moves = self_play(&mut e, max);
+        assert!(!moves.is_empty());
+        let score = e.ok("final_score");
+        assert!(
+            score.starts_with("B+") || score.starts_with("W+"),
+            "{score}"
+        );
+        assert!(e.ok("showboard").contains("Game over"));
+    }
+}
+
+#[test]
+fn onyx_full_game_when_available() {
+    if !util::onyx_available() {
+        eprintln!("Onyx is not in this build yet: skipped");
+        return;
+    }
+    let mut e = Engine::start(&["--game", "onyx", "--size", "8", "--open"]);
+    let board = e.ok("showboard");
+    assert!(board.contains("To move"), "{board}");
+    self_play(&mut e, 400);
+    let score = e.ok("final_score");
+    assert!(score == "B+" || score == "W+", "{score}");
+}
+
+#[test]
+fn game_and_rules_selection() {
+    let mut e = Engine::start(&[]);
+    assert_eq!(e.ok("oddity-game"), "odd 5");
+    e.ok("oddity-game yodd");
+    assert_eq!(e.ok("oddity-game"), "yodd 8");
+    e.ok("boardsize 4");
+    assert_eq!(e.ok("oddity-game"), "yodd 4");
+    assert_eq!(e.fails("oddity-game chess"), "syntax error");
+    e.ok("oddity-game odd 7");
+    let rules = e.ok("oddity-rules");
+    assert!(rules.contains("min_group default"), "{rules}");
+    assert!(rules.contains("swap on"), "{rules}");
+    e.ok("oddity-rules min_group 3");
+    // Effective only at the next clear_board.
+    assert!(e.ok("showboard").contains("from 7 stones"));
+    e.ok("clear_board");
+    assert!(e.ok("showboard").contains("from 3 stones"));
+    assert_eq!(e.fails("oddity-rules min_group 0"), "syntax error");
+    assert_eq!(e.fails("oddity-rules start sideways"), "syntax error");
+    e.ok("oddity-rules start open");
+    e.ok("oddity-rules swap off");
+    assert_eq!(e.fails("oddity-rules colour red"), "unknown rule");
+}
+
+#[test]
+fn set_position_for_analysis() {
+    let mut e = Engine::start(&["--game", "odd", "--size", "3"]);
+    e.ok("oddity-set_position w B:A1 W:B1 B:C3");
+    let board = e.ok("showboard");
+    assert!(board.contains("To move: w"), "{board}");
+    assert_eq!(
+        e.fails("oddity-set_position w B:A1 W:A1"),
+        "illegal position"
+    );
+    assert_eq!(e.fails("oddity-set_position w A1"), "syntax error");
+    assert_eq!(e.fails("oddity-set_position"), "syntax error");
+    let moves = e.ok("oddity-legal_moves");
+    assert!(!moves.contains("B:A1"));
+    assert!(moves.contains("W:E5"));
+}
+
+#[test]
+fn params_and_description() {
+    let mut e = Engine::start_raw(&["--threads", "1", "--visits", "30", "--seed", "42"]);
+    let params = e.ok("oddity-param");
+    for l in ["threads 1", "visits 30", "seed 42", "ponder off"] {
+        assert!(params.lines().any(|x| x == l), "{params}");
+    }
+    e.ok("oddity-param visits 50");
+    e.ok("oddity-param ponder on");
+    e.ok("oddity-param time 0");
+    assert!(e.ok("oddity-param").contains("visits 50"));
+    let d = e.ok("gomill-describe_engine");
+    assert!(d.contains("seed 42"), "{d}");
+    // Pondering stops on every new line: commands still answer.
+    e.ok("play b B:E5");
+    assert_eq!(e.ok("name"), "oddity");
+    e.ok("oddity-param ponder off");
+}
+
+#[test]
+fn reg_genmove_does_not_play_and_is_reproducible() {
+    let mut e = Engine::start(&[]);
+    let a = e.ok("reg_genmove b");
+    let b = e.ok("reg_genmove b");
+    assert_eq!(a, b);
+    assert_eq!(e.fails("undo"), "cannot undo");
+}
+
+#[test]
+fn clocks_are_accepted() {
+    let mut e = Engine::start_raw(&["--visits", "0"]);
+    e.ok("time_settings 30 0 0");
+    e.ok("time_left b 1 0");
+    e.ok("genmove b");
+    e.ok("kgs-time_settings byoyomi 0 1 3");
+    e.ok("kgs-time_settings canadian 0 2 5");
+    e.ok("kgs-time_settings absolute 60");
+    e.ok("kgs-time_settings none");
+    assert_eq!(e.fails("kgs-time_settings sometimes"), "syntax error");
+    assert_eq!(e.fails("time_settings 1 2"), "syntax error");
+    assert_eq!(e.fails("time_left b x 0"), "syntax error");
+}
+
+#[test]
+fn sgf_round_trip_through_a_file() {
+    let dir = std::env::temp_dir().join(format!("oddity-gtp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("game.sgf");
+    let path = file.to_str().unwrap();
+    let mut e = Engine::start(&["--game", "xodd", "--size", "5"]);
+    e.ok("play b B:C3");
+    e.ok("play w W:A1,B:E5");
+    e.ok(&format!("printsgf {path}"));
+    let text = e.ok("printsgf");
+    e.ok("oddity-game odd");
+    e.ok(&format!("loadsgf {path}"));
+    assert_eq!(e.ok("printsgf"), text);
+    e.ok(&format!("loadsgf {path} 2"));
+    assert!(!e.ok("printsgf").contains(";W["));
+    std::fs::write(&file, "(;FF[4]GM[1]SZ[19])").unwrap();
+    assert_eq!(e.fails(&format!("loadsgf {path}")), "cannot load file");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn check_info_line(line: &str, floats: bool) {
+    assert!(line.starts_with("info move "), "{line}");
+    for part in line.split("info move ").skip(1) {
+        let words: Vec<&str> = part.split_whitespace().collect();
+        let key = |k: &str| {
+            let i = words.iter().position(|w| *w == k).expect(k);
+            words[i + 1]
+        };
+        key("visits").parse::<u64>().unwrap();
+        let w = key("winrate");
+        if floats {
+            assert!((0.0..=1.0).contains(&w.parse::<f64>().unwrap()));
+        } else {
+            assert!((0..=10000).contains(&w.parse::<i64>().unwrap()), "{w}");
+        }
+        assert!(words.contains(&"pv"));
+    }
+}
+
+#[test]
+fn analysis_streams_stop_on_any_line() {
+    for (cmd, floats) in [
+        ("lz-analyze b 1", false),
+        ("kata-analyze interval 1", true),
+        ("analyze w 1", true),
+    ] {
+        let mut e = Engine::start_raw(&["--game", "odd", "--size", "3"]);
+        e.send(&format!("5 {cmd}"));
+        assert_eq!(e.line().unwrap(), "=5");
+        let mut infos = 0;
+        let first = e.line().unwrap();
+        check_info_line(&first, floats);
+        e.send("");
+        loop {
+            let l = e.line().unwrap();
+            if l.is_empty() {
+                break;
+            }
+            check_info_line(&l, floats);
+            infos += 1;
+        }
+        let _ = infos;
+        // The empty line got no answer; the next command does.
+        assert_eq!(e.ok("name"), "oddity");
+    }
+}
+
+#[test]
+fn genmove_analyze_ends_with_play() {
+    let mut e = Engine::start(&["--game", "odd", "--size", "3"]);
+    e.send("genmove_analyze b 1");
+    assert_eq!(e.line().unwrap(), "=");
+    let r = e.response();
+    let last = r.lines().last().unwrap();
+    assert!(
+        last.starts_with("play B:") || last.starts_with("play W:"),
+        "{r}"
+    );
+    assert!(e.ok("printsgf").contains(";B["));
+}
+
+#[test]
+fn eof_and_quit_end_a_search() {
+    // End of input in the middle of an analysis.
+    let mut e = Engine::start_raw(&["--game", "odd"]);
+    e.send("lz-analyze 10");
+    assert_eq!(e.line().unwrap(), "=");
+    e.close();
+    let rest = e.rest();
+    assert!(rest == "\n" || rest.ends_with("\n\n"), "{rest:?}");
+    assert_eq!(e.wait(), 0);
+    // End of input during an unlimited genmove.
+    let mut e = Engine::start_raw(&["--game", "odd", "--visits", "0", "--time", "0"]);
+    e.send("genmove b");
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    e.close();
+    let rest = e.rest();
+    assert!(
+        rest.starts_with("= B:") || rest.starts_with("= W:"),
+        "{rest:?}"
+    );
+    assert_eq!(e.wait(), 0);
+    // GoGui's interrupt stops a genmove, which still answers.
+    let mut e = Engine::start_raw(&["--game", "odd", "--visits", "0", "--time", "0"]);
+    e.send("genmove b");
+    e.send("# interrupt");
+    let m = e.response();
+    assert!(m.starts_with("= B:") || m.starts_with("= W:"), "{m}");
+    assert_eq!(e.ok("name"), "oddity");
+}
+
+#[test]
+fn showboard_draws_every_board() {
+    let mut e = Engine::start(&["--game", "xodd", "--size", "5"]);
+    e.ok("play b B:C3");
+    let b = e.ok("showboard");
+    assert!(b.contains("(B)"), "{b}");
+    assert!(b.contains("A  B  C  D  E"), "{b}");
+    assert!(b.contains("total 1 (odd)"), "{b}");
+    assert!(b.contains("To move: w"), "{b}");
+    e.ok("oddity-game yodd 2");
+    let b = e.ok("showboard");
+    assert!(b.contains("B2"[..1].to_string().as_str()));
+    assert_eq!(b.lines().filter(|l| l.contains(" . ")).count(), 3, "{b}");
+}
+
+#[test]
+fn gogui_commands() {
+    let mut e = Engine::start(&["--game", "odd", "--size", "3"]);
+    let cmds = e.ok("gogui-analyze_commands");
+    assert!(cmds.contains("param/"), "{cmds}");
+    assert!(cmds.contains("gfx/"), "{cmds}");
+    for line in cmds.lines() {
+        let parts: Vec<&str> = line.splitn(3, '/').collect();
+        assert_eq!(parts.len(), 3, "{line}");
+        let name = parts[2].split_whitespace().next().unwrap();
+        assert_eq!(e.ok(&format!("known_command {name}")), "true", "{line}");
+    }
+    let gfx = e.ok("oddity-heatmap");
+    assert!(gfx.contains("INFLUENCE") && gfx.contains("TEXT"), "{gfx}");
+    e.ok("gogui-interrupt");
+    // One stone per play for the GoGui ruler commands.
+    e.ok("oddity-one_stone on");
+    assert_eq!(e.ok("gogui-rules_game_id"), "Odd");
+    assert_eq!(e.ok("gogui-rules_side_to_move"), "black");
+    let legal = e.ok("gogui-rules_legal_moves");
+    assert!(legal.split(' ').any(|p| p == "A1"), "{legal}");
+    e.ok("play w A1");
+    assert_eq!(e.ok("gogui-rules_side_to_move"), "white");
+    assert!(e.ok("printsgf").contains(";B[W:A1]"));
+    assert!(e.ok("gogui-rules_board").contains('O'));
+    e.ok("oddity-one_stone off");
+    e.ok("oddity-game xodd 3");
+    e.ok("oddity-one_stone on");
+    e.ok("play b A1");
+    // Two stones make a turn: the first one waits for the second.
+    e.ok("play w B2");
+    e.ok("play b C3");
+    let sgf = e.ok("printsgf");
+    assert!(sgf.contains(";W[W:B2,B:C3]"), "{sgf}");
+    e.ok("play w B1");
+    e.ok("undo");
+    e.ok("play b pass");
+    assert!(e.ok("printsgf").ends_with(";B[pass])"));
+}

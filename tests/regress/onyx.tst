@@ -1,0 +1,27 @@
+# Onyx regression: see xodd.tst for the format.
+1 oddity-game onyx 12
+#? []
+2 play b A6
+#? [?illegal move]
+3 play b pass
+#? [?syntax error]
+4 play b E5
+#? []
+5 play w swap
+#? []
+6 play b E5
+#? []
+7 play w EF45
+#? [?illegal move]
+8 play w F6
+#? []
+9 play b W:G7
+#? [?syntax error]
+10 play b B:G7
+#? []
+11 gogui-rules_side_to_move
+#? [white]
+12 final_score
+#? [?cannot score]
+13 genmove w
+#? [!pass]

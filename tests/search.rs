@@ -1,0 +1,379 @@
+//! Behaviour of the search: solver, limits, determinism, tree reuse, time
+//! management. Tiny boards and visit limits only; no timed assertions.
+
+use std::time::Duration;
+
+use oddity::game::{GameKind, GameSpec, Rules};
+use oddity::moves::{Colour, Stone, Turn};
+use oddity::position::AnyGame;
+use oddity::record::GameRecord;
+use oddity::search::time::{Clock, Overtime, SAFETY_MARGIN, TimeSettings, hard_limit, plan};
+use oddity::search::{Engine, Limits, Policy, Report, SearchParams, StopFlag};
+
+/// The games the search is tested on (Onyx joins once it is in `AnyGame`).
+const GAMES: [(GameKind, usize); 3] =
+    [(GameKind::Odd, 2), (GameKind::Xodd, 3), (GameKind::Yodd, 2)];
+
+fn spec(kind: GameKind, size: usize) -> GameSpec {
+    GameSpec::new(kind, size, Rules::default()).unwrap()
+}
+
+fn params(threads: usize, seed: u64) -> SearchParams {
+    SearchParams {
+        threads,
+        seed,
+        memory_mb: 16,
+        ..SearchParams::default()
+    }
+}
+
+fn visits(n: u64) -> Limits {
+    Limits {
+        visits: Some(n),
+        ..Limits::default()
+    }
+}
+
+fn search(record: &GameRecord, p: SearchParams, limits: Limits) -> Report {
+    let mut engine = Engine::new(p);
+    engine.set_position(record);
+    engine.search(&limits, &StopFlag::new(), None)
+}
+
+/// The winner under perfect play (tiny positions only).
+fn solve(game: &AnyGame) -> Colour {
+    if let Some(w) = game.winner() {
+        return w;
+    }
+    let me = game.to_move();
+    for t in game.legal_turns() {
+        let mut next = game.clone();
+        next.play_turn(&t).unwrap();
+        if solve(&next) == me {
+            return me;
+        }
+    }
+    me.opposite()
+}
+
+/// A small deterministic generator for test positions.
+struct Lcg(u64);
+impl Lcg {
+    fn next(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) % n as u64) as usize
+    }
+}
+
+/// Set-up positions with `empty` empty cells (Black to move) where the
+/// mover has both winning and losing turns.
+fn decisive_positions(kind: GameKind, size: usize, empty: usize, count: usize) -> Vec<AnyGame> {
+    let spec = spec(kind, size);
+    let cells = AnyGame::new(&spec).topology().cells().to_vec();
+    let mut rng = Lcg(kind as u64 * 1000 + empty as u64);
+    let mut found = Vec::new();
+    for _ in 0..5000 {
+        let mut order = cells.clone();
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.next(i + 1));
+        }
+        let stones: Vec<Stone> = order[empty..]
+            .iter()
+            .map(|&cell| Stone {
+                cell,
+                colour: if rng.next(2) == 0 {
+                    Colour::Black
+                } else {
+                    Colour::White
+                },
+            })
+            .collect();
+        let Ok(game) = AnyGame::from_setup(&spec, &stones, Colour::Black) else {
+            continue;
+        };
+        if game.is_over() {
+            continue;
+        }
+        let outcomes: Vec<Colour> = game
+            .legal_turns()
+            .iter()
+            .map(|t| {
+                let mut next = game.clone();
+                next.play_turn(t).unwrap();
+                solve(&next)
+            })
+            .collect();
+        if outcomes.contains(&Colour::Black) && outcomes.contains(&Colour::White) {
+            found.push(game);
+            if found.len() == count {
+                break;
+            }
+        }
+    }
+    assert_eq!(found.len(), count, "{kind}: not enough test positions");
+    found
+}
+
+fn wins_for_mover(game: &AnyGame, turn: &Turn) -> bool {
+    let mut next = game.clone();
+    next.play_turn(turn).unwrap();
+    solve(&next) == game.to_move()
+}
+
+#[test]
+fn solver_finds_an_immediate_win() {
+    // One empty cell (Odd, Yodd) or a nearly full board (Xodd): some turns
+    // win at once and the others lose.
+    for (kind, size) in GAMES {
+        let empty = if kind == GameKind::Odd { 1 } else { 2 };
+        for game in decisive_positions(kind, size, empty, 3) {
+            let record = GameRecord::new(game.clone());
+            let report = search(&record, params(1, 1), visits(3000));
+            let best = report.best.expect("a move");
+            assert!(
+                wins_for_mover(&game, &best),
+                "{kind}: {best:?} does not win"
+            );
+            assert_eq!(
+                report.proven,
+                Some(Colour::Black),
+                "{kind}: root not proven"
+            );
+            assert_eq!(report.candidates[0].proven, Some(Colour::Black));
+            assert_eq!(report.candidates[0].value, 1.0);
+        }
+    }
+}
+
+#[test]
+fn solver_avoids_an_immediate_loss() {
+    // Two or three empty cells: a wrong turn lets the opponent win next.
+    for (kind, size) in GAMES {
+        let empty = if kind == GameKind::Odd { 2 } else { 3 };
+        for game in decisive_positions(kind, size, empty, 3) {
+            let record = GameRecord::new(game.clone());
+            let report = search(&record, params(1, 2), visits(20_000));
+            let best = report.best.expect("a move");
+            assert!(wins_for_mover(&game, &best), "{kind}: {best:?} loses");
+            for c in &report.candidates {
+                if let Some(w) = c.proven {
+                    assert_eq!(w == Colour::Black, wins_for_mover(&game, &c.turn));
+                }
+            }
+        }
+    }
+}
+
+fn assert_legal(game: &AnyGame, turn: &Turn) {
+    assert!(game.legal_turns().contains(turn), "{turn:?} is not legal");
+}
+
+#[test]
+fn tiny_node_cap_completes_with_a_legal_move() {
+    // 40 nodes: not even the root's children fit; 300: a few levels.
+    for cap in [40, 300] {
+        for (kind, size) in [(GameKind::Odd, 5), (GameKind::Xodd, 5), (GameKind::Yodd, 3)] {
+            let record = GameRecord::new(AnyGame::new(&spec(kind, size)));
+            let p = SearchParams {
+                max_nodes: Some(cap),
+                ..params(2, 3)
+            };
+            let report = search(&record, p, visits(1500));
+            assert!(report.nodes <= cap);
+            assert!(report.root_visits >= 1500);
+            assert_legal(record.position(), &report.best.unwrap());
+        }
+    }
+}
+
+#[test]
+fn same_seed_same_search() {
+    for (kind, size) in [(GameKind::Odd, 4), (GameKind::Xodd, 4)] {
+        let record = GameRecord::new(AnyGame::new(&spec(kind, size)));
+        let a = search(&record, params(1, 42), visits(2000));
+        let b = search(&record, params(1, 42), visits(2000));
+        assert_eq!(a.best, b.best);
+        assert_eq!(a.iterations, 2000);
+        assert_eq!(a.root_visits, b.root_visits);
+        assert_eq!(a.root_value, b.root_value);
+        assert_eq!(a.nodes, b.nodes);
+        assert_eq!(a.candidates, b.candidates);
+    }
+}
+
+#[test]
+fn tree_reuse_keeps_the_subtree() {
+    for (kind, size) in [(GameKind::Odd, 4), (GameKind::Xodd, 4), (GameKind::Yodd, 3)] {
+        let mut record = GameRecord::new(AnyGame::new(&spec(kind, size)));
+        let mut engine = Engine::new(params(1, 5));
+        engine.set_position(&record);
+        // Two turns: the second one has a two-action turn in Xodd/Yodd.
+        for _ in 0..2 {
+            let report = engine.search(&visits(3000), &StopFlag::new(), None);
+            let best = &report.candidates[0];
+            assert!(best.visits > 0);
+            let seat = record.position().to_move();
+            record.play(seat, best.turn).unwrap();
+            engine.set_position(&record);
+            assert_eq!(engine.root_visits(), best.visits, "{kind}");
+            // The kept statistics are from the new side to move's view.
+            let again = engine.search(&visits(1), &StopFlag::new(), None);
+            assert!((again.root_value - (1.0 - best.value)).abs() < 0.05);
+        }
+        // A record that does not extend the previous one starts afresh.
+        record.undo();
+        engine.set_position(&record);
+        assert_eq!(engine.root_visits(), 0);
+    }
+}
+
+#[test]
+fn finished_game_has_no_best_move() {
+    let spec = spec(GameKind::Odd, 2);
+    let mut game = AnyGame::new(&spec);
+    while !game.is_over() {
+        let t = game.legal_turns()[0];
+        game.play_turn(&t).unwrap();
+    }
+    let report = search(&GameRecord::new(game), params(1, 0), visits(100));
+    assert_eq!(report.best, None);
+    let mut record = GameRecord::new(AnyGame::new(&spec));
+    record.play(Colour::Black, Turn::Resign).unwrap();
+    assert_eq!(search(&record, params(1, 0), visits(100)).best, None);
+}
+
+#[test]
+fn stop_flag_ends_an_unlimited_search() {
+    let record = GameRecord::new(AnyGame::new(&spec(GameKind::Odd, 5)));
+    let mut engine = Engine::new(params(2, 0));
+    engine.set_position(&record);
+    let stop = StopFlag::new();
+    let stopper = stop.clone();
+    let handle = std::thread::spawn(move || {
+        let report = engine.search(&Limits::default(), &stop, None);
+        (engine, report)
+    });
+    std::thread::sleep(Duration::from_millis(50));
+    stopper.stop();
+    let (_, report) = handle.join().unwrap();
+    assert!(report.best.is_some());
+    assert!(report.iterations > 0);
+}
+
+#[test]
+fn progress_and_pv_are_consistent() {
+    let record = GameRecord::new(AnyGame::new(&spec(GameKind::Xodd, 4)));
+    let mut engine = Engine::new(SearchParams {
+        policy: Policy::Plain,
+        ..params(2, 9)
+    });
+    engine.set_position(&record);
+    let mut calls = 0;
+    let mut on_progress = |r: &Report| {
+        calls += 1;
+        assert!(r.root_visits > 0 || r.candidates.is_empty());
+    };
+    let limits = Limits {
+        visits: Some(4000),
+        time: Some(Duration::from_secs(30)),
+        soft_time: None,
+    };
+    let report = engine.search(
+        &limits,
+        &StopFlag::new(),
+        Some((&mut on_progress, Duration::from_millis(1))),
+    );
+    assert!(report.root_visits >= 4000);
+    for c in &report.candidates {
+        assert_eq!(c.pv[0], c.turn);
+        let mut game = record.position().clone();
+        for t in &c.pv {
+            game.play_turn(t).unwrap();
+        }
+        assert!((0.0..=1.0).contains(&c.value));
+    }
+    let total: u64 = report.candidates.iter().map(|c| c.visits).sum();
+    assert!(total <= report.root_visits);
+}
+
+#[test]
+fn policy_names_round_trip() {
+    for p in [Policy::Plain, Policy::Default] {
+        assert_eq!(p.to_string().parse::<Policy>().unwrap(), p);
+    }
+    assert!("fancy".parse::<Policy>().is_err());
+}
+
+#[test]
+fn time_budget_never_overruns_the_clock() {
+    let s = Duration::from_secs;
+    let ms = Duration::from_millis;
+    let settings = [
+        TimeSettings {
+            main: s(60),
+            ..TimeSettings::default()
+        },
+        TimeSettings {
+            main: s(1),
+            ..TimeSettings::default()
+        },
+        TimeSettings {
+            main: s(30),
+            overtime: Overtime::ByoYomi {
+                period: s(2),
+                periods: 3,
+            },
+            per_move: None,
+        },
+        TimeSettings {
+            main: Duration::ZERO,
+            overtime: Overtime::Canadian {
+                period: s(10),
+                stones: 7,
+            },
+            per_move: None,
+        },
+        TimeSettings {
+            main: s(5),
+            overtime: Overtime::Canadian {
+                period: ms(900),
+                stones: 3,
+            },
+            per_move: None,
+        },
+        TimeSettings {
+            per_move: Some(ms(750)),
+            ..TimeSettings::default()
+        },
+    ];
+    let mut rng = Lcg(7);
+    for settings in settings {
+        for cells in [19, 61, 144, 271] {
+            let mut clock = Clock::new(settings);
+            for moves_played in 0..300 {
+                let (remaining, stones) = clock.time_left();
+                let p = plan(&settings, remaining, stones, moves_played, cells);
+                assert!(p.target <= p.max);
+                let hard = hard_limit(&settings, remaining, stones);
+                assert!(
+                    p.max + SAFETY_MARGIN <= hard || p.max.is_zero(),
+                    "{settings:?} {remaining:?} {stones}: {p:?} over {hard:?}"
+                );
+                // The search may stop late by less than the margin.
+                let late = SAFETY_MARGIN * rng.next(100) as u32 / 100;
+                if hard < SAFETY_MARGIN {
+                    // Too little left to promise anything: the engine was
+                    // already flagged by the simulation's own lateness.
+                    break;
+                }
+                assert!(
+                    clock.spend(p.max + late),
+                    "{settings:?}: lost on time at move {moves_played}"
+                );
+            }
+        }
+    }
+}
