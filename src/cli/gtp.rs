@@ -1,6 +1,8 @@
 //! `oddity gtp` (and `oddity` with no subcommand): the GTP engine on
 //! stdin/stdout.
 
+use std::io::IsTerminal;
+
 use clap::Args;
 
 use crate::game::{GameKind, GameSpec, Rules};
@@ -46,6 +48,9 @@ pub struct GtpArgs {
     /// Resign below this win rate (0: only lost positions).
     #[arg(long)]
     pub resign: Option<String>,
+    /// Search policy: default, or plain (textbook UCT, the baseline).
+    #[arg(long)]
+    pub policy: Option<String>,
 }
 
 impl GtpArgs {
@@ -67,6 +72,7 @@ impl GtpArgs {
             ("seed", &self.seed),
             ("ponder", &self.ponder),
             ("resign", &self.resign),
+            ("policy", &self.policy),
         ] {
             if let Some(v) = value {
                 set_param(&mut params, name, v)
@@ -79,6 +85,14 @@ impl GtpArgs {
 
 pub fn run(args: &GtpArgs) -> Result<(), String> {
     let session = args.session()?;
+    if std::io::stdin().is_terminal() {
+        // Only a person at a terminal sees this; controllers use pipes.
+        eprintln!(
+            "oddity {}: GTP engine. Try: showboard, play b B:E5, genmove w, \
+             oddity-legal_moves, oddity-game xodd, list_commands, quit (see protocol.md).",
+            env!("CARGO_PKG_VERSION")
+        );
+    }
     log::info!("GTP engine ready");
     crate::gtp::run_stdio(session);
     Ok(())

@@ -727,14 +727,15 @@ impl Session {
     fn params_list(&self) -> String {
         let p = &self.params;
         format!(
-            "threads {}\nvisits {}\ntime {}\nmemory {}\nseed {}\nponder {}\nresign {}",
+            "threads {}\nvisits {}\ntime {}\nmemory {}\nseed {}\nponder {}\nresign {}\npolicy {}",
             p.threads,
             p.visits,
             p.time,
             p.memory_mb,
             p.seed,
             on_off(p.ponder),
-            p.resign
+            p.resign,
+            p.policy
         )
     }
 
@@ -1039,6 +1040,7 @@ pub fn set_param(p: &mut Params, name: &str, value: &str) -> Result<(), String> 
             Ok(r) if (0.0..=1.0).contains(&r) => p.resign = r,
             _ => return Err(bad()),
         },
+        "policy" => p.policy = value.parse().map_err(|_| bad())?,
         _ => return Err("unknown parameter".into()),
     }
     Ok(())

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use crate::moves::{Colour, Turn};
 use crate::record::GameRecord;
-use crate::search::{self, Engine, SearchParams};
+use crate::search::{self, Engine, Policy, SearchParams};
 
 pub use crate::search::StopFlag;
 
@@ -24,6 +24,7 @@ pub struct Params {
     pub ponder: bool,
     /// Win rate below which `genmove` resigns; 0 = only when the loss is proven.
     pub resign: f64,
+    pub policy: Policy,
 }
 
 impl Default for Params {
@@ -36,6 +37,7 @@ impl Default for Params {
             seed: 1,
             ponder: false,
             resign: 0.0,
+            policy: Policy::Default,
         }
     }
 }
@@ -86,6 +88,7 @@ fn search_params(p: &Params) -> SearchParams {
         threads: p.threads.max(1),
         seed: p.seed,
         memory_mb: p.memory_mb.max(1),
+        policy: p.policy,
         ..SearchParams::default()
     }
 }
