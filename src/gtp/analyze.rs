@@ -69,7 +69,7 @@ pub fn parse_args(args: &[String]) -> Option<AnalyzeArgs> {
 }
 
 fn lcb(c: &Candidate) -> f64 {
-    let w = c.winrate;
+    let w = c.value;
     (w - 1.96 * (w * (1.0 - w) / c.visits.max(1) as f64).sqrt()).max(0.0)
 }
 
@@ -93,7 +93,7 @@ pub fn info_line(pos: &AnyGame, report: &Report, format: Format, max: Option<usi
                     out,
                     "info move {tok} visits {} winrate {} prior {} lcb {} order {order} pv",
                     c.visits,
-                    i(c.winrate),
+                    i(c.value),
                     i(prior),
                     i(lcb(c))
                 );
@@ -103,7 +103,7 @@ pub fn info_line(pos: &AnyGame, report: &Report, format: Format, max: Option<usi
                     out,
                     "info move {tok} visits {} winrate {:.6} prior {:.6} lcb {:.6} order {order} pv",
                     c.visits,
-                    c.winrate,
+                    c.value,
                     prior,
                     lcb(c)
                 );
@@ -134,7 +134,7 @@ pub fn heat_map(pos: &AnyGame, report: &Report) -> String {
             for s in std::iter::once(a).chain(b) {
                 let e = by_cell.entry(s.cell).or_insert((0, 0.0, s.colour, 0));
                 e.0 += c.visits;
-                e.1 = e.1.max(c.winrate);
+                e.1 = e.1.max(c.value);
                 if c.visits > e.3 {
                     e.2 = s.colour;
                     e.3 = c.visits;
@@ -168,7 +168,7 @@ pub fn heat_map(pos: &AnyGame, report: &Report) -> String {
     let _ = write!(
         out,
         "TEXT best {best}, win rate {:.1}%, {} visits",
-        report.winrate * 100.0,
+        report.root_value * 100.0,
         report.root_visits
     );
     out

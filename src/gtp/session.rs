@@ -446,7 +446,7 @@ impl Session {
             .is_some_and(|c| c.proven == Some(seat.opposite()));
         let hopeless = self.params.resign > 0.0
             && report.root_visits >= 100
-            && report.winrate < self.params.resign;
+            && report.root_value < self.params.resign;
         Some(if lost || hopeless { Turn::Resign } else { best })
     }
 

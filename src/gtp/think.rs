@@ -3,13 +3,10 @@
 //!
 //! Values here are always the win probability (0..1) of the seat to move.
 
-use std::time::Duration;
-
-use crate::moves::{Colour, Turn};
 use crate::record::GameRecord;
-use crate::search::{self, Engine, Policy, SearchParams};
+use crate::search::{Engine, Policy, SearchParams};
 
-pub use crate::search::StopFlag;
+pub use crate::search::{Candidate, Limits, Progress, Report, StopFlag};
 
 /// Engine parameters settable by `oddity-param` and on the command line.
 #[derive(Clone, Debug, PartialEq)]
@@ -42,41 +39,6 @@ impl Default for Params {
     }
 }
 
-/// A progress callback and how often to call it.
-pub type Progress<'a> = Option<(&'a mut dyn FnMut(&Report), Duration)>;
-
-/// Limits of one search; `None` = no limit of that kind.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Limits {
-    pub visits: Option<u64>,
-    /// Hard time limit.
-    pub time: Option<Duration>,
-    /// Stop here already when the best move is clear.
-    pub soft_time: Option<Duration>,
-}
-
-#[derive(Clone, Debug)]
-pub struct Candidate {
-    pub turn: Turn,
-    pub visits: u64,
-    /// Win probability of the seat to move after this turn.
-    pub winrate: f64,
-    pub prior: Option<f64>,
-    pub pv: Vec<Turn>,
-    /// The winner when the search has proven the result.
-    pub proven: Option<Colour>,
-}
-
-#[derive(Clone, Debug, Default)]
-pub struct Report {
-    pub best: Option<Turn>,
-    pub root_visits: u64,
-    pub winrate: f64,
-    /// Best first.
-    pub candidates: Vec<Candidate>,
-    pub elapsed: Duration,
-}
-
 /// Thinks about positions: the tree search, with its tree kept between
 /// moves of one game.
 pub struct Thinker {
@@ -90,27 +52,6 @@ fn search_params(p: &Params) -> SearchParams {
         memory_mb: p.memory_mb.max(1),
         policy: p.policy,
         ..SearchParams::default()
-    }
-}
-
-fn convert(r: &search::Report) -> Report {
-    Report {
-        best: r.best,
-        root_visits: r.root_visits,
-        winrate: r.root_value,
-        candidates: r
-            .candidates
-            .iter()
-            .map(|c| Candidate {
-                turn: c.turn,
-                visits: c.visits,
-                winrate: c.value,
-                prior: c.prior,
-                pv: c.pv.clone(),
-                proven: c.proven,
-            })
-            .collect(),
-        elapsed: r.elapsed,
     }
 }
 
@@ -142,18 +83,6 @@ impl Thinker {
             return Report::default();
         }
         self.engine.set_position(record);
-        let limits = search::Limits {
-            visits: limits.visits,
-            time: limits.time,
-            soft_time: limits.soft_time,
-        };
-        let report = match progress {
-            Some((f, every)) => {
-                let mut g = |r: &search::Report| f(&convert(r));
-                self.engine.search(&limits, stop, Some((&mut g, every)))
-            }
-            None => self.engine.search(&limits, stop, None),
-        };
-        convert(&report)
+        self.engine.search(limits, stop, progress)
     }
 }
