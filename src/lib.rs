@@ -6,3 +6,4 @@ pub mod moves;
 pub mod tables;
 pub mod topology;
 pub mod perft;
+pub mod onyx;
