@@ -3,10 +3,9 @@
 //!
 //! Win detection is incremental. A disjoint-set forest over the cells links
 //! every stone to its group, and each root records which of its colour's goal
-//! edges the group touches. A placement only ever joins groups of the mover,
-//! so the mover's forest stays exact; a capture removes opponent stones and
-//! may split opponent groups, so the opponent's forest is marked stale and
-//! rebuilt just before that colour next places a stone.
+//! edges the group touches. A placement only ever joins groups. A capture
+//! removes opponent stones and may split the groups they were in; only those
+//! groups are repaired, by flood fills from the captured stones' neighbours.
 
 use std::any::Any;
 use std::collections::HashMap;
@@ -27,9 +26,12 @@ const BOTH_EDGES: u8 = 0b11;
 /// [`OnyxGame::playout`]).
 const PLAYOUT_PLIES_PER_POINT: u32 = 4;
 
+/// Room for the neighbours of an Onyx point (7 for an interior corner point).
+const MAX_NEIGHBOURS: usize = 8;
+
 /// One square as seen from one of its corners: what a stone placed on that
 /// corner needs for a capture, and which points it blocks.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 struct SquareView {
     midpoint: u16,
     /// The corner diagonally opposite the viewing corner.
@@ -38,18 +40,31 @@ struct SquareView {
     sides: [u16; 2],
 }
 
+/// What a placement on one point needs to know, kept together so that a
+/// move touches one small record.
+#[derive(Clone, Copy)]
+struct PointInfo {
+    /// The neighbours, padded with the point itself.
+    neighbours: [u16; MAX_NEIGHBOURS],
+    /// The squares the point is a corner of (0, 1 or 2), padded to two with
+    /// views in which every point is the point itself. Such a view never
+    /// captures (its midpoint, the point, is occupied when it is judged) and
+    /// never makes playable anything but the point, so the hot paths can
+    /// always look at two squares without branching on how many there are.
+    squares: [SquareView; 2],
+    /// Per colour: the goal edges the point lies on (bit 0: row 1 for Black,
+    /// column A for White; bit 1: row n / column n). Midpoints: none.
+    edges: [u8; 2],
+}
+
 /// Rule tables of one Onyx board, shared by all games of that size and width.
 struct OnyxTables<const W: usize> {
     board: &'static BoardTables<W>,
     /// Corner points are the cells `0..corner_count`; midpoints follow them.
     corner_count: usize,
-    /// Per cell, per colour: the goal edges the cell lies on (bit 0: row 1 for
-    /// Black, column A for White; bit 1: row n / column n). Midpoints: none.
-    edges: Vec<[u8; 2]>,
-    /// Per corner point, the squares it is a corner of: the first
-    /// `square_count[p]` entries (0, 1 or 2) are valid.
-    squares_at: Vec<[SquareView; 2]>,
-    square_count: Vec<u8>,
+    points: Vec<PointInfo>,
+    /// Per colour, its two goal edges as point sets.
+    edge_masks: [[Bitboard<W>; 2]; 2],
 }
 
 impl<const W: usize> OnyxTables<W> {
@@ -69,7 +84,7 @@ impl<const W: usize> OnyxTables<W> {
     fn build(topo: &'static Topology) -> Self {
         let n = topo.size;
         let corner_count = n * n;
-        let edges = (0..topo.bits)
+        let edges: Vec<[u8; 2]> = (0..topo.bits)
             .map(|i| {
                 if i >= corner_count {
                     return [0, 0];
@@ -79,37 +94,80 @@ impl<const W: usize> OnyxTables<W> {
                 [flags(row == 0, row == n - 1), flags(col == 0, col == n - 1)]
             })
             .collect();
-        let mut squares_at = vec![[SquareView::default(); 2]; corner_count];
-        let mut square_count = vec![0u8; corner_count];
-        for sq in topo.squares() {
-            for k in 0..4 {
-                let p = sq.corners[k].index();
-                squares_at[p][square_count[p] as usize] = SquareView {
-                    midpoint: sq.midpoint.0,
-                    opposite: sq.corners[(k + 2) % 4].0,
-                    sides: [sq.corners[(k + 1) % 4].0, sq.corners[(k + 3) % 4].0],
-                };
-                square_count[p] += 1;
-            }
-        }
+        let edge_masks = [0, 1].map(|colour| {
+            [0, 1].map(|edge| {
+                Bitboard::from_indices(
+                    (0..topo.bits).filter(|&i| edges[i][colour] >> edge & 1 != 0),
+                )
+            })
+        });
+        let points = (0..topo.bits)
+            .map(|p| {
+                let me = p as u16;
+                let mut neighbours = [me; MAX_NEIGHBOURS];
+                for (slot, q) in neighbours.iter_mut().zip(topo.neighbours(Cell(me))) {
+                    *slot = q.0;
+                }
+                let mut squares = [SquareView {
+                    midpoint: me,
+                    opposite: me,
+                    sides: [me, me],
+                }; 2];
+                for (view, &k) in squares.iter_mut().zip(topo.squares_of(Cell(me))) {
+                    let sq = &topo.squares()[k as usize];
+                    let at = sq
+                        .corners
+                        .iter()
+                        .position(|&c| c.0 == me)
+                        .expect("a corner");
+                    *view = SquareView {
+                        midpoint: sq.midpoint.0,
+                        opposite: sq.corners[(at + 2) % 4].0,
+                        sides: [sq.corners[(at + 1) % 4].0, sq.corners[(at + 3) % 4].0],
+                    };
+                }
+                PointInfo {
+                    neighbours,
+                    squares,
+                    edges: edges[p],
+                }
+            })
+            .collect();
         OnyxTables {
             board: BoardTables::get(topo),
             corner_count,
-            edges,
-            squares_at,
-            square_count,
+            points,
+            edge_masks,
         }
     }
 
+    /// The connected part of `within` that contains `seed`.
     #[inline(always)]
-    fn squares_at(&self, corner: usize) -> &[SquareView] {
-        &self.squares_at[corner][..self.square_count[corner] as usize]
+    fn flood(&self, seed: usize, within: &Bitboard<W>) -> Bitboard<W> {
+        let mut group = Bitboard::EMPTY;
+        let mut frontier = Bitboard::EMPTY;
+        frontier.set(seed);
+        while frontier.any() {
+            group |= frontier;
+            let mut next = Bitboard::EMPTY;
+            for c in frontier.iter() {
+                next |= self.board.neighbours[c];
+            }
+            frontier = (next & *within).and_not(&group);
+        }
+        group
+    }
+
+    /// The goal edges of `colour` that the points of `group` touch.
+    #[inline(always)]
+    fn edges_of(&self, group: &Bitboard<W>, colour: Colour) -> u8 {
+        let [first, last] = &self.edge_masks[colour.index()];
+        u8::from(group.intersects(first)) | u8::from(group.intersects(last)) << 1
     }
 }
 
-/// Stone groups of both colours as one disjoint-set forest over the cells.
-/// A group never mixes colours, so one colour's part can be rebuilt without
-/// touching the other's. Entries of empty cells are meaningless.
+/// Stone groups of both colours as one disjoint-set forest over the cells (a
+/// group never mixes colours). Entries of empty cells are meaningless.
 #[derive(Clone)]
 struct Groups<const W: usize> {
     parent: [[u16; 64]; W],
@@ -123,10 +181,13 @@ impl<const W: usize> Groups<W> {
         edges: [[0; 64]; W],
     };
 
-    #[inline(always)]
-    fn make_set(&mut self, x: usize, edges: u8) {
-        self.parent.as_flattened_mut()[x] = x as u16;
-        self.edges.as_flattened_mut()[x] = edges;
+    /// Makes `cells` one group with the given root and edges.
+    fn make_group(&mut self, cells: &Bitboard<W>, root: usize, edges: u8) {
+        let parent = self.parent.as_flattened_mut();
+        for c in cells.iter() {
+            parent[c] = root as u16;
+        }
+        self.edges.as_flattened_mut()[root] = edges;
     }
 
     /// The root of `x`, halving the path on the way.
@@ -150,23 +211,37 @@ impl<const W: usize> Groups<W> {
         x
     }
 
-    /// Joins the groups of `a` and `b`; false when they were one group already.
+    /// Adds the stone `x` to a group made of it and the groups of its
+    /// same-coloured neighbours: `neighbours[j]` for each bit j of `linked`.
+    /// Returns the goal edges of that group, given those of `x`, and how
+    /// many groups merged into it.
     #[inline(always)]
-    fn union(&mut self, a: usize, b: usize) -> bool {
-        let (ra, rb) = (self.find(a), self.find(b));
-        if ra == rb {
-            return false;
+    fn add_stone(
+        &mut self,
+        x: usize,
+        mut edges: u8,
+        neighbours: &[u16; MAX_NEIGHBOURS],
+        mut linked: u32,
+    ) -> (u8, u32) {
+        self.parent.as_flattened_mut()[x] = x as u16;
+        let mut root = x;
+        let mut merged = 0;
+        while linked != 0 {
+            let q = neighbours[linked.trailing_zeros() as usize] as usize;
+            linked &= linked - 1;
+            let other = self.find(q);
+            if other != root {
+                // The first neighbouring group takes `x` in, so a growing
+                // chain keeps its root; later groups hang under that root.
+                let (child, parent) = if root == x { (x, other) } else { (other, root) };
+                self.parent.as_flattened_mut()[child] = parent as u16;
+                edges |= self.edges.as_flattened()[other];
+                root = parent;
+                merged += 1;
+            }
         }
-        self.parent.as_flattened_mut()[ra] = rb as u16;
-        let edges = self.edges.as_flattened_mut();
-        edges[rb] |= edges[ra];
-        true
-    }
-
-    #[inline(always)]
-    fn edges_of(&mut self, x: usize) -> u8 {
-        let root = self.find(x);
-        self.edges.as_flattened()[root]
+        self.edges.as_flattened_mut()[root] = edges;
+        (edges, merged)
     }
 }
 
@@ -183,9 +258,6 @@ pub struct OnyxGame<const W: usize> {
     playable: Bitboard<W>,
     groups: Groups<W>,
     group_count: [u32; 2],
-    /// Per colour: stones were removed since its groups were last rebuilt, so
-    /// its part of `groups` and its `group_count` are out of date.
-    stale: [bool; 2],
     to_move: Colour,
     turns: u32,
     winner: Option<Colour>,
@@ -208,10 +280,9 @@ impl<const W: usize> OnyxGame<W> {
             spec: spec.clone(),
             tables: OnyxTables::get(topo),
             stones: [Bitboard::EMPTY; 2],
-            playable: Bitboard::EMPTY,
+            playable: OnyxTables::<W>::get(topo).board.on_board,
             groups: Groups::EMPTY,
             group_count: [0; 2],
-            stale: [true; 2],
             to_move,
             turns: 0,
             winner: None,
@@ -226,17 +297,8 @@ impl<const W: usize> OnyxGame<W> {
             if game.stone_at(stone.cell).is_some() {
                 return Err(SetupError::Duplicate(stone.cell));
             }
-            game.stones[stone.colour.index()].set(i);
-        }
-        game.playable = game.playable_from_scratch();
-        for colour in Colour::BOTH {
-            game.rebuild_groups(colour);
-            let me = colour.index();
-            if game.stones[me]
-                .iter()
-                .any(|s| game.groups.edges_of(s) == BOTH_EDGES)
-            {
-                game.winner = Some(colour);
+            if game.put_stone(i, stone.colour) == BOTH_EDGES {
+                game.winner = Some(stone.colour);
             }
         }
         Ok(game)
@@ -279,63 +341,81 @@ impl<const W: usize> OnyxGame<W> {
         playable
     }
 
-    /// Rebuilds the groups of `colour` from its stones.
-    fn rebuild_groups(&mut self, colour: Colour) {
-        let me = colour.index();
-        let own = self.stones[me];
-        for s in own.iter() {
-            self.groups.make_set(s, self.tables.edges[s][me]);
-        }
-        let mut count = own.count();
-        for s in own.iter() {
-            count -= self.join_neighbours(s, me);
-        }
-        self.group_count[me] = count;
-        self.stale[me] = false;
-    }
-
-    /// Joins the group of the stone at `p` with those of its same-coloured
-    /// neighbours; returns how many groups were merged away.
-    #[inline(always)]
-    fn join_neighbours(&mut self, p: usize, me: usize) -> u32 {
-        let mut merged = 0;
-        for &q in self.tables.board.topo.neighbours(Cell(p as u16)) {
-            let q = q.index();
-            if self.stones[me].get(q) && self.groups.union(p, q) {
-                merged += 1;
-            }
-        }
-        merged
-    }
-
     /// Puts a stone of `colour` on the empty point `p` and links it into its
-    /// groups, without captures or a win test.
+    /// groups, without captures; returns the goal edges its group touches.
     #[inline(always)]
-    fn put_stone(&mut self, p: usize, colour: Colour) {
+    fn put_stone(&mut self, p: usize, colour: Colour) -> u8 {
         let me = colour.index();
-        if self.stale[me] {
-            self.rebuild_groups(colour);
-        }
         let tables = self.tables;
         self.stones[me].set(p);
         self.playable.clear(p);
-        if p < tables.corner_count {
-            for sq in tables.squares_at(p) {
-                self.playable.clear(sq.midpoint as usize);
-            }
+        let point = &tables.points[p];
+        for sq in &point.squares {
+            self.playable.clear(sq.midpoint as usize);
         }
-        self.groups.make_set(p, tables.edges[p][me]);
-        self.group_count[me] += 1;
-        self.group_count[me] -= self.join_neighbours(p, me);
+        // Which neighbours hold own stones, as bits of a small mask: cheaper
+        // than a bitboard intersection and free of unpredictable branches.
+        let mut linked = 0u32;
+        for (j, &q) in point.neighbours.iter().enumerate() {
+            linked |= u32::from(has(&self.stones[me], q)) << j;
+        }
+        let (edges, merged) = self
+            .groups
+            .add_stone(p, point.edges[me], &point.neighbours, linked);
+        self.group_count[me] = self.group_count[me] + 1 - merged;
+        edges
     }
 
-    /// Removes the stone of `colour` on the corner point `p`.
-    #[inline(always)]
-    fn remove_corner_stone(&mut self, p: usize, colour: Colour) {
-        self.stones[colour.index()].clear(p);
-        self.stale[colour.index()] = true;
+    /// Takes the stones `removed`, all of `colour`, off the board and repairs
+    /// that colour's groups. Only the groups that held them can split, and
+    /// every remaining part of such a group touches a removed stone, so flood
+    /// fills from the removed stones' neighbours find all the new groups.
+    fn remove_stones(&mut self, removed: Bitboard<W>, colour: Colour) {
+        let me = colour.index();
+        let tables = self.tables;
+        let mut old_roots = [usize::MAX; 4];
+        let mut old_groups = 0;
+        let mut seeds = Bitboard::EMPTY;
+        for s in removed.iter() {
+            let root = self.groups.find(s);
+            if !old_roots[..old_groups].contains(&root) {
+                old_roots[old_groups] = root;
+                old_groups += 1;
+            }
+            seeds |= tables.board.neighbours[s];
+        }
+        self.stones[me] = self.stones[me].and_not(&removed);
+        let own = self.stones[me];
+        seeds &= own;
+        let mut count = self.group_count[me] - old_groups as u32;
+        while let Some(seed) = seeds.lowest() {
+            let group = tables.flood(seed, &own);
+            seeds = seeds.and_not(&group);
+            self.groups
+                .make_group(&group, seed, tables.edges_of(&group, colour));
+            count += 1;
+        }
+        self.group_count[me] = count;
+        for p in removed.iter() {
+            self.reopen(p);
+        }
+    }
+
+    /// Updates the playable points after the stone on `p` was removed.
+    fn reopen(&mut self, p: usize) {
+        let tables = self.tables;
+        if p >= tables.corner_count {
+            let sq = self
+                .topo()
+                .square_of_midpoint(Cell(p as u16))
+                .expect("a point past the corner points is a midpoint");
+            if sq.corners.iter().all(|c| !self.occupied(c.index())) {
+                self.playable.set(p);
+            }
+            return;
+        }
         self.playable.set(p);
-        for sq in self.tables.squares_at(p) {
+        for sq in &tables.points[p].squares {
             let square_empty = [sq.midpoint, sq.opposite, sq.sides[0], sq.sides[1]]
                 .iter()
                 .all(|&c| !self.occupied(c as usize));
@@ -345,51 +425,30 @@ impl<const W: usize> OnyxGame<W> {
         }
     }
 
-    /// Removes the stone of `colour` on any point (used by the swap).
-    fn remove_stone(&mut self, p: usize, colour: Colour) {
-        if p < self.tables.corner_count {
-            return self.remove_corner_stone(p, colour);
-        }
-        self.stones[colour.index()].clear(p);
-        self.stale[colour.index()] = true;
-        let sq = self
-            .topo()
-            .square_of_midpoint(Cell(p as u16))
-            .expect("a point past the corner points is a midpoint");
-        if sq.corners.iter().all(|c| !self.occupied(c.index())) {
-            self.playable.set(p);
-        }
-    }
-
-    /// The captures of a stone of `mover` just placed on the corner point `p`.
+    /// The captures of a stone of `mover` just placed on `p` (none when `p`
+    /// is a midpoint: it is no square's corner).
     #[inline(always)]
     fn capture_around(&mut self, p: usize, mover: Colour) {
         let tables = self.tables;
+        let own = &self.stones[mover.index()];
+        let opponent = &self.stones[mover.opposite().index()];
         // Both squares are judged on the position right after the placement.
-        let [own, opponent] = match mover {
-            Colour::Black => self.stones,
-            Colour::White => [self.stones[1], self.stones[0]],
-        };
-        for sq in tables.squares_at(p) {
-            let midpoint = sq.midpoint as usize;
-            if !own.get(midpoint)
-                && !opponent.get(midpoint)
-                && own.get(sq.opposite as usize)
-                && opponent.get(sq.sides[0] as usize)
-                && opponent.get(sq.sides[1] as usize)
+        let mut captured = Bitboard::EMPTY;
+        for sq in &tables.points[p].squares {
+            // `&`, not `&&`: evaluating every test is cheaper than branching.
+            if !has(own, sq.midpoint)
+                & !has(opponent, sq.midpoint)
+                & has(own, sq.opposite)
+                & has(opponent, sq.sides[0])
+                & has(opponent, sq.sides[1])
             {
                 for side in sq.sides {
-                    self.remove_corner_stone(side as usize, mover.opposite());
+                    captured.set(side as usize);
                 }
             }
         }
-    }
-
-    /// Records `colour` as the winner if the group at `p` joins its edges.
-    #[inline(always)]
-    fn check_win(&mut self, p: usize, colour: Colour) {
-        if self.groups.edges_of(p) == BOTH_EDGES {
-            self.winner = Some(colour);
+        if captured.any() {
+            self.remove_stones(captured, mover.opposite());
         }
     }
 
@@ -397,11 +456,12 @@ impl<const W: usize> OnyxGame<W> {
     #[inline(always)]
     fn play_stone(&mut self, p: usize) {
         let mover = self.to_move;
-        self.put_stone(p, mover);
-        if p < self.tables.corner_count {
-            self.capture_around(p, mover);
+        let edges = self.put_stone(p, mover);
+        self.capture_around(p, mover);
+        // Captures remove only opponent stones: the mover's groups stand.
+        if edges == BOTH_EDGES {
+            self.winner = Some(mover);
         }
-        self.check_win(p, mover);
         self.end_turn(Some(Cell(p as u16)));
     }
 
@@ -410,9 +470,10 @@ impl<const W: usize> OnyxGame<W> {
     fn play_swap(&mut self) {
         let from = self.swap_from.expect("swap is legal").index();
         let to = self.topo().transpose(Cell(from as u16)).index();
-        self.remove_stone(from, Colour::Black);
-        self.put_stone(to, Colour::White);
-        self.check_win(to, Colour::White);
+        self.remove_stones(Bitboard::from_indices([from]), Colour::Black);
+        if self.put_stone(to, Colour::White) == BOTH_EDGES {
+            self.winner = Some(Colour::White);
+        }
         self.end_turn(None);
     }
 
@@ -429,22 +490,74 @@ impl<const W: usize> OnyxGame<W> {
         let mut rest = self.stones[colour.index()];
         let mut found = Vec::new();
         while let Some(seed) = rest.lowest() {
-            let mut group = Bitboard::EMPTY;
-            let mut frontier = Bitboard::from_indices([seed]);
-            while frontier.any() {
-                group |= frontier;
-                let mut next = Bitboard::EMPTY;
-                for c in frontier.iter() {
-                    next |= self.tables.board.neighbours[c];
-                }
-                frontier = (next & rest).and_not(&group);
-            }
+            let group = self.tables.flood(seed, &rest);
             rest = rest.and_not(&group);
             found.push(group);
         }
         found
     }
 }
+
+/// Whether bit `i` of `board` is set, for a point `i` of the board. Reducing
+/// the word index modulo `W` changes nothing for such an `i` but lets the
+/// compiler drop the bounds check on this hot path.
+#[inline(always)]
+fn has<const W: usize>(board: &Bitboard<W>, i: u16) -> bool {
+    board.0[(usize::from(i) >> 6) % W] >> (i & 63) & 1 != 0
+}
+
+/// The index of the `k`-th set bit (0-based) of `board`, which has more than
+/// `k` set bits. Branch-free: random playouts make every branch here a coin
+/// toss for the predictor.
+#[inline(always)]
+fn select_bit<const W: usize>(board: &Bitboard<W>, k: u32) -> usize {
+    let (mut word, mut before, mut total) = (0, 0, 0);
+    for &w in &board.0 {
+        total += w.count_ones();
+        let past = k >= total;
+        word += usize::from(past);
+        before = if past { total } else { before };
+    }
+    64 * word + select_in_word(board.0[word], k - before) as usize
+}
+
+/// The position of the `k`-th set bit of `word` (k < its popcount): byte-wise
+/// popcounts and their prefix sums find the byte that holds it, and a table
+/// finishes inside that byte.
+#[inline(always)]
+fn select_in_word(word: u64, k: u32) -> u32 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut bytes = word - ((word >> 1) & 0x5555_5555_5555_5555);
+    bytes = (bytes & 0x3333_3333_3333_3333) + ((bytes >> 2) & 0x3333_3333_3333_3333);
+    bytes = (bytes + (bytes >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
+    // Byte i of `prefix`: the set bits in bytes 0..=i.
+    let prefix = bytes.wrapping_mul(ONES);
+    // The high bit of byte i is set iff prefix_i <= k (all values are < 128).
+    let at_most_k = (((u64::from(k) * ONES) | HIGHS) - prefix) & HIGHS;
+    let shift = at_most_k.count_ones() * 8;
+    let below = ((prefix << 8) >> shift) as u32 & 0xFF;
+    let byte = (word >> shift) as usize & 0xFF;
+    shift + u32::from(SELECT_IN_BYTE[byte][(k - below) as usize])
+}
+
+/// `SELECT_IN_BYTE[b][r]`: the position of the `r`-th set bit of the byte `b`.
+static SELECT_IN_BYTE: [[u8; 8]; 256] = {
+    let mut table = [[0; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let (mut bit, mut rank) = (0, 0);
+        while bit < 8 {
+            if b >> bit & 1 != 0 {
+                table[b][rank] = bit as u8;
+                rank += 1;
+            }
+            bit += 1;
+        }
+        b += 1;
+    }
+    table
+};
 
 /// A uniform random number below `bound` (multiply-shift; the bias is below
 /// `bound / 2^64`, far too small to matter).
@@ -576,7 +689,7 @@ impl<const W: usize> Game for OnyxGame<W> {
             if k == points {
                 self.play_swap();
             } else {
-                let p = self.playable.nth(k).expect("k is below the count");
+                let p = select_bit(&self.playable, k);
                 self.play_stone(p);
             }
         }
@@ -597,15 +710,7 @@ impl<const W: usize> Game for OnyxGame<W> {
     }
 
     fn group_counts(&self) -> [u32; 2] {
-        Colour::BOTH.map(|colour| {
-            if self.stale[colour.index()] {
-                let mut fresh = self.clone();
-                fresh.rebuild_groups(colour);
-                fresh.group_count[colour.index()]
-            } else {
-                self.group_count[colour.index()]
-            }
-        })
+        self.group_count
     }
 
     fn check_consistency(&self) -> Result<(), String> {
@@ -633,12 +738,9 @@ impl<const W: usize> Game for OnyxGame<W> {
             for group in &groups {
                 let edges = group
                     .iter()
-                    .fold(0, |acc, c| acc | self.tables.edges[c][me]);
+                    .fold(0, |acc, c| acc | self.tables.points[c].edges[me]);
                 if edges == BOTH_EDGES {
                     winners.push(colour);
-                }
-                if self.stale[me] {
-                    continue;
                 }
                 let root = self
                     .groups
@@ -655,7 +757,7 @@ impl<const W: usize> Game for OnyxGame<W> {
                 }
                 roots.push(root);
             }
-            if !self.stale[me] && self.group_count[me] as usize != groups.len() {
+            if self.group_count[me] as usize != groups.len() {
                 return Err(format!(
                     "{colour:?} has {} groups, counted {}",
                     groups.len(),
@@ -698,6 +800,18 @@ mod tests {
         }
         game.check_consistency().unwrap();
         game
+    }
+
+    #[test]
+    fn select_matches_nth() {
+        let mut rng = <Rng as rand_xoshiro::rand_core::SeedableRng>::seed_from_u64(3);
+        for _ in 0..1000 {
+            let sparse = rng.next_u64() & rng.next_u64();
+            let board = Bitboard::<3>([rng.next_u64(), sparse, u64::MAX]);
+            for k in 0..board.count() {
+                assert_eq!(Some(select_bit(&board, k)), board.nth(k));
+            }
+        }
     }
 
     #[test]
