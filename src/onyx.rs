@@ -104,6 +104,7 @@ impl<const W: usize> OnyxTables<W> {
         let points = (0..topo.bits)
             .map(|p| {
                 let me = p as u16;
+                assert!(topo.neighbours(Cell(me)).len() <= MAX_NEIGHBOURS);
                 let mut neighbours = [me; MAX_NEIGHBOURS];
                 for (slot, q) in neighbours.iter_mut().zip(topo.neighbours(Cell(me))) {
                     *slot = q.0;
@@ -346,18 +347,18 @@ impl<const W: usize> OnyxGame<W> {
     #[inline(always)]
     fn put_stone(&mut self, p: usize, colour: Colour) -> u8 {
         let me = colour.index();
-        let tables = self.tables;
-        self.stones[me].set(p);
-        self.playable.clear(p);
-        let point = &tables.points[p];
-        for sq in &point.squares {
-            self.playable.clear(sq.midpoint as usize);
-        }
+        let point = &self.tables.points[p];
         // Which neighbours hold own stones, as bits of a small mask: cheaper
         // than a bitboard intersection and free of unpredictable branches.
+        // The padding entries (`p` itself) read as empty: `p` is not set yet.
         let mut linked = 0u32;
         for (j, &q) in point.neighbours.iter().enumerate() {
             linked |= u32::from(has(&self.stones[me], q)) << j;
+        }
+        self.stones[me].set(p);
+        self.playable.clear(p);
+        for sq in &point.squares {
+            self.playable.clear(sq.midpoint as usize);
         }
         let (edges, merged) = self
             .groups
