@@ -516,6 +516,7 @@ fn random_games_any_width(n: usize, games: usize, seed: u64) {
     }
 }
 
+// About 2000 games in all, split so that the test threads share them.
 #[test]
 fn random_games_small_boards() {
     for n in 4..=8 {
@@ -524,9 +525,16 @@ fn random_games_small_boards() {
 }
 
 #[test]
+fn random_games_medium_boards() {
+    for n in 9..=10 {
+        random_games_any_width(n, 125, n as u64);
+    }
+}
+
+#[test]
 fn random_games_large_boards() {
-    for n in 9..=13 {
-        random_games_any_width(n, 100, n as u64);
+    for n in 11..=13 {
+        random_games_any_width(n, 80, n as u64);
     }
     random_games_any_width(20, 3, 20);
 }
