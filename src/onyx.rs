@@ -430,25 +430,25 @@ impl<const W: usize> OnyxGame<W> {
     /// is a midpoint: it is no square's corner).
     #[inline(always)]
     fn capture_around(&mut self, p: usize, mover: Colour) {
-        let tables = self.tables;
+        let squares = &self.tables.points[p].squares;
         let own = &self.stones[mover.index()];
         let opponent = &self.stones[mover.opposite().index()];
         // Both squares are judged on the position right after the placement.
-        let mut captured = Bitboard::EMPTY;
-        for sq in &tables.points[p].squares {
-            // `&`, not `&&`: evaluating every test is cheaper than branching.
-            if !has(own, sq.midpoint)
+        // `&`, not `&&`: evaluating every test is cheaper than branching.
+        let captures = squares.map(|sq| {
+            !has(own, sq.midpoint)
                 & !has(opponent, sq.midpoint)
                 & has(own, sq.opposite)
                 & has(opponent, sq.sides[0])
                 & has(opponent, sq.sides[1])
-            {
+        });
+        if captures[0] | captures[1] {
+            let mut captured = Bitboard::EMPTY;
+            for (sq, _) in squares.iter().zip(captures).filter(|&(_, hit)| hit) {
                 for side in sq.sides {
                     captured.set(side as usize);
                 }
             }
-        }
-        if captured.any() {
             self.remove_stones(captured, mover.opposite());
         }
     }
