@@ -13,6 +13,7 @@ fn playouts(c: &mut Criterion) {
         (GameKind::Yodd, 8),
         (GameKind::Odd, 5),
         (GameKind::Odd, 7),
+        (GameKind::Onyx, 12),
     ];
     for (kind, size) in boards {
         let spec = GameSpec::new(kind, size, Rules::default()).unwrap();

@@ -164,7 +164,7 @@ impl PlayError {
 pub enum SetupError {
     Spec(SpecError),
     Duplicate(Cell),
-    /// A stone the rules forbid there (e.g. an Onyx midpoint with a corner stone).
+    /// A stone on a cell that is not a point of the board.
     Forbidden(Cell),
 }
 

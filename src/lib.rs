@@ -6,6 +6,7 @@ pub mod game;
 pub mod gtp;
 pub mod moves;
 pub mod odd;
+pub mod onyx;
 pub mod parity;
 pub mod perft;
 pub mod position;

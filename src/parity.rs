@@ -299,6 +299,9 @@ impl<const W: usize> Game for ParityGame<W> {
     fn from_setup(spec: &GameSpec, stones: &[Stone], to_move: Colour) -> Result<Self, SetupError> {
         let mut g = Self::new(spec);
         for s in stones {
+            if !g.tables.topo.is_on_board(s.cell) {
+                return Err(SetupError::Forbidden(s.cell));
+            }
             if g.stone_at(s.cell).is_some() {
                 return Err(SetupError::Duplicate(s.cell));
             }

@@ -5,6 +5,7 @@
 use crate::game::{Game, GameKind, GameSpec, PlayError, SetupError, width_for};
 use crate::moves::{Colour, Stone, TokenError, Turn};
 use crate::odd::OddGame;
+use crate::onyx::OnyxGame;
 use crate::parity::ParityGame;
 use crate::topology::{Cell, Topology};
 
@@ -19,6 +20,9 @@ pub enum AnyGame {
     Odd2(OddGame<2>),
     Odd4(OddGame<4>),
     Odd10(OddGame<10>),
+    Onyx2(OnyxGame<2>),
+    Onyx4(OnyxGame<4>),
+    Onyx10(OnyxGame<10>),
 }
 
 /// Runs `$body` with `$g` bound to the concrete game inside an [`AnyGame`]
@@ -33,6 +37,9 @@ macro_rules! with_game {
             $crate::position::AnyGame::Odd2($g) => $body,
             $crate::position::AnyGame::Odd4($g) => $body,
             $crate::position::AnyGame::Odd10($g) => $body,
+            $crate::position::AnyGame::Onyx2($g) => $body,
+            $crate::position::AnyGame::Onyx4($g) => $body,
+            $crate::position::AnyGame::Onyx10($g) => $body,
         }
     };
 }
@@ -67,7 +74,18 @@ macro_rules! build_any {
                 type $G = OddGame<10>;
                 $make.map(AnyGame::Odd10)
             }
-            (GameKind::Onyx, _) => unimplemented!("Onyx"),
+            (GameKind::Onyx, 2) => {
+                type $G = OnyxGame<2>;
+                $make.map(AnyGame::Onyx2)
+            }
+            (GameKind::Onyx, 4) => {
+                type $G = OnyxGame<4>;
+                $make.map(AnyGame::Onyx4)
+            }
+            (GameKind::Onyx, _) => {
+                type $G = OnyxGame<10>;
+                $make.map(AnyGame::Onyx10)
+            }
         }
     }};
 }

@@ -1,6 +1,6 @@
 //! Protocol tests: the real binary over pipes.
 
-#[path = "gtp_util.rs"]
+#[path = "support/gtp.rs"]
 mod util;
 
 use util::{Engine, self_play};
@@ -162,11 +162,7 @@ fn full_games_of_each_kind() {
 }
 
 #[test]
-fn onyx_full_game_when_available() {
-    if !util::onyx_available() {
-        eprintln!("Onyx is not in this build yet: skipped");
-        return;
-    }
+fn onyx_full_game() {
     let mut e = Engine::start(&["--game", "onyx", "--size", "8", "--open"]);
     let board = e.ok("showboard");
     assert!(board.contains("To move"), "{board}");

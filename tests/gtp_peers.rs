@@ -5,7 +5,7 @@
 //!
 //! `ODDITY_PEERS=1 cargo test --test gtp_peers`
 
-#[path = "gtp_util.rs"]
+#[path = "support/gtp.rs"]
 mod util;
 
 use std::path::{Path, PathBuf};
@@ -143,11 +143,7 @@ fn sgfmill_parses_every_record() {
     let dir = std::env::temp_dir().join(format!("oddity-sgfmill-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let mut files = Vec::new();
-    let mut games = vec![("xodd", "4"), ("yodd", "3"), ("odd", "3")];
-    if util::onyx_available() {
-        games.push(("onyx", "8"));
-    }
-    for (game, size) in games {
+    for (game, size) in [("xodd", "4"), ("yodd", "3"), ("odd", "3"), ("onyx", "8")] {
         let mut e = Engine::start(&["--game", game, "--size", size]);
         util::self_play(&mut e, 500);
         for (name, text) in [
@@ -166,7 +162,7 @@ fn sgfmill_parses_every_record() {
             std::fs::write(&f, text).unwrap();
             files.push(f);
         }
-        if game != "onyx" {
+        {
             e.ok("oddity-set_position w B:A1 W:B1");
             e.ok("genmove w");
             let f = dir.join(format!("{game}-setup.sgf"));

@@ -5,7 +5,7 @@
 //! `[a|b]` the answer is one of the alternatives, `[!a]` anything else,
 //! `[?message]` a failure with that message, `[]` an empty success.
 
-#[path = "gtp_util.rs"]
+#[path = "support/gtp.rs"]
 mod util;
 
 use util::Engine;
@@ -51,13 +51,8 @@ fn run_file(name: &str) -> Vec<String> {
 #[test]
 fn regression_files() {
     let mut failures = Vec::new();
-    for file in ["xodd.tst", "yodd.tst", "odd.tst"] {
+    for file in ["xodd.tst", "yodd.tst", "odd.tst", "onyx.tst"] {
         failures.extend(run_file(file));
-    }
-    if util::onyx_available() {
-        failures.extend(run_file("onyx.tst"));
-    } else {
-        eprintln!("Onyx is not in this build yet: onyx.tst skipped");
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -71,20 +71,11 @@ async function analysis() {
   console.log(`OK lz-analyze stream stopped by an empty line after ${infos} info lines`)
 }
 
-async function onyxAvailable() {
-  let c = new Controller(bin, fast)
-  c.start()
-  let r = await send(c, 'oddity-game', ['onyx'])
-  await c.stop()
-  return !r.error
-}
-
 ;(async () => {
   await fullGame('xodd', '4')
   await fullGame('yodd', '3')
   await fullGame('odd', '3')
-  if (await onyxAvailable()) await fullGame('onyx', '8')
-  else console.log('SKIP onyx: not in this build')
+  await fullGame('onyx', '8')
   await analysis()
   process.exit(0)
 })().catch(e => fail(String(e)))

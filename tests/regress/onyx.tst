@@ -1,11 +1,12 @@
-# Onyx regression: see xodd.tst for the format.
+# Onyx regression: see xodd.tst for the format. The swap turns Black's D5
+# into a white stone on E4 (the transpose).
 1 oddity-game onyx 12
 #? []
 2 play b A6
 #? [?illegal move]
 3 play b pass
 #? [?syntax error]
-4 play b E5
+4 play b D5
 #? []
 5 play w swap
 #? []

@@ -206,9 +206,3 @@ pub fn self_play(engine: &mut Engine, max_turns: usize) -> Vec<String> {
     }
     panic!("game did not end in {max_turns} turns: {moves:?}");
 }
-
-/// Whether this build can play Onyx yet.
-pub fn onyx_available() -> bool {
-    let mut e = Engine::start(&[]);
-    e.cmd("oddity-game onyx").is_ok()
-}

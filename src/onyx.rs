@@ -1,0 +1,849 @@
+//! Onyx (`rules.md` section 4): a connection game on the Onyx board with
+//! square captures, the midpoint restriction and the swap-pieces pie rule.
+//!
+//! Win detection is incremental. A disjoint-set forest over the cells links
+//! every stone to its group, and each root records which of its colour's goal
+//! edges the group touches. A placement only ever joins groups. A capture
+//! removes opponent stones and may split the groups they were in; only those
+//! groups are repaired, by flood fills from the captured stones' neighbours.
+
+use std::any::Any;
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+
+use rand_xoshiro::rand_core::Rng as _;
+
+use crate::bitboard::Bitboard;
+use crate::game::{Game, GameKind, GameSpec, PlayError, Rng, SetupError, SpecError};
+use crate::moves::{Action, Colour, Stone};
+use crate::tables::BoardTables;
+use crate::topology::{Cell, Topology};
+
+/// Edge flags of a group that touches both goal edges of its colour.
+const BOTH_EDGES: u8 = 0b11;
+
+/// A playout that runs this many plies per board point stops (see
+/// [`OnyxGame::playout`]).
+const PLAYOUT_PLIES_PER_POINT: u32 = 4;
+
+/// Room for the neighbours of an Onyx point (7 for an interior corner point).
+const MAX_NEIGHBOURS: usize = 8;
+
+/// One square as seen from one of its corners: what a stone placed on that
+/// corner needs for a capture, and which points it blocks.
+#[derive(Clone, Copy)]
+struct SquareView {
+    midpoint: u16,
+    /// The corner diagonally opposite the viewing corner.
+    opposite: u16,
+    /// The two corners a capture removes.
+    sides: [u16; 2],
+}
+
+/// What a placement on one point needs to know, kept together so that a
+/// move touches one small record.
+#[derive(Clone, Copy)]
+struct PointInfo {
+    /// The neighbours, padded with the point itself.
+    neighbours: [u16; MAX_NEIGHBOURS],
+    /// The squares the point is a corner of (0, 1 or 2), padded to two with
+    /// views in which every point is the point itself. Such a view never
+    /// captures (its midpoint, the point, is occupied when it is judged) and
+    /// never makes playable anything but the point, so the hot paths can
+    /// always look at two squares without branching on how many there are.
+    squares: [SquareView; 2],
+    /// Per colour: the goal edges the point lies on (bit 0: row 1 for Black,
+    /// column A for White; bit 1: row n / column n). Midpoints: none.
+    edges: [u8; 2],
+}
+
+/// Rule tables of one Onyx board, shared by all games of that size and width.
+struct OnyxTables<const W: usize> {
+    board: &'static BoardTables<W>,
+    /// Corner points are the cells `0..corner_count`; midpoints follow them.
+    corner_count: usize,
+    points: Vec<PointInfo>,
+    /// Per colour, its two goal edges as point sets.
+    edge_masks: [[Bitboard<W>; 2]; 2],
+}
+
+impl<const W: usize> OnyxTables<W> {
+    fn get(topo: &'static Topology) -> &'static Self {
+        type Cache = HashMap<(usize, usize), &'static (dyn Any + Send + Sync)>;
+        static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
+        let mut cache = CACHE
+            .get_or_init(Default::default)
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        let entry = cache
+            .entry((topo.size, W))
+            .or_insert_with(|| Box::leak(Box::new(Self::build(topo))));
+        entry.downcast_ref::<Self>().expect("cache keyed by width")
+    }
+
+    fn build(topo: &'static Topology) -> Self {
+        let n = topo.size;
+        let corner_count = n * n;
+        let edges: Vec<[u8; 2]> = (0..topo.bits)
+            .map(|i| {
+                if i >= corner_count {
+                    return [0, 0];
+                }
+                let (col, row) = (i % n, i / n);
+                let flags = |first: bool, last: bool| u8::from(first) | u8::from(last) << 1;
+                [flags(row == 0, row == n - 1), flags(col == 0, col == n - 1)]
+            })
+            .collect();
+        let edge_masks = [0, 1].map(|colour| {
+            [0, 1].map(|edge| {
+                Bitboard::from_indices(
+                    (0..topo.bits).filter(|&i| edges[i][colour] >> edge & 1 != 0),
+                )
+            })
+        });
+        let points = (0..topo.bits)
+            .map(|p| {
+                let me = p as u16;
+                assert!(topo.neighbours(Cell(me)).len() <= MAX_NEIGHBOURS);
+                let mut neighbours = [me; MAX_NEIGHBOURS];
+                for (slot, q) in neighbours.iter_mut().zip(topo.neighbours(Cell(me))) {
+                    *slot = q.0;
+                }
+                let mut squares = [SquareView {
+                    midpoint: me,
+                    opposite: me,
+                    sides: [me, me],
+                }; 2];
+                for (view, &k) in squares.iter_mut().zip(topo.squares_of(Cell(me))) {
+                    let sq = &topo.squares()[k as usize];
+                    let at = sq
+                        .corners
+                        .iter()
+                        .position(|&c| c.0 == me)
+                        .expect("a corner");
+                    *view = SquareView {
+                        midpoint: sq.midpoint.0,
+                        opposite: sq.corners[(at + 2) % 4].0,
+                        sides: [sq.corners[(at + 1) % 4].0, sq.corners[(at + 3) % 4].0],
+                    };
+                }
+                PointInfo {
+                    neighbours,
+                    squares,
+                    edges: edges[p],
+                }
+            })
+            .collect();
+        OnyxTables {
+            board: BoardTables::get(topo),
+            corner_count,
+            points,
+            edge_masks,
+        }
+    }
+
+    /// The connected part of `within` that contains `seed`.
+    #[inline(always)]
+    fn flood(&self, seed: usize, within: &Bitboard<W>) -> Bitboard<W> {
+        let mut group = Bitboard::EMPTY;
+        let mut frontier = Bitboard::EMPTY;
+        frontier.set(seed);
+        while frontier.any() {
+            group |= frontier;
+            let mut next = Bitboard::EMPTY;
+            for c in frontier.iter() {
+                next |= self.board.neighbours[c];
+            }
+            frontier = (next & *within).and_not(&group);
+        }
+        group
+    }
+
+    /// The goal edges of `colour` that the points of `group` touch.
+    #[inline(always)]
+    fn edges_of(&self, group: &Bitboard<W>, colour: Colour) -> u8 {
+        let [first, last] = &self.edge_masks[colour.index()];
+        u8::from(group.intersects(first)) | u8::from(group.intersects(last)) << 1
+    }
+}
+
+/// Stone groups of both colours as one disjoint-set forest over the cells (a
+/// group never mixes colours). Entries of empty cells are meaningless.
+#[derive(Clone)]
+struct Groups<const W: usize> {
+    parent: [[u16; 64]; W],
+    /// At a root: the goal edges its group touches.
+    edges: [[u8; 64]; W],
+}
+
+impl<const W: usize> Groups<W> {
+    const EMPTY: Self = Groups {
+        parent: [[0; 64]; W],
+        edges: [[0; 64]; W],
+    };
+
+    /// Makes `cells` one group with the given root and edges.
+    fn make_group(&mut self, cells: &Bitboard<W>, root: usize, edges: u8) {
+        let parent = self.parent.as_flattened_mut();
+        for c in cells.iter() {
+            parent[c] = root as u16;
+        }
+        self.edges.as_flattened_mut()[root] = edges;
+    }
+
+    /// The root of `x`, halving the path on the way.
+    #[inline(always)]
+    fn find(&mut self, mut x: usize) -> usize {
+        let parent = self.parent.as_flattened_mut();
+        while parent[x] as usize != x {
+            let grandparent = parent[parent[x] as usize];
+            parent[x] = grandparent;
+            x = grandparent as usize;
+        }
+        x
+    }
+
+    /// The root of `x`, leaving the forest as it is.
+    fn root(&self, mut x: usize) -> usize {
+        let parent = self.parent.as_flattened();
+        while parent[x] as usize != x {
+            x = parent[x] as usize;
+        }
+        x
+    }
+
+    /// Adds the stone `x` to a group made of it and the groups of its
+    /// same-coloured neighbours: `neighbours[j]` for each bit j of `linked`.
+    /// Returns the goal edges of that group, given those of `x`, and how
+    /// many groups merged into it.
+    #[inline(always)]
+    fn add_stone(
+        &mut self,
+        x: usize,
+        mut edges: u8,
+        neighbours: &[u16; MAX_NEIGHBOURS],
+        mut linked: u32,
+    ) -> (u8, u32) {
+        self.parent.as_flattened_mut()[x] = x as u16;
+        let mut root = x;
+        let mut merged = 0;
+        while linked != 0 {
+            let q = neighbours[linked.trailing_zeros() as usize] as usize;
+            linked &= linked - 1;
+            let other = self.find(q);
+            if other != root {
+                // The first neighbouring group takes `x` in, so a growing
+                // chain keeps its root; later groups hang under that root.
+                let (child, parent) = if root == x { (x, other) } else { (other, root) };
+                self.parent.as_flattened_mut()[child] = parent as u16;
+                edges |= self.edges.as_flattened()[other];
+                root = parent;
+                merged += 1;
+            }
+        }
+        self.edges.as_flattened_mut()[root] = edges;
+        (edges, merged)
+    }
+}
+
+/// An Onyx position with its rules. `W` is the bitboard width in 64-bit
+/// words; it must hold every point of the board (see
+/// [`crate::game::width_for`]).
+#[derive(Clone)]
+pub struct OnyxGame<const W: usize> {
+    spec: GameSpec,
+    tables: &'static OnyxTables<W>,
+    stones: [Bitboard<W>; 2],
+    /// Points a stone may be placed on: empty corner points, and midpoints
+    /// whose square is entirely empty.
+    playable: Bitboard<W>,
+    groups: Groups<W>,
+    group_count: [u32; 2],
+    to_move: Colour,
+    turns: u32,
+    winner: Option<Colour>,
+    /// Black's first stone still to come in a game with the pie rule.
+    pie_pending: bool,
+    /// Black's first stone, while White may swap it.
+    swap_from: Option<Cell>,
+}
+
+impl<const W: usize> OnyxGame<W> {
+    /// A position with `stones` and no history; builds all derived state.
+    fn with_stones(
+        spec: &GameSpec,
+        topo: &'static Topology,
+        stones: &[Stone],
+        to_move: Colour,
+    ) -> Result<Self, SetupError> {
+        assert_eq!(spec.kind, GameKind::Onyx, "OnyxGame needs an Onyx spec");
+        let mut game = OnyxGame {
+            spec: *spec,
+            tables: OnyxTables::get(topo),
+            stones: [Bitboard::EMPTY; 2],
+            playable: OnyxTables::<W>::get(topo).board.on_board,
+            groups: Groups::EMPTY,
+            group_count: [0; 2],
+            to_move,
+            turns: 0,
+            winner: None,
+            pie_pending: false,
+            swap_from: None,
+        };
+        for stone in stones {
+            let i = stone.cell.index();
+            if i >= topo.bits {
+                return Err(SetupError::Forbidden(stone.cell));
+            }
+            if game.stone_at(stone.cell).is_some() {
+                return Err(SetupError::Duplicate(stone.cell));
+            }
+            if game.put_stone(i, stone.colour) == BOTH_EDGES {
+                game.winner = Some(stone.colour);
+            }
+        }
+        Ok(game)
+    }
+
+    /// The stones of the standard start (`rules.md` section 4).
+    fn standard_stones(n: usize) -> Vec<Stone> {
+        let point = |col: usize, row: usize| Cell(((row - 1) * n + col - 1) as u16);
+        let (a, b) = (n / 2, n / 2 + 1);
+        let black = [point(1, a), point(1, b), point(n, a), point(n, b)];
+        let white = [point(a, 1), point(b, 1), point(a, n), point(b, n)];
+        let stones = |cells: [Cell; 4], colour| cells.map(|cell| Stone { cell, colour });
+        [stones(black, Colour::Black), stones(white, Colour::White)].concat()
+    }
+
+    #[inline(always)]
+    fn topo(&self) -> &'static Topology {
+        self.tables.board.topo
+    }
+
+    #[inline(always)]
+    fn occupied(&self, i: usize) -> bool {
+        self.stones[0].get(i) || self.stones[1].get(i)
+    }
+
+    /// Empty corner points and midpoints of entirely empty squares.
+    fn playable_from_scratch(&self) -> Bitboard<W> {
+        let empty = self.tables.board.on_board & !(self.stones[0] | self.stones[1]);
+        let mut playable = empty & Bitboard::from_indices(0..self.tables.corner_count);
+        for sq in self.topo().squares() {
+            if sq
+                .corners
+                .iter()
+                .chain([&sq.midpoint])
+                .all(|c| empty.get(c.index()))
+            {
+                playable.set(sq.midpoint.index());
+            }
+        }
+        playable
+    }
+
+    /// Puts a stone of `colour` on the empty point `p` and links it into its
+    /// groups, without captures; returns the goal edges its group touches.
+    #[inline(always)]
+    fn put_stone(&mut self, p: usize, colour: Colour) -> u8 {
+        let me = colour.index();
+        let point = &self.tables.points[p];
+        // Which neighbours hold own stones, as bits of a small mask: cheaper
+        // than a bitboard intersection and free of unpredictable branches.
+        // The padding entries (`p` itself) read as empty: `p` is not set yet.
+        let mut linked = 0u32;
+        for (j, &q) in point.neighbours.iter().enumerate() {
+            linked |= u32::from(has(&self.stones[me], q)) << j;
+        }
+        self.stones[me].set(p);
+        self.playable.clear(p);
+        for sq in &point.squares {
+            self.playable.clear(sq.midpoint as usize);
+        }
+        let (edges, merged) = self
+            .groups
+            .add_stone(p, point.edges[me], &point.neighbours, linked);
+        self.group_count[me] = self.group_count[me] + 1 - merged;
+        edges
+    }
+
+    /// Takes the stones `removed`, all of `colour`, off the board and repairs
+    /// that colour's groups. Only the groups that held them can split, and
+    /// every remaining part of such a group touches a removed stone, so flood
+    /// fills from the removed stones' neighbours find all the new groups.
+    fn remove_stones(&mut self, removed: Bitboard<W>, colour: Colour) {
+        let me = colour.index();
+        let tables = self.tables;
+        let mut old_roots = [usize::MAX; 4];
+        let mut old_groups = 0;
+        let mut seeds = Bitboard::EMPTY;
+        for s in removed.iter() {
+            let root = self.groups.find(s);
+            if !old_roots[..old_groups].contains(&root) {
+                old_roots[old_groups] = root;
+                old_groups += 1;
+            }
+            seeds |= tables.board.neighbours[s];
+        }
+        self.stones[me] = self.stones[me].and_not(&removed);
+        let own = self.stones[me];
+        seeds &= own;
+        let mut count = self.group_count[me] - old_groups as u32;
+        while let Some(seed) = seeds.lowest() {
+            let group = tables.flood(seed, &own);
+            seeds = seeds.and_not(&group);
+            self.groups
+                .make_group(&group, seed, tables.edges_of(&group, colour));
+            count += 1;
+        }
+        self.group_count[me] = count;
+        for p in removed.iter() {
+            self.reopen(p);
+        }
+    }
+
+    /// Updates the playable points after the stone on `p` was removed.
+    fn reopen(&mut self, p: usize) {
+        let tables = self.tables;
+        if p >= tables.corner_count {
+            let sq = self
+                .topo()
+                .square_of_midpoint(Cell(p as u16))
+                .expect("a point past the corner points is a midpoint");
+            if sq.corners.iter().all(|c| !self.occupied(c.index())) {
+                self.playable.set(p);
+            }
+            return;
+        }
+        self.playable.set(p);
+        for sq in &tables.points[p].squares {
+            let square_empty = [sq.midpoint, sq.opposite, sq.sides[0], sq.sides[1]]
+                .iter()
+                .all(|&c| !self.occupied(c as usize));
+            if square_empty {
+                self.playable.set(sq.midpoint as usize);
+            }
+        }
+    }
+
+    /// The captures of a stone of `mover` just placed on `p` (none when `p`
+    /// is a midpoint: it is no square's corner).
+    #[inline(always)]
+    fn capture_around(&mut self, p: usize, mover: Colour) {
+        let squares = &self.tables.points[p].squares;
+        let own = &self.stones[mover.index()];
+        let opponent = &self.stones[mover.opposite().index()];
+        // Both squares are judged on the position right after the placement.
+        // `&`, not `&&`: evaluating every test is cheaper than branching.
+        let captures = squares.map(|sq| {
+            !has(own, sq.midpoint)
+                & !has(opponent, sq.midpoint)
+                & has(own, sq.opposite)
+                & has(opponent, sq.sides[0])
+                & has(opponent, sq.sides[1])
+        });
+        if captures[0] | captures[1] {
+            let mut captured = Bitboard::EMPTY;
+            for (sq, _) in squares.iter().zip(captures).filter(|&(_, hit)| hit) {
+                for side in sq.sides {
+                    captured.set(side as usize);
+                }
+            }
+            self.remove_stones(captured, mover.opposite());
+        }
+    }
+
+    /// A stone of the mover on the playable point `p`, with its captures.
+    #[inline(always)]
+    fn play_stone(&mut self, p: usize) {
+        let mover = self.to_move;
+        let edges = self.put_stone(p, mover);
+        self.capture_around(p, mover);
+        // Captures remove only opponent stones: the mover's groups stand.
+        if edges == BOTH_EDGES {
+            self.winner = Some(mover);
+        }
+        self.end_turn(Some(Cell(p as u16)));
+    }
+
+    /// White's swap: Black's first stone at p becomes a white stone on
+    /// transpose(p).
+    fn play_swap(&mut self) {
+        let from = self.swap_from.expect("swap is legal").index();
+        let to = self.topo().transpose(Cell(from as u16)).index();
+        self.remove_stones(Bitboard::from_indices([from]), Colour::Black);
+        if self.put_stone(to, Colour::White) == BOTH_EDGES {
+            self.winner = Some(Colour::White);
+        }
+        self.end_turn(None);
+    }
+
+    #[inline(always)]
+    fn end_turn(&mut self, placed: Option<Cell>) {
+        self.swap_from = placed.filter(|_| self.pie_pending);
+        self.pie_pending = false;
+        self.turns += 1;
+        self.to_move = self.to_move.opposite();
+    }
+
+    /// The cells of each group of `colour`, found by flood fill.
+    fn groups_from_scratch(&self, colour: Colour) -> Vec<Bitboard<W>> {
+        let mut rest = self.stones[colour.index()];
+        let mut found = Vec::new();
+        while let Some(seed) = rest.lowest() {
+            let group = self.tables.flood(seed, &rest);
+            rest = rest.and_not(&group);
+            found.push(group);
+        }
+        found
+    }
+}
+
+/// Whether bit `i` of `board` is set, for a point `i` of the board. Reducing
+/// the word index modulo `W` changes nothing for such an `i` but lets the
+/// compiler drop the bounds check on this hot path.
+#[inline(always)]
+fn has<const W: usize>(board: &Bitboard<W>, i: u16) -> bool {
+    board.0[(usize::from(i) >> 6) % W] >> (i & 63) & 1 != 0
+}
+
+/// The index of the `k`-th set bit (0-based) of `board`, which has more than
+/// `k` set bits. Branch-free: random playouts make every branch here a coin
+/// toss for the predictor.
+#[inline(always)]
+fn select_bit<const W: usize>(board: &Bitboard<W>, k: u32) -> usize {
+    let (mut word, mut before, mut total) = (0, 0, 0);
+    for &w in &board.0 {
+        total += w.count_ones();
+        let past = k >= total;
+        word += usize::from(past);
+        before = if past { total } else { before };
+    }
+    64 * word + select_in_word(board.0[word], k - before) as usize
+}
+
+/// The position of the `k`-th set bit of `word` (k < its popcount): byte-wise
+/// popcounts and their prefix sums find the byte that holds it, and a table
+/// finishes inside that byte.
+#[inline(always)]
+fn select_in_word(word: u64, k: u32) -> u32 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut bytes = word - ((word >> 1) & 0x5555_5555_5555_5555);
+    bytes = (bytes & 0x3333_3333_3333_3333) + ((bytes >> 2) & 0x3333_3333_3333_3333);
+    bytes = (bytes + (bytes >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
+    // Byte i of `prefix`: the set bits in bytes 0..=i.
+    let prefix = bytes.wrapping_mul(ONES);
+    // The high bit of byte i is set iff prefix_i <= k (all values are < 128).
+    let at_most_k = (((u64::from(k) * ONES) | HIGHS) - prefix) & HIGHS;
+    let shift = at_most_k.count_ones() * 8;
+    let below = ((prefix << 8) >> shift) as u32 & 0xFF;
+    let byte = (word >> shift) as usize & 0xFF;
+    shift + u32::from(SELECT_IN_BYTE[byte][(k - below) as usize])
+}
+
+/// `SELECT_IN_BYTE[b][r]`: the position of the `r`-th set bit of the byte `b`.
+static SELECT_IN_BYTE: [[u8; 8]; 256] = {
+    let mut table = [[0; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let (mut bit, mut rank) = (0, 0);
+        while bit < 8 {
+            if b >> bit & 1 != 0 {
+                table[b][rank] = bit as u8;
+                rank += 1;
+            }
+            bit += 1;
+        }
+        b += 1;
+    }
+    table
+};
+
+/// A uniform random number below `bound` (multiply-shift; the bias is below
+/// `bound / 2^64`, far too small to matter).
+#[inline(always)]
+fn random_below(rng: &mut Rng, bound: u32) -> u32 {
+    ((u128::from(rng.next_u64()) * u128::from(bound)) >> 64) as u32
+}
+
+impl<const W: usize> Game for OnyxGame<W> {
+    fn new(spec: &GameSpec) -> Self {
+        let topo = spec.topology();
+        let stones = if spec.standard_start() {
+            Self::standard_stones(spec.size)
+        } else {
+            Vec::new()
+        };
+        let mut game = Self::with_stones(spec, topo, &stones, Colour::Black)
+            .expect("the start position is valid");
+        game.pie_pending = spec.rules.swap;
+        game
+    }
+
+    fn from_setup(spec: &GameSpec, stones: &[Stone], to_move: Colour) -> Result<Self, SetupError> {
+        let topo = Topology::get(spec.kind.board(), spec.size)
+            .map_err(|e| SetupError::Spec(SpecError::Size(e)))?;
+        Self::with_stones(spec, topo, stones, to_move)
+    }
+
+    fn spec(&self) -> &GameSpec {
+        &self.spec
+    }
+
+    fn topology(&self) -> &'static Topology {
+        self.topo()
+    }
+
+    fn to_move(&self) -> Colour {
+        self.to_move
+    }
+
+    /// Playing out of turn gives up the swap privilege.
+    fn set_to_move(&mut self, seat: Colour) {
+        if seat != self.to_move {
+            self.to_move = seat;
+            self.pie_pending = false;
+            self.swap_from = None;
+        }
+    }
+
+    fn is_over(&self) -> bool {
+        self.winner.is_some()
+    }
+
+    fn winner(&self) -> Option<Colour> {
+        self.winner
+    }
+
+    fn legal_actions(&self, out: &mut Vec<Action>) {
+        if self.is_over() {
+            return;
+        }
+        out.extend(
+            self.playable
+                .iter()
+                .map(|i| Action::stone(Cell(i as u16), self.to_move)),
+        );
+        if self.swap_from.is_some() {
+            out.push(Action::SWAP);
+        }
+    }
+
+    fn is_legal(&self, action: Action) -> bool {
+        self.illegal_reason(action).is_none()
+    }
+
+    fn illegal_reason(&self, action: Action) -> Option<PlayError> {
+        if self.is_over() {
+            return Some(PlayError::GameOver);
+        }
+        if action == Action::SWAP {
+            return match self.swap_from {
+                Some(_) => None,
+                None if !self.spec.rules.swap => Some(PlayError::Illegal("the swap rule is off")),
+                None => Some(PlayError::Illegal(
+                    "swap is legal only as White's first move",
+                )),
+            };
+        }
+        if !action.is_stone() {
+            return Some(PlayError::Illegal("Onyx has no pass"));
+        }
+        let cell = action.cell();
+        if cell.index() >= self.topo().bits {
+            return Some(PlayError::Illegal("not a point of this board"));
+        }
+        if action.colour() != self.to_move {
+            return Some(PlayError::Illegal(
+                "a player places stones of its own colour",
+            ));
+        }
+        if self.occupied(cell.index()) {
+            return Some(PlayError::Occupied(cell));
+        }
+        if !self.playable.get(cell.index()) {
+            return Some(PlayError::Illegal(
+                "a midpoint may be played only when its square's four corners are empty",
+            ));
+        }
+        None
+    }
+
+    fn apply(&mut self, action: Action) {
+        debug_assert!(self.is_legal(action), "illegal action {action:?}");
+        if action == Action::SWAP {
+            self.play_swap();
+        } else {
+            self.play_stone(action.cell().index());
+        }
+    }
+
+    /// Plays uniformly random legal moves (the swap included while legal)
+    /// until someone wins, and returns the winner.
+    ///
+    /// Captures re-open points, so a random game could in principle go on
+    /// for ever: the playout stops after 4 plies per board point. That cap is
+    /// not part of the rules of Onyx; when it is hit, or when a set-up
+    /// position leaves no legal move, the winner is a fair coin flip from
+    /// `rng`, and the position is left unfinished.
+    fn playout(&mut self, rng: &mut Rng) -> Colour {
+        let cap = self.turns + PLAYOUT_PLIES_PER_POINT * self.topo().bits as u32;
+        while self.winner.is_none() {
+            let points = self.playable.count();
+            let choices = points + u32::from(self.swap_from.is_some());
+            if choices == 0 || self.turns >= cap {
+                return Colour::BOTH[random_below(rng, 2) as usize];
+            }
+            let k = random_below(rng, choices);
+            if k == points {
+                self.play_swap();
+            } else {
+                let p = select_bit(&self.playable, k);
+                self.play_stone(p);
+            }
+        }
+        self.winner.expect("the loop ends with a winner")
+    }
+
+    fn stone_at(&self, cell: Cell) -> Option<Colour> {
+        let i = cell.index();
+        if i >= self.topo().bits {
+            None
+        } else if self.stones[0].get(i) {
+            Some(Colour::Black)
+        } else if self.stones[1].get(i) {
+            Some(Colour::White)
+        } else {
+            None
+        }
+    }
+
+    fn group_counts(&self) -> [u32; 2] {
+        self.group_count
+    }
+
+    fn check_consistency(&self) -> Result<(), String> {
+        let topo = self.topo();
+        let [black, white] = self.stones;
+        if (black & white).any() {
+            return Err(format!("points with both colours: {:?}", black & white));
+        }
+        let off_board = (black | white).and_not(&self.tables.board.on_board);
+        if off_board.any() {
+            return Err(format!("stones off the board: {off_board:?}"));
+        }
+        let playable = self.playable_from_scratch();
+        if playable != self.playable {
+            return Err(format!(
+                "playable points {:?}, expected {playable:?}",
+                self.playable
+            ));
+        }
+        let mut winners = Vec::new();
+        for colour in Colour::BOTH {
+            let me = colour.index();
+            let groups = self.groups_from_scratch(colour);
+            let mut roots = Vec::new();
+            for group in &groups {
+                let edges = group
+                    .iter()
+                    .fold(0, |acc, c| acc | self.tables.points[c].edges[me]);
+                if edges == BOTH_EDGES {
+                    winners.push(colour);
+                }
+                let root = self
+                    .groups
+                    .root(group.lowest().expect("groups are not empty"));
+                let name = topo.name(Cell(root as u16));
+                if group.iter().any(|c| self.groups.root(c) != root) {
+                    return Err(format!("{colour:?} group of {name} is split in the forest"));
+                }
+                if roots.contains(&root) {
+                    return Err(format!("{colour:?} groups share the root {name}"));
+                }
+                if self.groups.edges.as_flattened()[root] != edges {
+                    return Err(format!("{colour:?} group of {name}: wrong edge flags"));
+                }
+                roots.push(root);
+            }
+            if self.group_count[me] as usize != groups.len() {
+                return Err(format!(
+                    "{colour:?} has {} groups, counted {}",
+                    groups.len(),
+                    self.group_count[me]
+                ));
+            }
+        }
+        if winners.len() > 1 || winners.first().copied() != self.winner {
+            return Err(format!(
+                "winner {:?}, but winning chains for {winners:?}",
+                self.winner
+            ));
+        }
+        if let Some(p) = self.swap_from
+            && (self.turns != 1 || self.to_move != Colour::White || !black.get(p.index()))
+        {
+            return Err(format!("swap offered for {} out of turn", topo.name(p)));
+        }
+        Ok(())
+    }
+
+    fn turns_played(&self) -> u32 {
+        self.turns
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Rules;
+
+    fn midgame() -> OnyxGame<2> {
+        let spec = GameSpec::new(GameKind::Onyx, 8, Rules::default()).unwrap();
+        let mut game = OnyxGame::<2>::new(&spec);
+        let mut rng = <Rng as rand_xoshiro::rand_core::SeedableRng>::seed_from_u64(7);
+        for _ in 0..20 {
+            let mut actions = Vec::new();
+            game.legal_actions(&mut actions);
+            game.apply(actions[random_below(&mut rng, actions.len() as u32) as usize]);
+        }
+        game.check_consistency().unwrap();
+        game
+    }
+
+    #[test]
+    fn select_matches_nth() {
+        let mut rng = <Rng as rand_xoshiro::rand_core::SeedableRng>::seed_from_u64(3);
+        for _ in 0..1000 {
+            let sparse = rng.next_u64() & rng.next_u64();
+            let board = Bitboard::<3>([rng.next_u64(), sparse, u64::MAX]);
+            for k in 0..board.count() {
+                assert_eq!(Some(select_bit(&board, k)), board.nth(k));
+            }
+        }
+    }
+
+    #[test]
+    fn consistency_check_detects_corruption() {
+        let game = midgame();
+        let stone = game.stones[game.to_move.index()].lowest().unwrap();
+
+        let mut bad = game.clone();
+        bad.playable.set(stone);
+        assert!(bad.check_consistency().is_err(), "playable occupied point");
+
+        let mut bad = game.clone();
+        bad.group_count[game.to_move.index()] += 1;
+        assert!(bad.check_consistency().is_err(), "group count");
+
+        let mut bad = game.clone();
+        let root = bad.groups.find(stone);
+        bad.groups.edges.as_flattened_mut()[root] ^= 1;
+        assert!(bad.check_consistency().is_err(), "edge flags");
+
+        let mut bad = game.clone();
+        bad.stones[game.to_move.index()].clear(stone);
+        assert!(bad.check_consistency().is_err(), "stone vanished");
+    }
+}
