@@ -83,6 +83,35 @@ impl Default for Rules {
     }
 }
 
+/// Why a rule option could not be set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RuleError {
+    UnknownRule,
+    BadValue,
+}
+
+impl Rules {
+    /// Sets one option by the protocol's name and value: `min_group N` (or
+    /// `default`), `start standard|open`, `swap on|off`.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), RuleError> {
+        let value = value.to_ascii_lowercase();
+        match (name, value.as_str()) {
+            ("min_group", "default") => self.min_group = None,
+            ("min_group", n) => match n.parse::<usize>() {
+                Ok(m) if m >= 1 => self.min_group = Some(m),
+                _ => return Err(RuleError::BadValue),
+            },
+            ("start", "standard") => self.open_start = false,
+            ("start", "open") => self.open_start = true,
+            ("swap", "on") => self.swap = true,
+            ("swap", "off") => self.swap = false,
+            ("start" | "swap", _) => return Err(RuleError::BadValue),
+            _ => return Err(RuleError::UnknownRule),
+        }
+        Ok(())
+    }
+}
+
 /// A game, a board size and rule options: everything that defines a start.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameSpec {
@@ -132,6 +161,30 @@ impl GameSpec {
     /// Odd: the effective minimum group size.
     pub fn min_group(&self) -> usize {
         self.rules.min_group.unwrap_or(self.size)
+    }
+
+    /// The rule options that apply to this game, as `(name, value)` in the
+    /// spelling of the protocol's `oddity-rules NAME VALUE`.
+    pub fn rule_options(&self) -> Vec<(&'static str, String)> {
+        match self.kind {
+            GameKind::Odd => vec![("min_group", self.min_group().to_string())],
+            GameKind::Onyx => vec![
+                (
+                    "start",
+                    if self.standard_start() {
+                        "standard"
+                    } else {
+                        "open"
+                    }
+                    .to_string(),
+                ),
+                (
+                    "swap",
+                    if self.rules.swap { "on" } else { "off" }.to_string(),
+                ),
+            ],
+            GameKind::Xodd | GameKind::Yodd => Vec::new(),
+        }
     }
 
     /// Onyx: whether the game starts from the standard position.

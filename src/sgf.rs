@@ -91,19 +91,12 @@ fn has_stones(game: &AnyGame) -> bool {
 }
 
 fn rules_text(spec: &GameSpec) -> String {
-    match spec.kind {
-        GameKind::Odd => format!("min_group={}", spec.min_group()),
-        GameKind::Onyx => format!(
-            "start={},swap={}",
-            if spec.standard_start() {
-                "standard"
-            } else {
-                "open"
-            },
-            if spec.rules.swap { "on" } else { "off" }
-        ),
-        _ => String::new(),
-    }
+    let options: Vec<String> = spec
+        .rule_options()
+        .iter()
+        .map(|(name, value)| format!("{name}={value}"))
+        .collect();
+    options.join(",")
 }
 
 /// Why a record could not be read.
@@ -271,19 +264,10 @@ pub fn read(text: &str, max_turns: Option<usize>) -> Result<GameRecord, SgfError
     let mut rules = Rules::default();
     if let Some(text) = prop(root, "OR").and_then(|v| v.first()) {
         for item in text.split(',').filter(|s| !s.is_empty()) {
-            match item.split_once('=') {
-                Some(("min_group", v)) => {
-                    rules.min_group = Some(
-                        v.parse()
-                            .map_err(|_| SgfError(format!("bad rule '{item}'")))?,
-                    )
-                }
-                Some(("start", "open")) => rules.open_start = true,
-                Some(("start", "standard")) => rules.open_start = false,
-                Some(("swap", "on")) => rules.swap = true,
-                Some(("swap", "off")) => rules.swap = false,
-                _ => return Err(SgfError(format!("unknown rule option '{item}'"))),
-            }
+            let (name, value) = item.split_once('=').unwrap_or((item, ""));
+            rules
+                .set(name, value)
+                .map_err(|_| SgfError(format!("bad rule option '{item}'")))?;
         }
     }
     let spec = GameSpec::new(kind, size, rules).map_err(|e| SgfError(e.to_string()))?;

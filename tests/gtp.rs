@@ -186,9 +186,9 @@ fn game_and_rules_selection() {
     assert!(rules.contains("swap on"), "{rules}");
     e.ok("oddity-rules min_group 3");
     // Effective only at the next clear_board.
-    assert!(e.ok("showboard").contains("from 7 stones"));
+    assert!(e.ok("showboard").contains("min_group 7"));
     e.ok("clear_board");
-    assert!(e.ok("showboard").contains("from 3 stones"));
+    assert!(e.ok("showboard").contains("min_group 3"));
     assert_eq!(e.fails("oddity-rules min_group 0"), "syntax error");
     assert_eq!(e.fails("oddity-rules start sideways"), "syntax error");
     e.ok("oddity-rules start open");

@@ -45,19 +45,11 @@ pub fn draw(record: &GameRecord) -> String {
     let marked = last_cells(record);
     let spec = pos.spec();
     let mut out = String::new();
-    let rules = match spec.kind {
-        GameKind::Odd => format!(", groups count from {} stones", spec.min_group()),
-        GameKind::Onyx => format!(
-            ", {} start, swap {}",
-            if spec.standard_start() {
-                "standard"
-            } else {
-                "open"
-            },
-            if spec.rules.swap { "on" } else { "off" }
-        ),
-        _ => String::new(),
-    };
+    let rules: String = spec
+        .rule_options()
+        .iter()
+        .map(|(name, value)| format!(", {name} {value}"))
+        .collect();
     let _ = writeln!(out, "{} size {}{}", spec.kind, spec.size, rules);
     draw_diagram(&mut out, &|c| pos.stone_at(c), topo, &marked);
     out.push_str(&status(record));

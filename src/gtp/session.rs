@@ -10,7 +10,7 @@ use super::board;
 use super::clock::Clock;
 use super::io::{Command, Output, Reader, StopOn};
 use super::think::{Limits, Params, Report, StopFlag, Thinker};
-use crate::game::{Game, GameKind, GameSpec, Rules};
+use crate::game::{Game, GameKind, GameSpec, RuleError, Rules};
 use crate::moves::{Action, Colour, Stone, Turn};
 use crate::position::AnyGame;
 use crate::record::GameRecord;
@@ -663,31 +663,11 @@ impl Session {
                 syntax()
             };
         };
-        let v = value.to_ascii_lowercase();
-        match name.as_str() {
-            "min_group" => {
-                self.next_rules.min_group = match v.as_str() {
-                    "default" => None,
-                    n => match n.parse::<usize>() {
-                        Ok(m) if m >= 1 => Some(m),
-                        _ => return syntax(),
-                    },
-                }
-            }
-            "start" => {
-                self.next_rules.open_start = match v.as_str() {
-                    "standard" => false,
-                    "open" => true,
-                    _ => return syntax(),
-                }
-            }
-            "swap" => match parse_bool(&v) {
-                Some(b) => self.next_rules.swap = b,
-                None => return syntax(),
-            },
-            _ => return err("unknown rule"),
+        match self.next_rules.set(name, value) {
+            Ok(()) => ok(""),
+            Err(RuleError::UnknownRule) => err("unknown rule"),
+            Err(RuleError::BadValue) => syntax(),
         }
-        ok("")
     }
 
     fn set_position(&mut self, args: &[String], _: &mut Ctx) -> Reply {
