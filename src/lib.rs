@@ -13,3 +13,4 @@ pub mod record;
 pub mod sgf;
 pub mod tables;
 pub mod topology;
+pub mod tournament;

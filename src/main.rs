@@ -14,6 +14,8 @@ struct Cli {
 enum Command {
     /// Count legal turn sequences (move-generator check).
     Perft(cli::perft::PerftArgs),
+    /// Engine-vs-engine tournaments refereed by oddity's rules.
+    Match(Box<cli::match_cmd::MatchArgs>),
 }
 
 fn main() {
@@ -21,6 +23,7 @@ fn main() {
     let cli = Cli::parse();
     let result = match &cli.command {
         Some(Command::Perft(args)) => cli::perft::run(args),
+        Some(Command::Match(args)) => cli::match_cmd::run(args),
         None => Err("no command given; see `oddity --help`".to_string()),
     };
     if let Err(message) = result {

@@ -1,5 +1,6 @@
 //! Command-line front ends: thin layers over the library.
 
+pub mod match_cmd;
 pub mod perft;
 
 use clap::Args;
