@@ -147,6 +147,14 @@ pub fn run(cfg: &MatchConfig, stop: Arc<AtomicBool>) -> Result<Report, String> {
             ));
         }
         done = read_results(path)?;
+        if results::repair_tail(path)
+            .map_err(|e| format!("cannot repair results file {}: {e}", path.display()))?
+        {
+            eprintln!(
+                "resume: the unfinished last line of {} was removed",
+                path.display()
+            );
+        }
     }
     let by_id: HashMap<&str, &ScheduledGame> = games.iter().map(|g| (g.id.as_str(), g)).collect();
     let mut finished: HashSet<String> = HashSet::new();

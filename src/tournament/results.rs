@@ -148,6 +148,20 @@ pub fn read_results(path: &Path) -> Result<Vec<GameResult>, String> {
     Ok(out)
 }
 
+/// Cuts a last line left unfinished by a killed run, so that appended
+/// results start on a line of their own. Returns whether it cut anything.
+pub fn repair_tail(path: &Path) -> std::io::Result<bool> {
+    let bytes = std::fs::read(path)?;
+    if bytes.is_empty() || bytes.ends_with(b"\n") {
+        return Ok(false);
+    }
+    let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let file = OpenOptions::new().write(true).open(path)?;
+    file.set_len(keep as u64)?;
+    file.sync_all()?;
+    Ok(true)
+}
+
 /// Merges results, keeping the first copy of each game id. Returns the
 /// merged list and the number of duplicates dropped; two different results
 /// under one id (files from different tournaments) are an error.
