@@ -241,11 +241,20 @@ pub fn config(args: &MatchArgs) -> Result<MatchConfig, String> {
     })
 }
 
-fn print_summary(summary: &Summary, sprt: Option<&Sprt>, json: bool) {
+fn print_summary(
+    summary: &Summary,
+    sprt: Option<&Sprt>,
+    json: bool,
+    extra: &[(&str, serde_json::Value)],
+) {
     let table = summary.table(sprt);
     if json {
         eprint!("{table}");
-        println!("{}", summary.to_json(sprt));
+        let mut value = summary.to_json(sprt);
+        for (key, v) in extra {
+            value[*key] = v.clone();
+        }
+        println!("{value}");
     } else {
         print!("{table}");
     }
@@ -278,7 +287,12 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
                     .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
             }
         }
-        print_summary(&Summary::new(&merged, &[]), sprt.as_ref(), args.json);
+        print_summary(
+            &Summary::new(&merged, &[]),
+            sprt.as_ref(),
+            args.json,
+            &[("duplicates", duplicates.into())],
+        );
         return Ok(());
     }
     let cfg = config(args)?;
@@ -309,6 +323,15 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
         Some(Verdict::AcceptH0) => eprintln!("SPRT: H0 accepted, tournament stopped"),
         _ => {}
     }
-    print_summary(&report.summary, cfg.sprt.as_ref(), args.json);
+    print_summary(
+        &report.summary,
+        cfg.sprt.as_ref(),
+        args.json,
+        &[
+            ("scheduled", report.scheduled.into()),
+            ("played_now", report.played.into()),
+            ("interrupted", report.interrupted.into()),
+        ],
+    );
     Ok(())
 }
