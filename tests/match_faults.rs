@@ -215,3 +215,34 @@ fn length_cap_gives_no_result() {
     assert_eq!(summary["pairings"][0]["wins"], 0);
     assert_eq!(summary["pairings"][0]["losses"], 0);
 }
+
+#[test]
+fn refused_init_command_is_a_protocol_error() {
+    let rs = faulty_match("init", "", &["--engine-init", "bad=no-such-command"]);
+    all_lost(&rs, "protocol error");
+    assert!(rs[0].detail.contains("no-such-command"), "{:?}", rs[0]);
+}
+
+#[test]
+fn bad_engine_directory_stops_the_run() {
+    let dir = scratch("baddir");
+    let res = dir.join("r.jsonl");
+    let (a, b) = (engine("a", ""), engine("b", ""));
+    let out = run_match(&[
+        "--game",
+        "odd",
+        "--size",
+        "2",
+        "--engine",
+        &a,
+        "--engine",
+        &b,
+        "--engine-dir",
+        "b=/nonexistent/dir",
+        "--results",
+        path_str(&res),
+    ]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("engine 'b' cannot be started"), "{stderr}");
+}
