@@ -11,16 +11,6 @@ use oddity::position::AnyGame;
 use oddity::record::GameRecord;
 use oddity::tournament::results::GameResult;
 
-/// Whether this build's rules core has `kind` (Onyx is being added).
-fn supported(kind: GameKind) -> bool {
-    let spec = GameSpec::default_for(kind);
-    let hook = std::panic::take_hook();
-    std::panic::set_hook(Box::new(|_| {}));
-    let ok = std::panic::catch_unwind(|| AnyGame::new(&spec)).is_ok();
-    std::panic::set_hook(hook);
-    ok
-}
-
 /// Replays a result's turns with the rules and checks the recorded winner.
 fn check_game(r: &GameResult, spec: &GameSpec) {
     let mut rec = GameRecord::new(AnyGame::new(spec));

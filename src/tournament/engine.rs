@@ -418,4 +418,51 @@ mod tests {
         assert!(EngineSpec::parse("a b=x").is_err());
         assert!(EngineSpec::parse("a=").is_err());
     }
+
+    #[cfg(unix)]
+    fn shell(script: &str) -> EngineProcess {
+        let spec = EngineSpec {
+            name: "sh".into(),
+            program: "sh".into(),
+            args: vec!["-c".into(), script.into()],
+            dir: None,
+            init: Vec::new(),
+        };
+        EngineProcess::start(&spec, None).unwrap()
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn reads_gtp_framing() {
+        let stop = AtomicBool::new(false);
+        let t = Duration::from_secs(5);
+        // Multi-line answer, CRLF line ends, a failure, a wrong id, then EOF.
+        let mut e = shell(
+            r#"read a; printf '\n=1 one\r\ntwo\r\n\r\n'; read a; printf '?2 illegal move\n\n';
+               read a; printf '=7 x\n\n'; exit 0"#,
+        );
+        assert_eq!(e.command("a", t, &stop).unwrap(), "one\ntwo");
+        assert_eq!(
+            e.command("b", t, &stop),
+            Err(Fault::Refused {
+                command: "b".into(),
+                message: "illegal move".into()
+            })
+        );
+        assert!(matches!(e.command("c", t, &stop), Err(Fault::Garbage(_))));
+        assert!(matches!(e.command("d", t, &stop), Err(Fault::Crash(_))));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn times_out_and_stops() {
+        let mut e = shell("sleep 5");
+        let stop = AtomicBool::new(false);
+        let r = e.command("genmove b", Duration::from_millis(100), &stop);
+        assert_eq!(r, Err(Fault::Timeout(Duration::from_millis(100))));
+        stop.store(true, Ordering::Relaxed);
+        let r = e.command("genmove b", Duration::from_secs(5), &stop);
+        assert_eq!(r, Err(Fault::Aborted));
+        e.kill();
+    }
 }

@@ -7,6 +7,8 @@ use std::process::{Command, Output};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use oddity::game::{GameKind, GameSpec};
+use oddity::position::AnyGame;
 use oddity::tournament::results::{GameResult, read_results};
 
 pub fn oddity() -> PathBuf {
@@ -81,4 +83,14 @@ pub fn results(path: &Path) -> Vec<GameResult> {
 
 pub fn path_str(p: &Path) -> &str {
     p.to_str().expect("utf-8 path")
+}
+
+/// Whether this build's rules core has `kind` (Onyx is being added).
+pub fn supported(kind: GameKind) -> bool {
+    let spec = GameSpec::default_for(kind);
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let ok = std::panic::catch_unwind(|| AnyGame::new(&spec)).is_ok();
+    std::panic::set_hook(hook);
+    ok
 }
