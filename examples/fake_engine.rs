@@ -7,6 +7,7 @@
 //! occupied point), malformed (an unreadable token), garbage (a line that is
 //! not GTP), exit (exit at start, before reading anything), slow (wait D ms
 //! before every genmove answer), resign (resign at the Nth genmove).
+//! Every command received is echoed to stderr as `got: COMMAND`.
 
 use std::io::{BufRead, Write};
 
@@ -61,6 +62,7 @@ fn main() {
             String::new()
         };
         let Some(&cmd) = words.first() else { continue };
+        eprintln!("got: {}", words.join(" "));
         let arg = |k: usize| words.get(k).copied().unwrap_or("");
         let mut reply: Result<String, String> = Ok(String::new());
         match cmd {

@@ -246,3 +246,52 @@ fn bad_engine_directory_stops_the_run() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("engine 'b' cannot be started"), "{stderr}");
 }
+
+#[test]
+fn clock_is_sent_and_engine_logs_are_kept() {
+    let dir = scratch("clock");
+    let res = dir.join("r.jsonl");
+    let logs = dir.join("logs");
+    let (a, b) = (engine("a", ""), engine("b", ""));
+    ok(&run_match(&[
+        "--game",
+        "odd",
+        "--size",
+        "2",
+        "--games",
+        "2",
+        "--engine",
+        &a,
+        "--engine",
+        &b,
+        "--engine-init",
+        "a=komi 0",
+        "--tc",
+        "7+2",
+        "--log-dir",
+        path_str(&logs),
+        "--results",
+        path_str(&res),
+    ]));
+    let log = std::fs::read_to_string(logs.join("a-0.log")).unwrap();
+    let lines: Vec<&str> = log.lines().collect();
+    assert_eq!(lines[0], "got: komi 0", "{log}");
+    for expected in [
+        "got: oddity-game odd",
+        "got: boardsize 2",
+        "got: oddity-rules min_group 2",
+        "got: clear_board",
+        "got: time_settings 7 0 0",
+        "got: time_left b 7 0",
+        "got: genmove b",
+    ] {
+        assert!(lines.contains(&expected), "{expected} missing in\n{log}");
+    }
+    // After a move the clock has its increment: 7 s minus a little, plus 2.
+    assert!(lines.contains(&"got: time_left b 8 0"), "{log}");
+    assert!(
+        std::fs::read_to_string(logs.join("b-0.log"))
+            .unwrap()
+            .contains("got: genmove w")
+    );
+}

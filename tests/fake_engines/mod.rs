@@ -15,15 +15,16 @@ pub fn oddity() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_oddity"))
 }
 
-static BUILD: Mutex<()> = Mutex::new(());
+static BUILD: Mutex<bool> = Mutex::new(false);
 
-/// The fake engine; built on demand when `cargo test` ran without examples.
+/// The fake engine, built (or brought up to date) once per test binary:
+/// `cargo test --test NAME` does not build examples.
 pub fn fake_engine() -> PathBuf {
     let bin = oddity();
     let profile_dir = bin.parent().expect("binary dir");
     let path = profile_dir.join("examples").join("fake_engine");
-    let _guard = BUILD.lock().unwrap_or_else(|e| e.into_inner());
-    if !path.exists() {
+    let mut built = BUILD.lock().unwrap_or_else(|e| e.into_inner());
+    if !*built {
         let target = profile_dir.parent().expect("target dir");
         let mut cmd = Command::new(env!("CARGO"));
         cmd.args(["build", "--example", "fake_engine"])
@@ -34,6 +35,7 @@ pub fn fake_engine() -> PathBuf {
         }
         let status = cmd.status().expect("cargo runs");
         assert!(status.success(), "building the fake engine failed");
+        *built = true;
     }
     path
 }
