@@ -18,10 +18,15 @@ use crate::tournament::stats::{Sprt, Verdict};
 use crate::tournament::{MatchConfig, run as run_tournament};
 
 /// Engine-vs-engine tournaments, refereed by oddity's own rules.
-///
-/// Example: oddity match --game odd --games 100 --engine 'a=oddity gtp --visits 100'
-/// --engine 'b=oddity gtp --visits 400' --results odd.jsonl
 #[derive(Args, Debug)]
+#[command(
+    after_help = "Example, 100 games of Xodd between two oddity configurations:\n  \
+    oddity match --game xodd --games 100 --random-plies 2 --concurrency 2 \\\n    \
+    --engine 'v100=oddity gtp --threads 1 --visits 100' \\\n    \
+    --engine 'v400=oddity gtp --threads 1 --visits 400' --results xodd.jsonl\n\n\
+    Forfeit reasons, the results format, statistics and a recipe for several\n\
+    machines: docs/match.md."
+)]
 pub struct MatchArgs {
     /// An engine as 'NAME=COMMAND LINE' (repeat; two or more). The command line is
     /// split like a shell does (quotes, backslashes); the program `oddity` means
