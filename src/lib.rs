@@ -16,3 +16,4 @@ pub mod search;
 pub mod sgf;
 pub mod tables;
 pub mod topology;
+pub mod tournament;

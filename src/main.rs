@@ -22,6 +22,8 @@ enum Command {
     Perft(cli::perft::PerftArgs),
     /// Search or playout speed from the start; prints a JSON line.
     Bench(cli::bench::BenchArgs),
+    /// Engine-vs-engine tournaments refereed by oddity's rules.
+    Match(Box<cli::match_cmd::MatchArgs>),
 }
 
 fn main() {
@@ -30,6 +32,7 @@ fn main() {
     let result = match &cli.command {
         Some(Command::Perft(args)) => cli::perft::run(args),
         Some(Command::Bench(args)) => cli::bench::run(args),
+        Some(Command::Match(args)) => cli::match_cmd::run(args),
         Some(Command::Gtp(args)) => cli::gtp::run(args),
         None => cli::gtp::run(&cli.gtp),
     };

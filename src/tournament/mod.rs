@@ -1,0 +1,437 @@
+//! `oddity match`: engine-vs-engine tournaments refereed by the rules core.
+//!
+//! - [`engine`]: engine processes and GTP with timeouts;
+//! - [`schedule`]: the deterministic schedule, shards and openings;
+//! - [`referee`]: one game, with forfeits for every kind of misbehaviour;
+//! - [`results`]: results files, merging, the summary tables;
+//! - [`stats`]: Elo, LOS and SPRT arithmetic.
+//!
+//! [`run`] plays a tournament with a pool of worker threads. Each worker owns
+//! one process per engine and reuses it from game to game (`clear_board`); an
+//! engine that misbehaved is killed and started afresh for its next game.
+//! The main thread writes each finished game at once to the results file
+//! (flushed and synced) and to the SGF collection, updates the progress line,
+//! and checks the SPRT.
+
+pub mod engine;
+pub mod referee;
+pub mod results;
+pub mod schedule;
+pub mod stats;
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::channel;
+use std::sync::{Arc, Mutex};
+use std::thread;
+
+use crate::game::GameSpec;
+use crate::sgf::{RecordInfo, write as write_sgf};
+use engine::{EngineProcess, EngineSpec};
+use referee::{Limits, Played, play_game, sgf_result};
+use results::{GameResult, ResultsWriter, SgfWriter, Summary, read_results};
+use schedule::{Format, ScheduledGame, Shard, schedule};
+use stats::{Sprt, Verdict};
+
+/// Everything a tournament needs.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    pub spec: GameSpec,
+    pub engines: Vec<EngineSpec>,
+    pub format: Format,
+    /// Games per engine pairing.
+    pub games: usize,
+    /// Opening turn lists; round k uses opening k modulo their number.
+    /// An empty list means the start position.
+    pub openings: Vec<Vec<String>>,
+    pub limits: Limits,
+    pub concurrency: usize,
+    pub results: Option<PathBuf>,
+    pub sgf: Option<PathBuf>,
+    pub resume: bool,
+    pub shard: Option<Shard>,
+    pub sprt: Option<Sprt>,
+    /// Directory for the engines' stderr logs (`NAME.log`); none: discarded.
+    pub log_dir: Option<PathBuf>,
+    /// Show the live progress line on stderr.
+    pub progress: bool,
+}
+
+/// What a finished run reports.
+pub struct Report {
+    /// All results of this schedule (slice): earlier runs' and this one's.
+    pub results: Vec<GameResult>,
+    pub summary: Summary,
+    /// Games in this schedule (slice).
+    pub scheduled: usize,
+    /// Games played by this run.
+    pub played: usize,
+    /// True when stopped by the stop flag (Ctrl-C) before the end.
+    pub interrupted: bool,
+    /// The SPRT decided before the schedule ended.
+    pub sprt_stopped: Option<Verdict>,
+}
+
+impl MatchConfig {
+    /// Engine pairings as names, in schedule order.
+    pub fn pairing_names(&self) -> Vec<(String, String)> {
+        schedule::pairings(self.format, self.engines.len())
+            .into_iter()
+            .map(|(a, b)| (self.engines[a].name.clone(), self.engines[b].name.clone()))
+            .collect()
+    }
+
+    /// The games this run is responsible for (its shard of the schedule).
+    pub fn games(&self) -> Vec<ScheduledGame> {
+        let all = schedule(
+            self.format,
+            self.engines.len(),
+            self.games,
+            self.openings.len(),
+        );
+        match self.shard {
+            Some(shard) => all.into_iter().filter(|g| shard.contains(g)).collect(),
+            None => all,
+        }
+    }
+}
+
+/// Checks that every engine can be started; the message names the engine
+/// and the reason. Run before any game, so that a typo stops everything.
+pub fn check_engines(engines: &[EngineSpec]) -> Result<(), String> {
+    for e in engines {
+        match EngineProcess::start(e, None) {
+            Ok(mut p) => p.kill(),
+            Err(err) => {
+                return Err(format!(
+                    "engine '{}' cannot be started: `{}`: {err}",
+                    e.name,
+                    e.command_line()
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Plays the tournament. `stop` set (by Ctrl-C) ends it: games in progress
+/// are abandoned, not recorded, so a later `--resume` replays them.
+pub fn run(cfg: &MatchConfig, stop: Arc<AtomicBool>) -> Result<Report, String> {
+    if cfg.engines.len() < 2 {
+        return Err("a tournament needs at least two engines".into());
+    }
+    let mut names = HashSet::new();
+    for e in &cfg.engines {
+        if !names.insert(e.name.as_str()) {
+            return Err(format!("two engines are named '{}'", e.name));
+        }
+    }
+    let games = cfg.games();
+    let scheduled = games.len();
+
+    // Earlier results of this tournament.
+    let mut done: Vec<GameResult> = Vec::new();
+    if let Some(path) = &cfg.results
+        && path.exists()
+        && std::fs::metadata(path)
+            .map(|m| m.len() > 0)
+            .unwrap_or(false)
+    {
+        if !cfg.resume {
+            return Err(format!(
+                "results file {} exists; use --resume to continue that tournament, \
+                 or name another file",
+                path.display()
+            ));
+        }
+        done = read_results(path)?;
+        if results::repair_tail(path)
+            .map_err(|e| format!("cannot repair results file {}: {e}", path.display()))?
+        {
+            eprintln!(
+                "resume: the unfinished last line of {} was removed",
+                path.display()
+            );
+        }
+    }
+    let by_id: HashMap<&str, &ScheduledGame> = games.iter().map(|g| (g.id.as_str(), g)).collect();
+    let mut finished: HashSet<String> = HashSet::new();
+    for r in &done {
+        if let Some(g) = by_id.get(r.id.as_str()) {
+            let (b, w) = (&cfg.engines[g.black].name, &cfg.engines[g.white].name);
+            if &r.black != b
+                || &r.white != w
+                || r.game != cfg.spec.kind.name()
+                || r.size != cfg.spec.size
+            {
+                return Err(format!(
+                    "results file: game {} was {} vs {} ({} {}), the schedule says {b} vs {w} ({} {}): \
+                     resume with the arguments of the original run",
+                    r.id, r.black, r.white, r.game, r.size, cfg.spec.kind, cfg.spec.size
+                ));
+            }
+        }
+        finished.insert(r.id.clone());
+    }
+    done.retain(|r| by_id.contains_key(r.id.as_str()));
+    let queue: VecDeque<ScheduledGame> = games
+        .iter()
+        .filter(|g| !finished.contains(&g.id))
+        .cloned()
+        .collect();
+
+    check_engines(&cfg.engines)?;
+    if let Some(dir) = &cfg.log_dir {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create log directory {}: {e}", dir.display()))?;
+    }
+    let mut writer = match &cfg.results {
+        Some(p) => Some(
+            ResultsWriter::open(p)
+                .map_err(|e| format!("cannot open results file {}: {e}", p.display()))?,
+        ),
+        None => None,
+    };
+    let mut sgf_writer = match &cfg.sgf {
+        Some(p) => Some(
+            SgfWriter::open(p).map_err(|e| format!("cannot open SGF file {}: {e}", p.display()))?,
+        ),
+        None => None,
+    };
+
+    let order = cfg.pairing_names();
+    let mut all = done;
+    let mut played = 0;
+    let mut sprt_stopped = None;
+    if let Some(sprt) = &cfg.sprt {
+        let v = sprt_verdict(sprt, &all, &order);
+        if v != Verdict::Continue {
+            sprt_stopped = Some(v);
+        }
+    }
+
+    let tty = std::io::stderr().is_terminal();
+    if sprt_stopped.is_none() && !queue.is_empty() {
+        let queue = Arc::new(Mutex::new(queue));
+        let drain = Arc::new(AtomicBool::new(false));
+        let (tx, rx) = channel::<Played>();
+        let workers = cfg.concurrency.max(1).min(queue.lock().unwrap().len());
+        let mut handles = Vec::new();
+        for w in 0..workers {
+            let queue = Arc::clone(&queue);
+            let drain = Arc::clone(&drain);
+            let stop = Arc::clone(&stop);
+            let tx = tx.clone();
+            let cfg = cfg.clone();
+            handles.push(
+                thread::Builder::new()
+                    .name(format!("match-worker-{w}"))
+                    .spawn(move || worker(&cfg, w, &queue, &drain, &stop, &tx))
+                    .map_err(|e| format!("cannot start a worker thread: {e}"))?,
+            );
+        }
+        drop(tx);
+        if cfg.progress {
+            let s = Summary::new(&all, &order);
+            eprint!("{}", progress_text(&s, scheduled, tty, None));
+        }
+        for p in rx {
+            let Played { result, record, .. } = p;
+            if let Some(sgf) = &mut sgf_writer {
+                let info = RecordInfo {
+                    black: Some(result.black.clone()),
+                    white: Some(result.white.clone()),
+                    result: Some(sgf_result(&result)),
+                    date: None,
+                    comment: Some(format!(
+                        "game {}: {}{}",
+                        result.id,
+                        result.reason,
+                        if result.detail.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" ({})", result.detail)
+                        }
+                    )),
+                };
+                sgf.append(&write_sgf(&record, &info))
+                    .map_err(|e| format!("cannot write the SGF file: {e}"))?;
+            }
+            if let Some(w) = &mut writer {
+                w.append(&result)
+                    .map_err(|e| format!("cannot write the results file: {e}"))?;
+            }
+            played += 1;
+            all.push(result);
+            let summary = Summary::new(&all, &order);
+            if cfg.progress {
+                eprint!("{}", progress_text(&summary, scheduled, tty, all.last()));
+            }
+            if let Some(sprt) = &cfg.sprt {
+                let v = sprt_verdict(sprt, &all, &order);
+                if v != Verdict::Continue && sprt_stopped.is_none() {
+                    sprt_stopped = Some(v);
+                    drain.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+        for h in handles {
+            let _ = h.join();
+        }
+        if cfg.progress && tty {
+            eprintln!();
+        }
+    }
+    let interrupted = stop.load(Ordering::Relaxed);
+    let summary = Summary::new(&all, &order);
+    Ok(Report {
+        results: all,
+        summary,
+        scheduled,
+        played,
+        interrupted,
+        sprt_stopped,
+    })
+}
+
+fn sprt_verdict(sprt: &Sprt, results: &[GameResult], order: &[(String, String)]) -> Verdict {
+    let s = Summary::new(results, order);
+    match s.pairs.first() {
+        Some(p) => sprt.verdict(&p.penta),
+        None => Verdict::Continue,
+    }
+}
+
+fn progress_text(s: &Summary, total: usize, tty: bool, last: Option<&GameResult>) -> String {
+    if tty {
+        format!("\r{}\x1b[K", s.progress(total))
+    } else {
+        match last {
+            Some(r) => format!(
+                "game {} {} vs {}: {} ({}) | {}\n",
+                r.id,
+                r.black,
+                r.white,
+                r.winner.as_deref().unwrap_or("no result"),
+                r.reason,
+                s.progress(total)
+            ),
+            None => String::new(),
+        }
+    }
+}
+
+fn worker(
+    cfg: &MatchConfig,
+    w: usize,
+    queue: &Mutex<VecDeque<ScheduledGame>>,
+    drain: &AtomicBool,
+    stop: &AtomicBool,
+    tx: &std::sync::mpsc::Sender<Played>,
+) {
+    let mut procs: HashMap<usize, EngineProcess> = HashMap::new();
+    loop {
+        if stop.load(Ordering::Relaxed) || drain.load(Ordering::Relaxed) {
+            break;
+        }
+        let Some(game) = queue.lock().unwrap().pop_front() else {
+            break;
+        };
+        let seats = [game.black, game.white];
+        let mut start_error = None;
+        for (k, &e) in seats.iter().enumerate() {
+            if procs.get(&e).is_some_and(|p| p.is_dead()) {
+                procs.remove(&e);
+            }
+            if let std::collections::hash_map::Entry::Vacant(slot) = procs.entry(e) {
+                match start_engine(cfg, e, w, stop) {
+                    Ok(p) => {
+                        slot.insert(p);
+                    }
+                    Err(fault) => {
+                        start_error = Some((k, fault));
+                        break;
+                    }
+                }
+            }
+        }
+        let names = [
+            cfg.engines[game.black].name.as_str(),
+            cfg.engines[game.white].name.as_str(),
+        ];
+        let opening: &[String] = cfg
+            .openings
+            .get(game.opening)
+            .map(|o| o.as_slice())
+            .unwrap_or(&[]);
+        let played = if let Some((k, fault)) = start_error {
+            if fault == engine::Fault::Aborted {
+                break;
+            }
+            Some(referee::forfeit_at_start(
+                &game, &cfg.spec, opening, names, k, &fault,
+            ))
+        } else {
+            let mut a = procs.remove(&game.black).expect("started");
+            let mut b = procs.remove(&game.white).expect("started");
+            let played = play_game(
+                &game.id,
+                game.pair,
+                &cfg.spec,
+                opening,
+                names,
+                [&mut a, &mut b],
+                &cfg.limits,
+                stop,
+            );
+            let faulty = played.as_ref().and_then(|p| p.faulty);
+            for (seat, mut p) in [
+                (crate::moves::Colour::Black, a),
+                (crate::moves::Colour::White, b),
+            ] {
+                if faulty == Some(seat) || p.is_dead() {
+                    p.kill();
+                } else {
+                    procs.insert(seats[seat.index()], p);
+                }
+            }
+            played
+        };
+        match played {
+            Some(p) => {
+                if tx.send(p).is_err() {
+                    break;
+                }
+            }
+            None => break,
+        }
+    }
+    for (_, p) in procs {
+        p.quit();
+    }
+}
+
+/// Starts engine `e` and sends its init commands.
+fn start_engine(
+    cfg: &MatchConfig,
+    e: usize,
+    worker: usize,
+    stop: &AtomicBool,
+) -> Result<EngineProcess, engine::Fault> {
+    let spec = &cfg.engines[e];
+    let log = cfg
+        .log_dir
+        .as_ref()
+        .map(|d| d.join(format!("{}-{worker}.log", spec.name)));
+    let mut p = EngineProcess::start(spec, log.as_ref())
+        .map_err(|err| engine::Fault::Crash(format!("cannot start: {err}")))?;
+    for cmd in &spec.init {
+        if let Err(f) = p.command(cmd, cfg.limits.move_timeout, stop) {
+            p.kill();
+            return Err(f);
+        }
+    }
+    Ok(p)
+}

@@ -1,0 +1,432 @@
+//! One game between two engine processes, refereed by the rules core.
+//!
+//! The engines' idea of the rules is never trusted: every answer to `genmove`
+//! is parsed for the seat to move and played into a [`GameRecord`]; a token
+//! that does not parse is a `malformed move`, one the rules refuse an
+//! `illegal move`. Either, and any protocol fault, loses the game.
+
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use super::engine::{EngineProcess, Fault};
+use super::results::{GameResult, LENGTH_CAP, TimeUsed};
+use crate::game::{GameKind, GameSpec};
+use crate::moves::{Colour, Turn};
+use crate::position::AnyGame;
+use crate::record::GameRecord;
+
+/// How thinking time is limited.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TimeControl {
+    /// No clock: engines think as their own options say (e.g. `--visits`);
+    /// only the per-move timeout applies (reason `timeout`).
+    None,
+    /// A fixed time per move, sent as `time_settings 0 SECS 1`.
+    PerMove(Duration),
+    /// A game clock with Fischer increment. Sent as absolute time
+    /// (`time_settings MAIN 0 0`) and, before every `genmove`, the mover's
+    /// remaining time (increments included) with `time_left`.
+    Clock { main: Duration, increment: Duration },
+}
+
+/// Limits of one game.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    pub time: TimeControl,
+    /// Lateness forgiven before a loss on time.
+    pub margin: Duration,
+    /// The longest wait for any answer when no clock says otherwise.
+    pub move_timeout: Duration,
+    /// Turns (opening included) after which the game is stopped without
+    /// result; the rules have no such limit.
+    pub max_turns: usize,
+}
+
+/// How a game ended, for the worker that owns the processes.
+pub struct Played {
+    pub result: GameResult,
+    pub record: GameRecord,
+    /// The seat whose engine misbehaved and must be restarted.
+    pub faulty: Option<Colour>,
+}
+
+/// The GTP commands that set up `spec` in an engine.
+pub fn setup_commands(spec: &GameSpec) -> Vec<String> {
+    let mut cmds = vec![
+        format!("oddity-game {}", spec.kind),
+        format!("boardsize {}", spec.size),
+    ];
+    match spec.kind {
+        GameKind::Odd => cmds.push(format!("oddity-rules min_group {}", spec.min_group())),
+        GameKind::Onyx => {
+            let start = if spec.standard_start() {
+                "standard"
+            } else {
+                "open"
+            };
+            cmds.push(format!("oddity-rules start {start}"));
+            let swap = if spec.rules.swap { "on" } else { "off" };
+            cmds.push(format!("oddity-rules swap {swap}"));
+        }
+        _ => {}
+    }
+    cmds.push("clear_board".into());
+    cmds
+}
+
+/// The rule options in words, for results files.
+pub fn rules_text(spec: &GameSpec) -> String {
+    match spec.kind {
+        GameKind::Odd => format!("min_group={}", spec.min_group()),
+        GameKind::Onyx => format!(
+            "start={},swap={}",
+            if spec.standard_start() {
+                "standard"
+            } else {
+                "open"
+            },
+            if spec.rules.swap { "on" } else { "off" }
+        ),
+        _ => String::new(),
+    }
+}
+
+fn seat_word(seat: Colour) -> &'static str {
+    match seat {
+        Colour::Black => "b",
+        Colour::White => "w",
+    }
+}
+
+fn secs(d: Duration) -> u64 {
+    d.as_secs_f64().ceil() as u64
+}
+
+/// Plays one game. `engines` are in seat order (black, white); `names` too.
+/// `None` when the tournament stopped during the game.
+#[allow(clippy::too_many_arguments)]
+pub fn play_game(
+    id: &str,
+    pair: usize,
+    spec: &GameSpec,
+    opening: &[String],
+    names: [&str; 2],
+    engines: [&mut EngineProcess; 2],
+    limits: &Limits,
+    stop: &AtomicBool,
+) -> Option<Played> {
+    let start = AnyGame::new(spec);
+    let mut record = GameRecord::new(start);
+    for token in opening {
+        let seat = record.position().to_move();
+        let turn = record
+            .position()
+            .parse_turn(token)
+            .expect("openings are checked when read");
+        record
+            .play(seat, turn)
+            .expect("openings are checked when read");
+    }
+    let mut used = [Duration::ZERO; 2];
+    let mut clock = match limits.time {
+        TimeControl::Clock { main, .. } => [main; 2],
+        _ => [Duration::ZERO; 2],
+    };
+    let command_timeout = limits.move_timeout;
+
+    // Ends the game with a loss for `seat`.
+    let forfeit = |record: &GameRecord, seat: Colour, reason: &str, detail: String, used| {
+        Some(finish(
+            id,
+            pair,
+            spec,
+            opening,
+            names,
+            record,
+            Some(seat.opposite()),
+            reason,
+            detail,
+            used,
+            Some(seat),
+        ))
+    };
+
+    // Set-up, then the opening, in both engines.
+    for seat in Colour::BOTH {
+        let engine = &mut *engines[seat.index()];
+        let mut cmds = setup_commands(spec);
+        match limits.time {
+            TimeControl::None => {}
+            TimeControl::PerMove(t) => cmds.push(format!("time_settings 0 {} 1", secs(t))),
+            TimeControl::Clock { main, .. } => {
+                cmds.push(format!("time_settings {} 0 0", secs(main)))
+            }
+        }
+        for (s, turn) in record.moves() {
+            cmds.push(format!(
+                "play {} {}",
+                seat_word(*s),
+                record.start().token(turn)
+            ));
+        }
+        for cmd in cmds {
+            match engine.command(&cmd, command_timeout, stop) {
+                Ok(_) => {}
+                Err(Fault::Aborted) => return None,
+                Err(f) => return forfeit(&record, seat, f.reason(), f.detail(), used),
+            }
+        }
+    }
+
+    loop {
+        if record.is_over() {
+            let outcome = record.outcome().expect("a finished game has an outcome");
+            let (reason, detail) = if outcome.by_resignation {
+                ("resignation", String::new())
+            } else {
+                ("rules", end_detail(record.position()))
+            };
+            return Some(finish(
+                id,
+                pair,
+                spec,
+                opening,
+                names,
+                &record,
+                Some(outcome.winner),
+                reason,
+                detail,
+                used,
+                None,
+            ));
+        }
+        if record.moves().len() >= limits.max_turns {
+            return Some(finish(
+                id,
+                pair,
+                spec,
+                opening,
+                names,
+                &record,
+                None,
+                LENGTH_CAP,
+                format!("stopped after {} turns", record.moves().len()),
+                used,
+                None,
+            ));
+        }
+        let seat = record.position().to_move();
+        let i = seat.index();
+        let engine = &mut *engines[i];
+        let allowed = match limits.time {
+            TimeControl::None => None,
+            TimeControl::PerMove(t) => {
+                let cmd = format!("time_left {} {} 1", seat_word(seat), secs(t));
+                match engine.command(&cmd, command_timeout, stop) {
+                    Ok(_) => {}
+                    Err(Fault::Aborted) => return None,
+                    Err(f) => return forfeit(&record, seat, f.reason(), f.detail(), used),
+                }
+                Some(t)
+            }
+            TimeControl::Clock { .. } => {
+                let cmd = format!(
+                    "time_left {} {} 0",
+                    seat_word(seat),
+                    clock[i].as_secs_f64().floor() as u64
+                );
+                match engine.command(&cmd, command_timeout, stop) {
+                    Ok(_) => {}
+                    Err(Fault::Aborted) => return None,
+                    Err(f) => return forfeit(&record, seat, f.reason(), f.detail(), used),
+                }
+                Some(clock[i])
+            }
+        };
+        let timeout = match allowed {
+            Some(t) => t + limits.margin,
+            None => limits.move_timeout,
+        };
+        let began = Instant::now();
+        let answer = engine.command(&format!("genmove {}", seat_word(seat)), timeout, stop);
+        let elapsed = began.elapsed();
+        used[i] += elapsed;
+        let answer = match answer {
+            Ok(a) => a,
+            Err(Fault::Aborted) => return None,
+            Err(Fault::Timeout(_)) if allowed.is_some() => {
+                return forfeit(
+                    &record,
+                    seat,
+                    "time forfeit",
+                    format!(
+                        "no move within {:.3} s (margin {:.3} s)",
+                        allowed.unwrap_or_default().as_secs_f64(),
+                        limits.margin.as_secs_f64()
+                    ),
+                    used,
+                );
+            }
+            Err(f) => return forfeit(&record, seat, f.reason(), f.detail(), used),
+        };
+        if let Some(allowed) = allowed {
+            if elapsed > allowed + limits.margin {
+                return forfeit(
+                    &record,
+                    seat,
+                    "time forfeit",
+                    format!(
+                        "{:.3} s used, {:.3} s allowed (margin {:.3} s)",
+                        elapsed.as_secs_f64(),
+                        allowed.as_secs_f64(),
+                        limits.margin.as_secs_f64()
+                    ),
+                    used,
+                );
+            }
+            if let TimeControl::Clock { increment, .. } = limits.time {
+                clock[i] = clock[i].saturating_sub(elapsed) + increment;
+            }
+        }
+        let token = answer.trim();
+        let turn = match record.position().parse_turn(token) {
+            Ok(t) => t,
+            Err(e) => return forfeit(&record, seat, "malformed move", e.to_string(), used),
+        };
+        let canonical = record.start().token(&turn);
+        if let Err(e) = record.play(seat, turn) {
+            let why = e.describe(record.position().topology());
+            return forfeit(
+                &record,
+                seat,
+                "illegal move",
+                format!("'{token}': {why}"),
+                used,
+            );
+        }
+        if turn == Turn::Resign {
+            continue;
+        }
+        let other = seat.opposite();
+        let cmd = format!("play {} {canonical}", seat_word(seat));
+        match engines[other.index()].command(&cmd, command_timeout, stop) {
+            Ok(_) => {}
+            Err(Fault::Aborted) => return None,
+            Err(f) => return forfeit(&record, other, f.reason(), f.detail(), used),
+        }
+    }
+}
+
+fn end_detail(game: &AnyGame) -> String {
+    match game.kind() {
+        GameKind::Onyx => "connection".into(),
+        GameKind::Odd => {
+            let [b, w] = game.group_counts();
+            format!("{} counted groups", b + w)
+        }
+        _ => {
+            let [b, w] = game.group_counts();
+            format!("groups B {b}, W {w}")
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn finish(
+    id: &str,
+    pair: usize,
+    spec: &GameSpec,
+    opening: &[String],
+    names: [&str; 2],
+    record: &GameRecord,
+    winner: Option<Colour>,
+    reason: &str,
+    detail: String,
+    used: [Duration; 2],
+    faulty: Option<Colour>,
+) -> Played {
+    let turns = record
+        .moves()
+        .iter()
+        .map(|(_, t)| record.start().token(t))
+        .collect();
+    let finished = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    Played {
+        result: GameResult {
+            id: id.to_string(),
+            pair,
+            black: names[0].to_string(),
+            white: names[1].to_string(),
+            winner: winner.map(|w| names[w.index()].to_string()),
+            winner_seat: winner.map(|w| seat_word(w).to_string()),
+            reason: reason.to_string(),
+            detail,
+            game: spec.kind.to_string(),
+            size: spec.size,
+            rules: rules_text(spec),
+            opening: opening.to_vec(),
+            turns,
+            time_used: TimeUsed {
+                black: used[0].as_secs_f64(),
+                white: used[1].as_secs_f64(),
+            },
+            finished,
+        },
+        record: record.clone(),
+        faulty,
+    }
+}
+
+/// The SGF `RE` value of a result.
+pub fn sgf_result(result: &GameResult) -> String {
+    let Some(seat) = result.winner_seat.as_deref() else {
+        return "Void".into();
+    };
+    let letter = if seat == "b" { 'B' } else { 'W' };
+    match result.reason.as_str() {
+        "rules" => format!("{letter}+"),
+        "resignation" => format!("{letter}+R"),
+        "time forfeit" | "timeout" => format!("{letter}+T"),
+        _ => format!("{letter}+F"),
+    }
+}
+
+/// The result of a game that could not begin because an engine failed to
+/// start (or to accept its init commands): that engine loses.
+pub fn forfeit_at_start(
+    game: &super::schedule::ScheduledGame,
+    spec: &GameSpec,
+    opening: &[String],
+    names: [&str; 2],
+    seat_index: usize,
+    fault: &Fault,
+) -> Played {
+    let mut record = GameRecord::new(AnyGame::new(spec));
+    for token in opening {
+        let seat = record.position().to_move();
+        if let Ok(turn) = record.position().parse_turn(token) {
+            let _ = record.play(seat, turn);
+        }
+    }
+    let seat = if seat_index == 0 {
+        Colour::Black
+    } else {
+        Colour::White
+    };
+    finish(
+        &game.id,
+        game.pair,
+        spec,
+        opening,
+        names,
+        &record,
+        Some(seat.opposite()),
+        fault.reason(),
+        fault.detail(),
+        [Duration::ZERO; 2],
+        Some(seat),
+    )
+}

@@ -1,0 +1,482 @@
+//! Results files (one JSON object per line and game) and the summary that
+//! is computed from them: the live progress line, the final table, `--json`.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::stats::{Sprt, Verdict, elo_with_error, los};
+
+/// Reason of a game that hit the runner's length cap. The rules have no such
+/// limit; the game has no result and is left out of all statistics.
+pub const LENGTH_CAP: &str = "length cap (not a rule)";
+
+/// Reasons that are an engine's fault (the loser's).
+pub const FAULTS: [&str; 7] = [
+    "crash",
+    "timeout",
+    "time forfeit",
+    "garbage output",
+    "protocol error",
+    "illegal move",
+    "malformed move",
+];
+
+/// Seconds each seat spent thinking (`genmove` round trips).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TimeUsed {
+    pub black: f64,
+    pub white: f64,
+}
+
+/// One finished game, as written to the results file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameResult {
+    /// Stable schedule id `p{pairing}.r{round}.{a|b}`.
+    pub id: String,
+    /// Index of the game pair in the whole schedule.
+    pub pair: usize,
+    /// Engine names by seat; `black` moves first.
+    pub black: String,
+    pub white: String,
+    /// The winning engine, or `null` for a game without result.
+    pub winner: Option<String>,
+    /// `b`, `w` or `null`.
+    pub winner_seat: Option<String>,
+    /// `rules`, `resignation`, a fault (see [`FAULTS`]) or [`LENGTH_CAP`].
+    pub reason: String,
+    /// Free text: the final group counts, the fault's details.
+    #[serde(default)]
+    pub detail: String,
+    pub game: String,
+    pub size: usize,
+    #[serde(default)]
+    pub rules: String,
+    /// Opening turns played by the referee before the engines took over.
+    pub opening: Vec<String>,
+    /// Every turn of the game from the start, the opening included.
+    pub turns: Vec<String>,
+    pub time_used: TimeUsed,
+    /// Unix time (seconds) when the game ended.
+    #[serde(default)]
+    pub finished: u64,
+}
+
+impl GameResult {
+    /// The pairing's engines in schedule order (first, second).
+    pub fn pairing(&self) -> (&str, &str) {
+        if self.id.ends_with(".b") {
+            (&self.white, &self.black)
+        } else {
+            (&self.black, &self.white)
+        }
+    }
+
+    pub fn loser(&self) -> Option<&str> {
+        let w = self.winner.as_deref()?;
+        Some(if w == self.black {
+            &self.white
+        } else {
+            &self.black
+        })
+    }
+}
+
+/// Appends lines to a results file, flushing each to disk at once.
+pub struct ResultsWriter {
+    file: File,
+}
+
+impl ResultsWriter {
+    pub fn open(path: &Path) -> std::io::Result<ResultsWriter> {
+        let file = OpenOptions::new().create(true).append(true).open(path)?;
+        Ok(ResultsWriter { file })
+    }
+
+    pub fn append(&mut self, result: &GameResult) -> std::io::Result<()> {
+        let mut line = serde_json::to_string(result).map_err(std::io::Error::other)?;
+        line.push('\n');
+        self.file.write_all(line.as_bytes())?;
+        self.file.flush()?;
+        self.file.sync_data()
+    }
+}
+
+/// Appends SGF game trees to one file (an SGF collection).
+pub struct SgfWriter {
+    file: File,
+}
+
+impl SgfWriter {
+    pub fn open(path: &Path) -> std::io::Result<SgfWriter> {
+        let file = OpenOptions::new().create(true).append(true).open(path)?;
+        Ok(SgfWriter { file })
+    }
+
+    pub fn append(&mut self, sgf: &str) -> std::io::Result<()> {
+        self.file.write_all(sgf.as_bytes())?;
+        self.file.flush()?;
+        self.file.sync_data()
+    }
+}
+
+/// Reads a results file. A last line cut short by a kill is skipped with a
+/// warning; a bad line elsewhere is an error.
+pub fn read_results(path: &Path) -> Result<Vec<GameResult>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read results file {}: {e}", path.display()))?;
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    for (n, line) in lines.iter().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        match serde_json::from_str::<GameResult>(line) {
+            Ok(r) => out.push(r),
+            Err(e) if n + 1 == lines.len() && !text.ends_with('\n') => {
+                eprintln!(
+                    "warning: {}: ignoring the unfinished last line ({e})",
+                    path.display()
+                );
+            }
+            Err(e) => return Err(format!("{} line {}: {e}", path.display(), n + 1)),
+        }
+    }
+    Ok(out)
+}
+
+/// Cuts a last line left unfinished by a killed run, so that appended
+/// results start on a line of their own. Returns whether it cut anything.
+pub fn repair_tail(path: &Path) -> std::io::Result<bool> {
+    let bytes = std::fs::read(path)?;
+    if bytes.is_empty() || bytes.ends_with(b"\n") {
+        return Ok(false);
+    }
+    let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let file = OpenOptions::new().write(true).open(path)?;
+    file.set_len(keep as u64)?;
+    file.sync_all()?;
+    Ok(true)
+}
+
+/// Merges results, keeping the first copy of each game id. Returns the
+/// merged list and the number of duplicates dropped; two different results
+/// under one id (files from different tournaments) are an error.
+pub fn merge(lists: Vec<Vec<GameResult>>) -> Result<(Vec<GameResult>, usize), String> {
+    let mut seen: HashMap<String, GameResult> = HashMap::new();
+    let mut out = Vec::new();
+    let mut duplicates = 0;
+    for r in lists.into_iter().flatten() {
+        if let Some(old) = seen.get(&r.id) {
+            if old.black != r.black || old.white != r.white || old.game != r.game {
+                return Err(format!(
+                    "game {} appears with different engines or games ({} vs {} in {} / {} vs {} in {}): \
+                     are these files from the same tournament?",
+                    r.id, old.black, old.white, old.game, r.black, r.white, r.game
+                ));
+            }
+            duplicates += 1;
+            continue;
+        }
+        seen.insert(r.id.clone(), r.clone());
+        out.push(r);
+    }
+    out.sort_by_key(|r| (r.pair, r.id.clone()));
+    Ok((out, duplicates))
+}
+
+/// Wins and losses of a pairing's first engine, seat by seat.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct PairStats {
+    pub first: String,
+    pub second: String,
+    pub games: u64,
+    pub wins: u64,
+    pub losses: u64,
+    pub no_result: u64,
+    /// The first engine's wins/losses in the first seat (b) and second seat (w).
+    pub first_as_black: [u64; 2],
+    pub first_as_white: [u64; 2],
+    /// Complete game pairs by the first engine's points: 0, 0.5, .., 2.
+    pub penta: [u64; 5],
+}
+
+/// Everything the tables show.
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    pub pairs: Vec<PairStats>,
+    pub games: u64,
+    pub no_result: u64,
+    pub black_wins: u64,
+    pub white_wins: u64,
+    pub reasons: BTreeMap<String, u64>,
+    /// engine -> fault reason -> count.
+    pub faults: BTreeMap<String, BTreeMap<String, u64>>,
+}
+
+impl Summary {
+    /// Summarises results; `order` lists the pairings (first, second) in
+    /// display order (pairings found only in the results follow).
+    pub fn new(results: &[GameResult], order: &[(String, String)]) -> Summary {
+        let mut s = Summary::default();
+        let mut index: HashMap<(String, String), usize> = HashMap::new();
+        for (a, b) in order {
+            index.insert((a.clone(), b.clone()), s.pairs.len());
+            s.pairs.push(PairStats {
+                first: a.clone(),
+                second: b.clone(),
+                ..Default::default()
+            });
+        }
+        let mut by_pair: HashMap<usize, Vec<&GameResult>> = HashMap::new();
+        for r in results {
+            let (a, b) = r.pairing();
+            let key = (a.to_string(), b.to_string());
+            let i = *index.entry(key).or_insert_with(|| {
+                s.pairs.push(PairStats {
+                    first: a.to_string(),
+                    second: b.to_string(),
+                    ..Default::default()
+                });
+                s.pairs.len() - 1
+            });
+            let p = &mut s.pairs[i];
+            p.games += 1;
+            s.games += 1;
+            *s.reasons.entry(r.reason.clone()).or_default() += 1;
+            let Some(winner) = r.winner.as_deref() else {
+                p.no_result += 1;
+                s.no_result += 1;
+                continue;
+            };
+            if winner == r.black {
+                s.black_wins += 1;
+            } else {
+                s.white_wins += 1;
+            }
+            let first_won = winner == a;
+            let seat = if r.black == a {
+                &mut p.first_as_black
+            } else {
+                &mut p.first_as_white
+            };
+            if first_won {
+                p.wins += 1;
+                seat[0] += 1;
+            } else {
+                p.losses += 1;
+                seat[1] += 1;
+            }
+            if FAULTS.contains(&r.reason.as_str())
+                && let Some(loser) = r.loser()
+            {
+                *s.faults
+                    .entry(loser.to_string())
+                    .or_default()
+                    .entry(r.reason.clone())
+                    .or_default() += 1;
+            }
+            by_pair.entry(r.pair).or_default().push(r);
+        }
+        for games in by_pair.values() {
+            if games.len() != 2 {
+                continue;
+            }
+            let (a, b) = games[0].pairing();
+            let points = games
+                .iter()
+                .filter(|g| g.winner.as_deref() == Some(a))
+                .count();
+            let i = index[&(a.to_string(), b.to_string())];
+            s.pairs[i].penta[2 * points] += 1;
+        }
+        s
+    }
+
+    /// One line for the live display.
+    pub fn progress(&self, total: usize) -> String {
+        let mut line = format!("games {}/{}", self.games, total);
+        for p in self.pairs.iter().take(3) {
+            line.push_str(&format!(
+                " | {} vs {} {}-{}",
+                p.first, p.second, p.wins, p.losses
+            ));
+            if let Some((elo, err)) = elo_with_error(p.wins, p.losses) {
+                line.push_str(&format!(
+                    " {:.1}% Elo {}",
+                    100.0 * p.wins as f64 / (p.wins + p.losses) as f64,
+                    fmt_elo(elo, err)
+                ));
+            }
+        }
+        if self.pairs.len() > 3 {
+            line.push_str(" | …");
+        }
+        line
+    }
+
+    /// The final table.
+    pub fn table(&self, sprt: Option<&Sprt>) -> String {
+        let mut out = String::new();
+        let name_width = self
+            .pairs
+            .iter()
+            .map(|p| p.first.len() + p.second.len() + 4)
+            .max()
+            .unwrap_or(10)
+            .max(12);
+        out.push_str(&format!(
+            "{:<name_width$}  {:>5}  {:>9}  {:>6}  {:>16}  {:>6}  {:>9}  {:>9}\n",
+            "pairing", "games", "W-L", "score", "Elo (95%)", "LOS", "as b W-L", "as w W-L"
+        ));
+        for p in &self.pairs {
+            let decided = p.wins + p.losses;
+            let score = if decided > 0 {
+                format!("{:.1}%", 100.0 * p.wins as f64 / decided as f64)
+            } else {
+                "-".into()
+            };
+            let elo = match elo_with_error(p.wins, p.losses) {
+                Some((e, err)) => fmt_elo(e, err),
+                None => "-".into(),
+            };
+            out.push_str(&format!(
+                "{:<name_width$}  {:>5}  {:>9}  {:>6}  {:>16}  {:>6}  {:>9}  {:>9}\n",
+                format!("{} vs {}", p.first, p.second),
+                p.games,
+                format!("{}-{}", p.wins, p.losses),
+                score,
+                elo,
+                format!("{:.1}%", 100.0 * los(p.wins, p.losses)),
+                format!("{}-{}", p.first_as_black[0], p.first_as_black[1]),
+                format!("{}-{}", p.first_as_white[0], p.first_as_white[1]),
+            ));
+            let pairs: u64 = p.penta.iter().sum();
+            if pairs > 0 {
+                out.push_str(&format!(
+                    "{:<name_width$}  pairs {pairs}, pentanomial [0, 0.5, 1, 1.5, 2] = {:?}\n",
+                    "", p.penta
+                ));
+            }
+        }
+        let decided = self.black_wins + self.white_wins;
+        if decided > 0 {
+            out.push_str(&format!(
+                "first player (b) won {} of {} decided games ({:.1}%)\n",
+                self.black_wins,
+                decided,
+                100.0 * self.black_wins as f64 / decided as f64
+            ));
+        }
+        if self.no_result > 0 {
+            out.push_str(&format!(
+                "{} games without result ({LENGTH_CAP}), left out of the statistics\n",
+                self.no_result
+            ));
+        }
+        let reasons: Vec<String> = self
+            .reasons
+            .iter()
+            .map(|(r, n)| format!("{r} {n}"))
+            .collect();
+        if !reasons.is_empty() {
+            out.push_str(&format!("endings: {}\n", reasons.join(", ")));
+        }
+        for (engine, faults) in &self.faults {
+            let list: Vec<String> = faults.iter().map(|(r, n)| format!("{r} {n}")).collect();
+            out.push_str(&format!("faults of {engine}: {}\n", list.join(", ")));
+        }
+        if let (Some(sprt), Some(p)) = (sprt, self.pairs.first()) {
+            let llr = sprt.llr(&p.penta);
+            let verdict = match sprt.verdict(&p.penta) {
+                Verdict::AcceptH1 => "H1 accepted",
+                Verdict::AcceptH0 => "H0 accepted",
+                Verdict::Continue => "no decision yet",
+            };
+            out.push_str(&format!(
+                "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.3} [{:.3}, {:.3}] {verdict}\n",
+                sprt.elo0,
+                sprt.elo1,
+                sprt.alpha,
+                sprt.beta,
+                llr,
+                sprt.lower_bound(),
+                sprt.upper_bound()
+            ));
+        }
+        out
+    }
+
+    /// The summary as one JSON object.
+    pub fn to_json(&self, sprt: Option<&Sprt>) -> serde_json::Value {
+        let pairs: Vec<serde_json::Value> = self
+            .pairs
+            .iter()
+            .map(|p| {
+                let decided = p.wins + p.losses;
+                let (elo, err) = match elo_with_error(p.wins, p.losses) {
+                    Some((e, err)) => (finite(e), finite(err)),
+                    None => (None, None),
+                };
+                serde_json::json!({
+                    "first": p.first,
+                    "second": p.second,
+                    "games": p.games,
+                    "wins": p.wins,
+                    "losses": p.losses,
+                    "no_result": p.no_result,
+                    "score": if decided > 0 { Some(p.wins as f64 / decided as f64) } else { None },
+                    "elo": elo,
+                    "elo_95": err,
+                    "los": los(p.wins, p.losses),
+                    "first_as_black": {"wins": p.first_as_black[0], "losses": p.first_as_black[1]},
+                    "first_as_white": {"wins": p.first_as_white[0], "losses": p.first_as_white[1]},
+                    "pentanomial": p.penta,
+                })
+            })
+            .collect();
+        let mut value = serde_json::json!({
+            "games": self.games,
+            "no_result": self.no_result,
+            "black_wins": self.black_wins,
+            "white_wins": self.white_wins,
+            "pairings": pairs,
+            "reasons": self.reasons,
+            "faults": self.faults,
+        });
+        if let (Some(sprt), Some(p)) = (sprt, self.pairs.first()) {
+            let verdict = match sprt.verdict(&p.penta) {
+                Verdict::AcceptH1 => "H1",
+                Verdict::AcceptH0 => "H0",
+                Verdict::Continue => "continue",
+            };
+            value["sprt"] = serde_json::json!({
+                "elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha, "beta": sprt.beta,
+                "llr": sprt.llr(&p.penta),
+                "lower": sprt.lower_bound(), "upper": sprt.upper_bound(),
+                "verdict": verdict,
+            });
+        }
+        value
+    }
+}
+
+fn finite(x: f64) -> Option<f64> {
+    x.is_finite().then_some(x)
+}
+
+fn fmt_elo(elo: f64, err: f64) -> String {
+    let elo = elo + 0.0; // no "-0.0"
+    if elo.is_finite() && err.is_finite() {
+        format!("{elo:+.1} ± {err:.1}")
+    } else if elo.is_finite() {
+        format!("{elo:+.1} ± inf")
+    } else if elo > 0.0 {
+        "+inf".into()
+    } else {
+        "-inf".into()
+    }
+}

@@ -1,0 +1,271 @@
+//! `oddity match` between fake random engines on every game: complete
+//! results, legal games, consistent statistics, openings, shards and merge.
+
+#[path = "support/match_harness.rs"]
+mod fake_engines;
+
+use fake_engines::*;
+use oddity::game::{GameKind, GameSpec, Rules};
+use oddity::moves::Colour;
+use oddity::position::AnyGame;
+use oddity::record::GameRecord;
+use oddity::tournament::results::GameResult;
+
+/// Replays a result's turns with the rules and checks the recorded winner.
+fn check_game(r: &GameResult, spec: &GameSpec) {
+    let mut rec = GameRecord::new(AnyGame::new(spec));
+    assert_eq!(&r.turns[..r.opening.len()], &r.opening[..], "{}", r.id);
+    for token in &r.turns {
+        let seat = rec.position().to_move();
+        let turn = rec
+            .position()
+            .parse_turn(token)
+            .expect("recorded token parses");
+        rec.play(seat, turn).expect("recorded turn is legal");
+    }
+    assert_eq!(r.reason, "rules", "{r:?}");
+    let outcome = rec.outcome().expect("the game is over");
+    let seat = if outcome.winner == Colour::Black {
+        "b"
+    } else {
+        "w"
+    };
+    assert_eq!(r.winner_seat.as_deref(), Some(seat));
+    let name = if seat == "b" { &r.black } else { &r.white };
+    assert_eq!(r.winner.as_ref(), Some(name));
+}
+
+fn tournament(kind: GameKind, size: usize, extra: &[&str]) {
+    let dir = scratch(kind.name());
+    let res = dir.join("r.jsonl");
+    let a = engine("a", "--seed 1");
+    let b = engine("b", "--seed 2");
+    let size_s = size.to_string();
+    let mut args = vec![
+        "--game",
+        kind.name(),
+        "--size",
+        &size_s,
+        "--games",
+        "10",
+        "--concurrency",
+        "2",
+        "--engine",
+        &a,
+        "--engine",
+        &b,
+        "--results",
+        path_str(&res),
+        "--json",
+    ];
+    args.extend_from_slice(extra);
+    let stdout = ok(&run_match(&args));
+    let rs = results(&res);
+    assert_eq!(rs.len(), 10);
+    let rules = Rules {
+        open_start: extra.contains(&"--open"),
+        ..Rules::default()
+    };
+    let spec = GameSpec::new(kind, size, rules).unwrap();
+    for r in &rs {
+        check_game(r, &spec);
+        assert!(r.time_used.black >= 0.0 && r.time_used.white >= 0.0);
+    }
+    let mut ids: Vec<&str> = rs.iter().map(|r| r.id.as_str()).collect();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), 10);
+    let summary: serde_json::Value = serde_json::from_str(stdout.trim()).expect("one JSON object");
+    assert_eq!(summary["games"], 10);
+    let p = &summary["pairings"][0];
+    assert_eq!(p["first"], "a");
+    assert_eq!(
+        p["wins"].as_u64().unwrap() + p["losses"].as_u64().unwrap(),
+        10
+    );
+    let penta: u64 = p["pentanomial"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    assert_eq!(penta, 5);
+    let sgf = std::fs::read_to_string(dir.join("r.sgf")).unwrap();
+    assert_eq!(sgf.matches("(;FF[4]").count(), 10);
+}
+
+#[test]
+fn xodd_tournament() {
+    tournament(GameKind::Xodd, 4, &[]);
+}
+
+#[test]
+fn yodd_tournament() {
+    tournament(GameKind::Yodd, 3, &[]);
+}
+
+#[test]
+fn odd_tournament() {
+    tournament(GameKind::Odd, 3, &["--random-plies", "2"]);
+}
+
+#[test]
+fn onyx_tournament() {
+    tournament(GameKind::Onyx, 8, &["--open"]);
+}
+
+#[test]
+fn openings_file_pairs_and_seats() {
+    let dir = scratch("openings");
+    let book = dir.join("book.txt");
+    std::fs::write(&book, "# two openings\nB:A1\nB:C3 W:A2\n").unwrap();
+    let res = dir.join("r.jsonl");
+    let (a, b) = (engine("a", ""), engine("b", ""));
+    ok(&run_match(&[
+        "--game",
+        "odd",
+        "--size",
+        "2",
+        "--games",
+        "6",
+        "--engine",
+        &a,
+        "--engine",
+        &b,
+        "--openings",
+        path_str(&book),
+        "--results",
+        path_str(&res),
+    ]));
+    let rs = results(&res);
+    assert_eq!(rs.len(), 6);
+    let expected = [vec!["B:A1"], vec!["B:C3", "W:A2"], vec!["B:A1"]];
+    for (k, pair) in rs.chunks(2).enumerate() {
+        assert_eq!(pair[0].opening, expected[k]);
+        assert_eq!(pair[1].opening, expected[k]);
+        assert_eq!((pair[0].black.as_str(), pair[0].white.as_str()), ("a", "b"));
+        assert_eq!((pair[1].black.as_str(), pair[1].white.as_str()), ("b", "a"));
+        assert_eq!(pair[0].pair, pair[1].pair);
+    }
+    // A bad opening stops the run before any game.
+    std::fs::write(&book, "B:A1 B:A1\n").unwrap();
+    let res2 = dir.join("r2.jsonl");
+    let out = run_match(&[
+        "--game",
+        "odd",
+        "--size",
+        "2",
+        "--engine",
+        &a,
+        "--engine",
+        &b,
+        "--openings",
+        path_str(&book),
+        "--results",
+        path_str(&res2),
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("openings line 1"));
+    assert!(!res2.exists());
+}
+
+#[test]
+fn round_robin_shards_merge_to_the_whole() {
+    let dir = scratch("shards");
+    let engines: Vec<String> = ["a", "b", "c"].iter().map(|n| engine(n, "")).collect();
+    let mut base = vec![
+        "--game",
+        "odd",
+        "--size",
+        "2",
+        "--games",
+        "4",
+        "--round-robin",
+    ];
+    for e in &engines {
+        base.push("--engine");
+        base.push(e);
+    }
+    let mut files = Vec::new();
+    for i in 1..=3 {
+        let f = dir.join(format!("s{i}.jsonl"));
+        let shard = format!("{i}/3");
+        let mut args = base.clone();
+        args.extend_from_slice(&["--shard", &shard, "--results", path_str(&f)]);
+        ok(&run_match(&args));
+        files.push(f);
+    }
+    let counts: Vec<usize> = files.iter().map(|f| results(f).len()).collect();
+    assert_eq!(counts.iter().sum::<usize>(), 12, "{counts:?}");
+    assert!(counts.iter().all(|&c| c == 4), "{counts:?}");
+    // Merge, with one file given twice: duplicates are dropped.
+    let merged = dir.join("all.jsonl");
+    let mut args = vec!["--merge"];
+    for f in &files {
+        args.push(path_str(f));
+    }
+    args.push(path_str(&files[0]));
+    args.extend_from_slice(&["--results", path_str(&merged), "--json"]);
+    let stdout = ok(&run_match(&args));
+    let summary: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(summary["games"], 12);
+    assert_eq!(summary["pairings"].as_array().unwrap().len(), 3);
+    let all = results(&merged);
+    assert_eq!(all.len(), 12);
+    let mut ids: Vec<&str> = all.iter().map(|r| r.id.as_str()).collect();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), 12);
+}
+
+#[test]
+fn missing_program_stops_before_any_game() {
+    let dir = scratch("missing");
+    let res = dir.join("r.jsonl");
+    let a = engine("a", "");
+    let out = run_match(&[
+        "--game",
+        "odd",
+        "--size",
+        "2",
+        "--engine",
+        &a,
+        "--engine",
+        "ghost=/nonexistent/engine --visits 3",
+        "--results",
+        path_str(&res),
+    ]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("engine 'ghost' cannot be started"),
+        "{stderr}"
+    );
+    assert!(!res.exists() || results(&res).is_empty());
+}
+
+#[test]
+fn refuses_to_overwrite_results_without_resume() {
+    let dir = scratch("overwrite");
+    let res = dir.join("r.jsonl");
+    let (a, b) = (engine("a", ""), engine("b", ""));
+    let args = [
+        "--game",
+        "odd",
+        "--size",
+        "2",
+        "--games",
+        "2",
+        "--engine",
+        &a,
+        "--engine",
+        &b,
+        "--results",
+        path_str(&res),
+    ];
+    ok(&run_match(&args));
+    let out = run_match(&args);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--resume"));
+    assert_eq!(results(&res).len(), 2);
+}
