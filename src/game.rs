@@ -187,6 +187,17 @@ impl GameSpec {
         }
     }
 
+    /// The rule options as `name=value` items joined by commas, e.g.
+    /// `start=open,swap=on` (empty for Xodd and Yodd).
+    pub fn rules_text(&self) -> String {
+        let items: Vec<String> = self
+            .rule_options()
+            .iter()
+            .map(|(name, value)| format!("{name}={value}"))
+            .collect();
+        items.join(",")
+    }
+
     /// Onyx: whether the game starts from the standard position.
     pub fn standard_start(&self) -> bool {
         !self.rules.open_start && self.size.is_multiple_of(4)

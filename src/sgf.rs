@@ -47,7 +47,7 @@ pub fn write(record: &GameRecord, info: &RecordInfo) -> String {
         spec.kind,
         spec.size,
     );
-    let rules = rules_text(spec);
+    let rules = spec.rules_text();
     if !rules.is_empty() {
         let _ = write!(out, "OR[{rules}]");
     }
@@ -88,15 +88,6 @@ pub fn write(record: &GameRecord, info: &RecordInfo) -> String {
 fn has_stones(game: &AnyGame) -> bool {
     let topo = game.topology();
     topo.cells().iter().any(|&c| game.stone_at(c).is_some())
-}
-
-fn rules_text(spec: &GameSpec) -> String {
-    let options: Vec<String> = spec
-        .rule_options()
-        .iter()
-        .map(|(name, value)| format!("{name}={value}"))
-        .collect();
-    options.join(",")
 }
 
 /// Why a record could not be read.

@@ -56,39 +56,11 @@ pub fn setup_commands(spec: &GameSpec) -> Vec<String> {
         format!("oddity-game {}", spec.kind),
         format!("boardsize {}", spec.size),
     ];
-    match spec.kind {
-        GameKind::Odd => cmds.push(format!("oddity-rules min_group {}", spec.min_group())),
-        GameKind::Onyx => {
-            let start = if spec.standard_start() {
-                "standard"
-            } else {
-                "open"
-            };
-            cmds.push(format!("oddity-rules start {start}"));
-            let swap = if spec.rules.swap { "on" } else { "off" };
-            cmds.push(format!("oddity-rules swap {swap}"));
-        }
-        _ => {}
+    for (name, value) in spec.rule_options() {
+        cmds.push(format!("oddity-rules {name} {value}"));
     }
     cmds.push("clear_board".into());
     cmds
-}
-
-/// The rule options in words, for results files.
-pub fn rules_text(spec: &GameSpec) -> String {
-    match spec.kind {
-        GameKind::Odd => format!("min_group={}", spec.min_group()),
-        GameKind::Onyx => format!(
-            "start={},swap={}",
-            if spec.standard_start() {
-                "standard"
-            } else {
-                "open"
-            },
-            if spec.rules.swap { "on" } else { "off" }
-        ),
-        _ => String::new(),
-    }
 }
 
 fn seat_word(seat: Colour) -> &'static str {
@@ -366,7 +338,7 @@ fn finish(
             detail,
             game: spec.kind.to_string(),
             size: spec.size,
-            rules: rules_text(spec),
+            rules: spec.rules_text(),
             opening: opening.to_vec(),
             turns,
             time_used: TimeUsed {
