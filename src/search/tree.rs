@@ -360,39 +360,77 @@ impl<G: Game> Tree<G> {
     /// `w/n + e/sqrt(n)` is computed as `(w * r + e) * r` with
     /// `r = 1/sqrt(n)` from a table for small `n`, so a child costs two
     /// multiplications and no division or square root in most of the tree.
+    /// Four independent running maxima break the loop's dependency chain;
+    /// ties go to the lowest index, as in a plain scan.
     #[inline]
     fn select(&self, node: &Node, first: u32, n: u32, mover: Colour) -> u32 {
+        const LANES: usize = 4;
         let parent_visits = node.visits().max(1) as f32;
         let explore = self.config.exploration * parent_visits.ln().sqrt();
         let table: &[f32; RSQRT_TABLE] = &RSQRT;
         let kids = self.arena.slice(first, n);
         let mine = 1 + mover as u8;
-        let mut best = 0;
-        let mut best_score = f32::NEG_INFINITY;
-        for (k, c) in kids.iter().enumerate() {
+        // The score of child `k`, or `Err` to take it at once (unvisited or
+        // a proven win) or `None` to skip it (a proven loss).
+        let score = |c: &Node| -> Result<Option<f32>, ()> {
             let visits = c.visits.load(Relaxed);
             let wins = c.wins.load(Relaxed);
             let proof = c.proof.load(Relaxed);
             if proof != 0 {
-                if proof == mine {
-                    return first + k as u32;
-                }
-                continue;
+                return if proof == mine { Err(()) } else { Ok(None) };
             }
             if visits == 0 {
-                return first + k as u32;
+                return Err(());
             }
             let r = match table.get(visits as usize) {
                 Some(&r) => r,
                 None => 1.0 / (visits as f32).sqrt(),
             };
-            let score = (wins as f32 * r + explore) * r;
-            if score > best_score {
-                best_score = score;
-                best = k;
+            Ok(Some((wins as f32 * r + explore) * r))
+        };
+        let mut best_score = [f32::NEG_INFINITY; LANES];
+        let mut best = [usize::MAX; LANES];
+        let chunks = kids.chunks_exact(LANES);
+        let tail = chunks.remainder();
+        for (ci, chunk) in chunks.enumerate() {
+            for lane in 0..LANES {
+                let k = ci * LANES + lane;
+                match score(&chunk[lane]) {
+                    Err(()) => return first + k as u32,
+                    Ok(Some(s)) if s > best_score[lane] => {
+                        best_score[lane] = s;
+                        best[lane] = k;
+                    }
+                    Ok(_) => {}
+                }
             }
         }
-        first + best as u32
+        let base = kids.len() - tail.len();
+        for (j, c) in tail.iter().enumerate() {
+            let k = base + j;
+            let lane = j % LANES;
+            match score(c) {
+                Err(()) => return first + k as u32,
+                Ok(Some(s)) if s > best_score[lane] => {
+                    best_score[lane] = s;
+                    best[lane] = k;
+                }
+                Ok(_) => {}
+            }
+        }
+        let mut pick = usize::MAX;
+        let mut pick_score = f32::NEG_INFINITY;
+        for lane in 0..LANES {
+            let (s, k) = (best_score[lane], best[lane]);
+            if k != usize::MAX
+                && (pick == usize::MAX || s > pick_score || (s == pick_score && k < pick))
+            {
+                pick = k;
+                pick_score = s;
+            }
+        }
+        // Every child a proven loss: any will do.
+        first + if pick == usize::MAX { 0 } else { pick as u32 }
     }
 
     /// Descends from the root by UCT without changing anything; returns
