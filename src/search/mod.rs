@@ -10,7 +10,7 @@
 //! Nodes live in one arena allocated up front from zeroed memory (pages are
 //! mapped by the OS only when first written) and are addressed by `u32`
 //! index. A node is 20 bytes: first-child index, visits, wins (all `u32`),
-//! action and child count (`u16`), proof (`u8`). The children of a node are
+//! action and child count (`u16`), proof and prior (`u8`). The children of a node are
 //! created all at once, contiguously, in a random order, when the node is
 //! expanded. A leaf is expanded when its visits reach its parent's number of
 //! children divided by [`EXPAND_DIVISOR`] (the root at once), so the tree
@@ -24,7 +24,8 @@
 //! `c` is [`SearchParams::exploration`], or when unset
 //! [`default_exploration`]: `sqrt(2)` for [`Policy::Plain`] (textbook UCB1),
 //! and per game for [`Policy::Default`] (see that function; starting values
-//! until the match runner tunes them).
+//! until the match runner tunes them). With [`Policy::Default`], games with
+//! knowledge add a progressive-bias term from priors ([`knowledge`]).
 //!
 //! # Threads and virtual loss
 //! All threads search one tree without locks. Statistics are relaxed
@@ -57,6 +58,7 @@
 //! of [`time::SAFETY_MARGIN`]; a search stops at [`Limits::time`], and at
 //! [`Limits::soft_time`] already when the best move is clear.
 
+pub mod knowledge;
 pub mod time;
 mod tree;
 
@@ -364,6 +366,7 @@ fn tree_config(kind: GameKind, params: &SearchParams) -> TreeConfig {
             .unwrap_or_else(|| default_exploration(kind, params.policy))
             as f32,
         expand_divisor: EXPAND_DIVISOR,
+        priors: params.policy == Policy::Default && knowledge::has_priors(kind),
     }
 }
 
@@ -528,7 +531,7 @@ impl<G: Game> Searcher<G> {
             turn,
             visits: u64::from(node.visits()),
             value,
-            prior: None,
+            prior: first.prior(),
             pv,
             proven,
         }

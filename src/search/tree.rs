@@ -41,7 +41,11 @@ pub(crate) struct Node {
     num_children: AtomicU16,
     /// 0 unknown, 1 + colour index: the proven winner of this position.
     proof: AtomicU8,
+    /// The action's prior from [`super::knowledge`], in 255ths (0 = none).
+    prior: AtomicU8,
 }
+
+const _: () = assert!(std::mem::size_of::<Node>() == 20);
 
 impl Node {
     pub(crate) fn visits(&self) -> u32 {
@@ -52,6 +56,11 @@ impl Node {
     }
     pub(crate) fn action(&self) -> Action {
         Action::from_bits(self.action.load(Relaxed))
+    }
+    /// The prior in `0..=1`, if the node has one.
+    pub(crate) fn prior(&self) -> Option<f64> {
+        let p = self.prior.load(Relaxed);
+        (p > 0).then(|| f64::from(p) / 255.0)
     }
     pub(crate) fn proof(&self) -> Option<Colour> {
         match self.proof.load(Relaxed) {
@@ -167,6 +176,7 @@ pub(crate) struct Worker {
     /// (for the root: the root's side to move).
     path: Vec<(u32, Colour)>,
     actions: Vec<Action>,
+    priors: Vec<f32>,
     pub(crate) iterations: u64,
 }
 
@@ -176,6 +186,7 @@ impl Worker {
             rng,
             path: Vec::with_capacity(512),
             actions: Vec::with_capacity(1024),
+            priors: Vec::with_capacity(1024),
             iterations: 0,
         }
     }
@@ -189,6 +200,8 @@ pub(crate) struct TreeConfig {
     /// A leaf is expanded once its visits reach its parent's number of
     /// children divided by this (at least 1).
     pub(crate) expand_divisor: u32,
+    /// Ask [`super::knowledge::priors`] at expansion.
+    pub(crate) priors: bool,
 }
 
 /// A search tree over the game `G`, rooted at `root_game`.
@@ -200,6 +213,11 @@ pub(crate) struct Tree<G: Game> {
 }
 
 pub(crate) const ROOT: u32 = 0;
+
+/// A prior in `0..=1` in 255ths, at least 1 (0 means "no prior").
+fn quantize(p: f32) -> u8 {
+    (p.clamp(0.0, 1.0) * 255.0).round().max(1.0) as u8
+}
 
 /// Entries of the `1/sqrt(n)` table.
 const RSQRT_TABLE: usize = 1024;
@@ -346,9 +364,29 @@ impl<G: Game> Tree<G> {
             let j = below(&mut w.rng, i as u32 + 1) as usize;
             w.actions.swap(i, j);
         }
-        for (k, a) in w.actions.iter().enumerate() {
-            let c = self.node(first + k as u32);
-            c.action.store(a.bits(), Relaxed);
+        let with_priors = self.config.priors
+            && super::knowledge::priors(game, &w.actions, &mut w.priors)
+            && w.priors.len() == n;
+        if with_priors {
+            // Highest prior first (the random order breaks ties), so the
+            // first unvisited child is the most promising one.
+            let mut order: Vec<(u8, Action)> = w
+                .priors
+                .iter()
+                .zip(&w.actions)
+                .map(|(&p, &a)| (quantize(p), a))
+                .collect();
+            order.sort_by_key(|&(p, _)| std::cmp::Reverse(p));
+            for (k, (p, a)) in order.into_iter().enumerate() {
+                let c = self.node(first + k as u32);
+                c.action.store(a.bits(), Relaxed);
+                c.prior.store(p, Relaxed);
+            }
+        } else {
+            for (k, a) in w.actions.iter().enumerate() {
+                let c = self.node(first + k as u32);
+                c.action.store(a.bits(), Relaxed);
+            }
         }
         node.num_children.store(n as u16, Relaxed);
         node.first_child.store(first, Release);
@@ -364,7 +402,17 @@ impl<G: Game> Tree<G> {
     /// ties go to the lowest index, as in a plain scan.
     #[inline]
     fn select(&self, node: &Node, first: u32, n: u32, mover: Colour) -> u32 {
+        if self.config.priors {
+            self.select_with::<true>(node, first, n, mover)
+        } else {
+            self.select_with::<false>(node, first, n, mover)
+        }
+    }
+
+    #[inline(always)]
+    fn select_with<const BIAS: bool>(&self, node: &Node, first: u32, n: u32, mover: Colour) -> u32 {
         const LANES: usize = 4;
+        let bias_scale = super::knowledge::PRIOR_WEIGHT / 255.0;
         let parent_visits = node.visits().max(1) as f32;
         let explore = self.config.exploration * parent_visits.ln().sqrt();
         let table: &[f32; RSQRT_TABLE] = &RSQRT;
@@ -386,7 +434,13 @@ impl<G: Game> Tree<G> {
                 Some(&r) => r,
                 None => 1.0 / (visits as f32).sqrt(),
             };
-            Ok(Some((wins as f32 * r + explore) * r))
+            // Progressive bias: PRIOR_WEIGHT * prior / n, folded into wins.
+            let wins = if BIAS {
+                wins as f32 + bias_scale * f32::from(c.prior.load(Relaxed))
+            } else {
+                wins as f32
+            };
+            Ok(Some((wins * r + explore) * r))
         };
         let mut best_score = [f32::NEG_INFINITY; LANES];
         let mut best = [usize::MAX; LANES];
