@@ -38,6 +38,9 @@
 //! on the arena's fill mark per expansion (expansions are rare, see above).
 //! Each thread has its own random generator (seeded from the seed, the
 //! thread index and the number of turns played), buffers and iteration count.
+//! The root, on every path, gets its visits and wins in batches of 64 per
+//! thread (selection at the root adds the thread's pending visits), so its
+//! cache line does not bounce between cores on every iteration.
 //!
 //! # Solver
 //! When an action ends the game, its node is marked with the winner. A node
@@ -662,28 +665,30 @@ impl<G: Game> Searcher<G> {
         let mut k: u32 = 0;
         loop {
             if stop.is_stopped() || halt.load(Ordering::Relaxed) || root.proof().is_some() {
-                return;
+                break;
             }
-            let visits = root.visits();
+            let visits = tree.root_visits_with(w);
             if let Some(t) = target
                 && u64::from(visits) >= t
             {
-                return;
+                break;
             }
             if k & 15 == 0
                 && let Some(d) = deadline
                 && Instant::now() >= d
             {
-                return;
+                break;
             }
             k = k.wrapping_add(1);
             if visits >= VISIT_CAP {
                 // The counters are full: wait for the stop condition.
+                tree.flush(w);
                 std::thread::sleep(Duration::from_millis(1));
                 continue;
             }
             tree.iterate(w);
         }
+        tree.flush(w);
     }
 }
 

@@ -178,7 +178,15 @@ pub(crate) struct Worker {
     actions: Vec<Action>,
     priors: Vec<f32>,
     pub(crate) iterations: u64,
+    /// Root visits and wins not yet added to the shared root: the root is
+    /// on every path, so its counters are updated in batches of
+    /// [`ROOT_BATCH`] to keep its cache line from bouncing between threads.
+    pending_visits: u32,
+    pending_wins: u32,
 }
+
+/// Iterations a thread counts locally before updating the root.
+const ROOT_BATCH: u32 = 64;
 
 impl Worker {
     pub(crate) fn new(rng: Rng) -> Worker {
@@ -188,6 +196,8 @@ impl Worker {
             actions: Vec::with_capacity(1024),
             priors: Vec::with_capacity(1024),
             iterations: 0,
+            pending_visits: 0,
+            pending_wins: 0,
         }
     }
 }
@@ -263,8 +273,7 @@ impl<G: Game> Tree<G> {
     pub(crate) fn iterate(&self, w: &mut Worker) {
         let mut game = self.root_game.clone();
         w.path.clear();
-        let root = self.root();
-        root.visits.fetch_add(1, Relaxed);
+        w.pending_visits += 1;
         w.path.push((ROOT, game.to_move()));
         let mut idx = ROOT;
         let mut parent_children: u32 = 0;
@@ -287,7 +296,12 @@ impl<G: Game> Tree<G> {
             }
             let n = u32::from(node.num_children.load(Relaxed));
             let mover = game.to_move();
-            let child = self.select(node, first, n, mover);
+            let parent_visits = if idx == ROOT {
+                node.visits() + w.pending_visits
+            } else {
+                node.visits()
+            };
+            let child = self.select(parent_visits, first, n, mover);
             let c = self.node(child);
             c.visits.fetch_add(1, Relaxed);
             game.apply(c.action());
@@ -298,7 +312,10 @@ impl<G: Game> Tree<G> {
             parent_children = n;
             idx = child;
         };
-        for &(i, mover) in &w.path {
+        if w.path[0].1 == winner {
+            w.pending_wins += 1;
+        }
+        for &(i, mover) in &w.path[1..] {
             if mover == winner {
                 self.node(i).wins.fetch_add(1, Relaxed);
             }
@@ -307,6 +324,23 @@ impl<G: Game> Tree<G> {
             self.propagate_proof(&w.path);
         }
         w.iterations += 1;
+        if w.pending_visits >= ROOT_BATCH {
+            self.flush(w);
+        }
+    }
+
+    /// Adds a thread's pending root counts to the root.
+    pub(crate) fn flush(&self, w: &mut Worker) {
+        let root = self.root();
+        root.visits.fetch_add(w.pending_visits, Relaxed);
+        root.wins.fetch_add(w.pending_wins, Relaxed);
+        w.pending_visits = 0;
+        w.pending_wins = 0;
+    }
+
+    /// Root visits including the thread's pending ones.
+    pub(crate) fn root_visits_with(&self, w: &Worker) -> u32 {
+        self.root().visits() + w.pending_visits
     }
 
     /// MCTS-solver backup: a position is won for the side to move if some
@@ -401,20 +435,25 @@ impl<G: Game> Tree<G> {
     /// Four independent running maxima break the loop's dependency chain;
     /// ties go to the lowest index, as in a plain scan.
     #[inline]
-    fn select(&self, node: &Node, first: u32, n: u32, mover: Colour) -> u32 {
+    fn select(&self, parent_visits: u32, first: u32, n: u32, mover: Colour) -> u32 {
         if self.config.priors {
-            self.select_with::<true>(node, first, n, mover)
+            self.select_with::<true>(parent_visits, first, n, mover)
         } else {
-            self.select_with::<false>(node, first, n, mover)
+            self.select_with::<false>(parent_visits, first, n, mover)
         }
     }
 
     #[inline(always)]
-    fn select_with<const BIAS: bool>(&self, node: &Node, first: u32, n: u32, mover: Colour) -> u32 {
+    fn select_with<const BIAS: bool>(
+        &self,
+        parent_visits: u32,
+        first: u32,
+        n: u32,
+        mover: Colour,
+    ) -> u32 {
         const LANES: usize = 4;
         let bias_scale = super::knowledge::PRIOR_WEIGHT / 255.0;
-        let parent_visits = node.visits().max(1) as f32;
-        let explore = self.config.exploration * parent_visits.ln().sqrt();
+        let explore = self.config.exploration * (parent_visits.max(1) as f32).ln().sqrt();
         let table: &[f32; RSQRT_TABLE] = &RSQRT;
         let kids = self.arena.slice(first, n);
         let mine = 1 + mover as u8;
@@ -500,7 +539,7 @@ impl<G: Game> Tree<G> {
                 return depth;
             }
             let mover = game.to_move();
-            idx = self.select(node, kids.start, kids.len() as u32, mover);
+            idx = self.select(node.visits(), kids.start, kids.len() as u32, mover);
             game.apply(self.node(idx).action());
             depth += 1;
         }
