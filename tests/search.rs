@@ -129,9 +129,14 @@ fn solver_finds_an_immediate_win() {
     // win at once and the others lose.
     for (kind, size) in GAMES {
         let empty = if kind == GameKind::Odd { 1 } else { 2 };
-        for game in decisive_positions(kind, size, empty, 3) {
+        for (k, game) in decisive_positions(kind, size, empty, 4)
+            .into_iter()
+            .enumerate()
+        {
             let record = GameRecord::new(game.clone());
-            let report = search(&record, params(1, 1), visits(3000));
+            // The last position with two threads.
+            let threads = if k == 3 { 2 } else { 1 };
+            let report = search(&record, params(threads, 1), visits(3000));
             let best = report.best.expect("a move");
             assert!(
                 wins_for_mover(&game, &best),
@@ -153,9 +158,13 @@ fn solver_avoids_an_immediate_loss() {
     // Two or three empty cells: a wrong turn lets the opponent win next.
     for (kind, size) in GAMES {
         let empty = if kind == GameKind::Odd { 2 } else { 3 };
-        for game in decisive_positions(kind, size, empty, 3) {
+        for (k, game) in decisive_positions(kind, size, empty, 4)
+            .into_iter()
+            .enumerate()
+        {
             let record = GameRecord::new(game.clone());
-            let report = search(&record, params(1, 2), visits(20_000));
+            let threads = if k == 3 { 2 } else { 1 };
+            let report = search(&record, params(threads, 2), visits(20_000));
             let best = report.best.expect("a move");
             assert!(wins_for_mover(&game, &best), "{kind}: {best:?} loses");
             for c in &report.candidates {
@@ -297,6 +306,22 @@ fn progress_and_pv_are_consistent() {
     }
     let total: u64 = report.candidates.iter().map(|c| c.visits).sum();
     assert!(total <= report.root_visits);
+}
+
+#[test]
+fn a_proven_root_ends_the_search() {
+    // A won position: once the root is solved the search returns, long
+    // before its visit or time limit.
+    let game = decisive_positions(GameKind::Odd, 2, 2, 1).remove(0);
+    let record = GameRecord::new(game);
+    let limits = Limits {
+        visits: Some(u64::from(u32::MAX)),
+        time: Some(Duration::from_secs(600)),
+        soft_time: None,
+    };
+    let report = search(&record, params(2, 0), limits);
+    assert_eq!(report.proven, Some(Colour::Black));
+    assert!(report.iterations < 1_000_000);
 }
 
 #[test]

@@ -175,8 +175,8 @@ pub struct Limits {
     pub visits: Option<u64>,
     /// Hard time limit.
     pub time: Option<Duration>,
-    /// Stop here already when the best move is clear (its visits at least
-    /// [`CLEAR_RATIO`] times the runner-up's); otherwise go on to `time`.
+    /// From here on, stop as soon as the best move is clear (its visits at
+    /// least [`CLEAR_RATIO`] times the runner-up's); at the latest at `time`.
     pub soft_time: Option<Duration>,
 }
 
@@ -607,18 +607,14 @@ impl<G: Game> Searcher<G> {
                 })
                 .collect();
             let mut next_progress = progress.as_ref().map(|(_, every)| start + *every);
-            let mut soft_checked = false;
             while finished.load(Ordering::Acquire) < threads {
                 std::thread::sleep(Duration::from_micros(500));
                 let now = Instant::now();
                 if let Some(soft) = soft_deadline
-                    && !soft_checked
                     && now >= soft
+                    && this.best_is_clear()
                 {
-                    soft_checked = true;
-                    if this.best_is_clear() {
-                        halt.store(true, Ordering::Relaxed);
-                    }
+                    halt.store(true, Ordering::Relaxed);
                 }
                 if let (Some((f, every)), Some(at)) = (progress.as_mut(), next_progress)
                     && now >= at
@@ -648,7 +644,7 @@ impl<G: Game> Searcher<G> {
                 top[1] = v;
             }
         }
-        f64::from(top[0]) >= CLEAR_RATIO * f64::from(top[1])
+        top[0] > 0 && f64::from(top[0]) >= CLEAR_RATIO * f64::from(top[1])
     }
 
     /// A search thread's loop.
