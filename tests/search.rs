@@ -222,6 +222,10 @@ fn tree_reuse_keeps_the_subtree() {
         // Two turns: the second one has a two-action turn in Xodd/Yodd.
         for _ in 0..2 {
             let report = engine.search(&visits(3000), &StopFlag::new(), None);
+            // The same record again keeps the tree.
+            let before = engine.root_visits();
+            engine.set_position(&record);
+            assert_eq!(engine.root_visits(), before);
             let best = &report.candidates[0];
             assert!(best.visits > 0);
             let seat = record.position().to_move();

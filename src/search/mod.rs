@@ -57,9 +57,12 @@
 //! fresh arena (so the old tree's memory is returned).
 //!
 //! # Time
-//! [`time`] turns clock settings into a per-move budget with a safety margin
-//! of [`time::SAFETY_MARGIN`]; a search stops at [`Limits::time`], and at
-//! [`Limits::soft_time`] already when the best move is clear.
+//! [`time`] turns clock settings into a per-move budget that stays
+//! [`time::SAFETY_MARGIN`] (100 ms) below the most the clock allows for the
+//! move; a search stops at [`Limits::time`] (threads check the clock every
+//! 16 iterations and the stop flag every iteration, so it returns within a
+//! few milliseconds), and from [`Limits::soft_time`] on as soon as the best
+//! move is clear.
 
 pub mod knowledge;
 pub mod time;
@@ -690,6 +693,10 @@ impl<G: Game> Searcher<G> {
 
 impl<G: Game> AnySearcher for Searcher<G> {
     fn advance(&mut self, moves: &[(Colour, Turn)], params: &SearchParams) -> bool {
+        if moves.iter().all(|(_, turn)| *turn == Turn::Resign) {
+            // Same position: keep the tree as it is.
+            return true;
+        }
         let t = &self.tree;
         let mut game = t.root_game.clone();
         let mut path = Vec::new();
