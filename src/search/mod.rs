@@ -475,7 +475,7 @@ impl<G: Game> Searcher<G> {
             },
             candidates,
             iterations,
-            nodes: t.arena.used(),
+            nodes: t.nodes(),
             elapsed,
             proven: root.proof(),
         }
@@ -581,7 +581,7 @@ impl<G: Game> Searcher<G> {
         if tree.root_game.is_over() {
             return Report {
                 elapsed: start.elapsed(),
-                nodes: tree.arena.used(),
+                nodes: tree.nodes(),
                 ..Report::default()
             };
         }
@@ -757,7 +757,7 @@ impl<G: Game> AnySearcher for Searcher<G> {
     }
 
     fn nodes(&self) -> usize {
-        self.tree.arena.used()
+        self.tree.nodes()
     }
 
     fn root_visits(&self) -> u64 {

@@ -220,7 +220,13 @@ pub(crate) struct Tree<G: Game> {
     pub(crate) root_game: G,
     full: AtomicBool,
     pub(crate) config: TreeConfig,
+    /// Unused nodes after the root (see [`ROOT_PAD`]).
+    pad: usize,
 }
+
+/// Nodes left unused after the root so that no other node shares a 64-byte
+/// cache line with it, whatever the arena's alignment.
+const ROOT_PAD: usize = 4;
 
 pub(crate) const ROOT: u32 = 0;
 
@@ -246,12 +252,26 @@ impl<G: Game> Tree<G> {
         let arena = Arena::new(capacity);
         let root = arena.alloc(1).expect("capacity >= 1");
         debug_assert_eq!(root, ROOT);
+        // Keep the root's cache line free of other nodes: the root is read
+        // on every iteration by every thread, its first children are
+        // written often.
+        let pad = if capacity >= 1024 {
+            arena.alloc(ROOT_PAD).map_or(0, |_| ROOT_PAD)
+        } else {
+            0
+        };
         Tree {
             arena,
             root_game,
             full: AtomicBool::new(false),
             config,
+            pad,
         }
+    }
+
+    /// Nodes in the tree.
+    pub(crate) fn nodes(&self) -> usize {
+        self.arena.used() - self.pad
     }
 
     #[inline(always)]
