@@ -7,13 +7,18 @@
 //! `PRIOR_WEIGHT * prior / n` that fades as a child's visits `n` grow.
 //! [`super::Policy::Plain`] never calls it.
 //!
+//! [`playout`] is the playout of the default policy: the place for smarter
+//! per-game playout policies. It is the rules core's uniformly random
+//! [`Game::playout`] for every game so far.
+//!
 //! No game has priors yet: every game returns `false` and searches exactly
 //! as the plain policy's tree does (with its own exploration constant).
 //! Knowledge is added here one game at a time, measured by the match runner
 //! against `--policy plain`.
 
 use crate::game::{Game, GameKind};
-use crate::moves::Action;
+use crate::moves::{Action, Colour};
+use crate::random::Rng;
 
 /// Weight of the progressive-bias term, in playouts: a child with prior 1
 /// counts as having won this many extra playouts.
@@ -38,4 +43,11 @@ pub fn priors<G: Game>(game: &G, actions: &[Action], out: &mut Vec<f32>) -> bool
             false
         }
     }
+}
+
+/// Plays `game` out to the end with the default policy's playout policy;
+/// returns the winner.
+#[inline]
+pub fn playout<G: Game>(game: &mut G, rng: &mut Rng) -> Colour {
+    game.playout(rng)
 }

@@ -373,6 +373,7 @@ fn tree_config(kind: GameKind, params: &SearchParams) -> TreeConfig {
             as f32,
         expand_divisor: EXPAND_DIVISOR,
         priors: params.policy == Policy::Default && knowledge::has_priors(kind),
+        policy: params.policy,
     }
 }
 

@@ -5,6 +5,7 @@
 use std::alloc::{Layout, alloc_zeroed};
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, AtomicU32, AtomicUsize, Ordering};
 
+use super::Policy;
 use crate::game::Game;
 use crate::moves::{Action, Colour};
 use crate::random::{Rng, below};
@@ -212,6 +213,8 @@ pub(crate) struct TreeConfig {
     pub(crate) expand_divisor: u32,
     /// Ask [`super::knowledge::priors`] at expansion.
     pub(crate) priors: bool,
+    /// Plain playouts or [`super::knowledge::playout`].
+    pub(crate) policy: Policy,
 }
 
 /// A search tree over the game `G`, rooted at `root_game`.
@@ -312,7 +315,10 @@ impl<G: Game> Tree<G> {
                 first = f;
             }
             if first == NO_CHILDREN || first == EXPANDING {
-                break game.playout(&mut w.rng);
+                break match self.config.policy {
+                    Policy::Plain => game.playout(&mut w.rng),
+                    Policy::Default => super::knowledge::playout(&mut game, &mut w.rng),
+                };
             }
             let n = u32::from(node.num_children.load(Relaxed));
             let mover = game.to_move();
