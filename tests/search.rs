@@ -232,6 +232,7 @@ fn tree_reuse_keeps_the_subtree() {
             record.play(seat, best.turn).unwrap();
             engine.set_position(&record);
             assert_eq!(engine.root_visits(), best.visits, "{kind}");
+            assert_eq!(engine.report().root_visits, best.visits);
             // The kept statistics are from the new side to move's view.
             let again = engine.search(&visits(1), &StopFlag::new(), None);
             assert!((again.root_value - (1.0 - best.value)).abs() < 0.05);

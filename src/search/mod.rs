@@ -63,6 +63,26 @@
 //! 16 iterations and the stop flag every iteration, so it returns within a
 //! few milliseconds), and from [`Limits::soft_time`] on as soon as the best
 //! move is clear.
+//!
+//! # Example
+//! ```
+//! use oddity::game::{GameKind, GameSpec};
+//! use oddity::position::AnyGame;
+//! use oddity::record::GameRecord;
+//! use oddity::search::{Engine, Limits, SearchParams, StopFlag};
+//!
+//! let spec = GameSpec::default_for(GameKind::Odd);
+//! let mut record = GameRecord::new(AnyGame::new(&spec));
+//! let mut engine = Engine::new(SearchParams { threads: 1, seed: 7, ..SearchParams::default() });
+//! engine.set_position(&record);
+//! let limits = Limits { visits: Some(500), ..Limits::default() };
+//! let report = engine.search(&limits, &StopFlag::new(), None);
+//! let best = report.best.unwrap();
+//! println!("{} {:.3}", record.position().token(&best), report.candidates[0].value);
+//! let seat = record.position().to_move();
+//! record.play(seat, best).unwrap();
+//! engine.set_position(&record); // keeps the subtree of `best`
+//! ```
 
 pub mod knowledge;
 pub mod time;
@@ -332,6 +352,15 @@ impl Engine {
         }
     }
 
+    /// The report of the current tree without searching (e.g. after a
+    /// ponder search was stopped); `iterations` and `elapsed` are zero.
+    pub fn report(&self) -> Report {
+        match &self.searcher {
+            Some(s) if !self.over => s.report(),
+            _ => Report::default(),
+        }
+    }
+
     /// Drops the tree (the position stays set).
     pub fn clear(&mut self) {
         if let Some(s) = &mut self.searcher {
@@ -361,6 +390,7 @@ trait AnySearcher: Send {
         progress: Progress<'_>,
     ) -> Report;
     fn clear(&mut self, params: &SearchParams);
+    fn report(&self) -> Report;
     fn nodes(&self) -> usize;
     fn root_visits(&self) -> u64;
 }
@@ -755,6 +785,10 @@ impl<G: Game> AnySearcher for Searcher<G> {
     fn clear(&mut self, params: &SearchParams) {
         let game = self.tree.root_game.clone();
         *self = Searcher::new(game, params);
+    }
+
+    fn report(&self) -> Report {
+        Searcher::report(self, 0, Duration::ZERO)
     }
 
     fn nodes(&self) -> usize {
