@@ -38,9 +38,12 @@
 //! on the arena's fill mark per expansion (expansions are rare, see above).
 //! Each thread has its own random generator (seeded from the seed, the
 //! thread index and the number of turns played), buffers and iteration count.
-//! The root, on every path, gets its visits and wins in batches of 64 per
-//! thread (selection at the root adds the thread's pending visits), so its
-//! cache line does not bounce between cores on every iteration.
+//! The root and its children, on every path and read by every selection,
+//! get their visits and wins in batches of 128 iterations per thread
+//! (selection at the root adds the thread's own pending counts), so their
+//! cache lines do not move between cores on every iteration. Virtual loss
+//! between threads therefore acts from the second level down; at the root
+//! the threads see each other's visits every 128 iterations.
 //!
 //! # Solver
 //! When an action ends the game, its node is marked with the winner. A node

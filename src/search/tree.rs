@@ -184,10 +184,16 @@ pub(crate) struct Worker {
     /// [`ROOT_BATCH`] to keep its cache line from bouncing between threads.
     pending_visits: u32,
     pending_wins: u32,
+    /// The same for the root's children (visits, wins), indexed from
+    /// `root_first`; `touched` lists the entries in use.
+    root_delta: Vec<(u32, u32)>,
+    touched: Vec<u32>,
+    root_first: u32,
 }
 
-/// Iterations a thread counts locally before updating the root.
-const ROOT_BATCH: u32 = 64;
+/// Iterations a thread counts locally before updating the root and its
+/// children.
+const ROOT_BATCH: u32 = 128;
 
 impl Worker {
     pub(crate) fn new(rng: Rng) -> Worker {
@@ -199,6 +205,9 @@ impl Worker {
             iterations: 0,
             pending_visits: 0,
             pending_wins: 0,
+            root_delta: Vec::new(),
+            touched: Vec::new(),
+            root_first: 0,
         }
     }
 }
@@ -300,6 +309,8 @@ impl<G: Game> Tree<G> {
         w.path.push((ROOT, game.to_move()));
         let mut idx = ROOT;
         let mut parent_children: u32 = 0;
+        // Visits of `idx` this thread has not yet added to its counter.
+        let mut own_pending: u32 = 0;
         let winner = loop {
             let node = self.node(idx);
             if let Some(winner) = node.proof() {
@@ -308,7 +319,8 @@ impl<G: Game> Tree<G> {
             let mut first = node.first_child.load(Acquire);
             if first == NO_CHILDREN
                 && (idx == ROOT
-                    || node.visits() >= (parent_children / self.config.expand_divisor).max(1))
+                    || node.visits() + own_pending
+                        >= (parent_children / self.config.expand_divisor).max(1))
                 && !self.is_full()
                 && let Some(f) = self.expand(node, &game, w)
             {
@@ -322,14 +334,29 @@ impl<G: Game> Tree<G> {
             }
             let n = u32::from(node.num_children.load(Relaxed));
             let mover = game.to_move();
-            let parent_visits = if idx == ROOT {
-                node.visits() + w.pending_visits
+            let child = if idx == ROOT {
+                if w.root_delta.len() != n as usize || w.root_first != first {
+                    self.flush(w);
+                    w.root_delta.clear();
+                    w.root_delta.resize(n as usize, (0, 0));
+                    w.root_first = first;
+                }
+                let parent_visits = node.visits() + w.pending_visits;
+                let child = self.select_root(parent_visits, first, n, mover, &w.root_delta);
+                let k = (child - first) as usize;
+                if w.root_delta[k].0 == 0 {
+                    w.touched.push(k as u32);
+                }
+                w.root_delta[k].0 += 1;
+                own_pending = w.root_delta[k].0;
+                child
             } else {
-                node.visits()
+                let child = self.select(node.visits(), first, n, mover);
+                self.node(child).visits.fetch_add(1, Relaxed);
+                own_pending = 0;
+                child
             };
-            let child = self.select(parent_visits, first, n, mover);
             let c = self.node(child);
-            c.visits.fetch_add(1, Relaxed);
             game.apply(c.action());
             w.path.push((child, mover));
             if game.is_over() && c.proof().is_none() {
@@ -341,7 +368,12 @@ impl<G: Game> Tree<G> {
         if w.path[0].1 == winner {
             w.pending_wins += 1;
         }
-        for &(i, mover) in &w.path[1..] {
+        if let Some(&(i, mover)) = w.path.get(1)
+            && mover == winner
+        {
+            w.root_delta[(i - w.root_first) as usize].1 += 1;
+        }
+        for &(i, mover) in w.path.iter().skip(2) {
             if mover == winner {
                 self.node(i).wins.fetch_add(1, Relaxed);
             }
@@ -355,13 +387,22 @@ impl<G: Game> Tree<G> {
         }
     }
 
-    /// Adds a thread's pending root counts to the root.
+    /// Adds a thread's pending counts to the root and its children.
     pub(crate) fn flush(&self, w: &mut Worker) {
         let root = self.root();
         root.visits.fetch_add(w.pending_visits, Relaxed);
         root.wins.fetch_add(w.pending_wins, Relaxed);
         w.pending_visits = 0;
         w.pending_wins = 0;
+        for &k in &w.touched {
+            let (visits, wins) = std::mem::take(&mut w.root_delta[k as usize]);
+            let c = self.node(w.root_first + k);
+            c.visits.fetch_add(visits, Relaxed);
+            if wins > 0 {
+                c.wins.fetch_add(wins, Relaxed);
+            }
+        }
+        w.touched.clear();
     }
 
     /// Root visits including the thread's pending ones.
@@ -463,19 +504,37 @@ impl<G: Game> Tree<G> {
     #[inline]
     fn select(&self, parent_visits: u32, first: u32, n: u32, mover: Colour) -> u32 {
         if self.config.priors {
-            self.select_with::<true>(parent_visits, first, n, mover)
+            self.select_with::<true, false>(parent_visits, first, n, mover, &[])
         } else {
-            self.select_with::<false>(parent_visits, first, n, mover)
+            self.select_with::<false, false>(parent_visits, first, n, mover, &[])
         }
     }
 
-    #[inline(always)]
-    fn select_with<const BIAS: bool>(
+    /// [`Self::select`] at the root, adding the thread's pending counts.
+    #[inline]
+    fn select_root(
         &self,
         parent_visits: u32,
         first: u32,
         n: u32,
         mover: Colour,
+        deltas: &[(u32, u32)],
+    ) -> u32 {
+        if self.config.priors {
+            self.select_with::<true, true>(parent_visits, first, n, mover, deltas)
+        } else {
+            self.select_with::<false, true>(parent_visits, first, n, mover, deltas)
+        }
+    }
+
+    #[inline(always)]
+    fn select_with<const BIAS: bool, const DELTA: bool>(
+        &self,
+        parent_visits: u32,
+        first: u32,
+        n: u32,
+        mover: Colour,
+        deltas: &[(u32, u32)],
     ) -> u32 {
         const LANES: usize = 4;
         let bias_scale = super::knowledge::PRIOR_WEIGHT / 255.0;
@@ -485,9 +544,13 @@ impl<G: Game> Tree<G> {
         let mine = 1 + mover as u8;
         // The score of child `k`, or `Err` to take it at once (unvisited or
         // a proven win) or `None` to skip it (a proven loss).
-        let score = |c: &Node| -> Result<Option<f32>, ()> {
-            let visits = c.visits.load(Relaxed);
-            let wins = c.wins.load(Relaxed);
+        let score = |c: &Node, k: usize| -> Result<Option<f32>, ()> {
+            let (mut visits, mut wins) = (c.visits.load(Relaxed), c.wins.load(Relaxed));
+            if DELTA {
+                let (v, w) = deltas[k];
+                visits += v;
+                wins += w;
+            }
             let proof = c.proof.load(Relaxed);
             if proof != 0 {
                 return if proof == mine { Err(()) } else { Ok(None) };
@@ -514,7 +577,7 @@ impl<G: Game> Tree<G> {
         for (ci, chunk) in chunks.enumerate() {
             for lane in 0..LANES {
                 let k = ci * LANES + lane;
-                match score(&chunk[lane]) {
+                match score(&chunk[lane], k) {
                     Err(()) => return first + k as u32,
                     Ok(Some(s)) if s > best_score[lane] => {
                         best_score[lane] = s;
@@ -528,7 +591,7 @@ impl<G: Game> Tree<G> {
         for (j, c) in tail.iter().enumerate() {
             let k = base + j;
             let lane = j % LANES;
-            match score(c) {
+            match score(c, k) {
                 Err(()) => return first + k as u32,
                 Ok(Some(s)) if s > best_score[lane] => {
                     best_score[lane] = s;
