@@ -410,6 +410,15 @@ fn tree_config(kind: GameKind, params: &SearchParams) -> TreeConfig {
     }
 }
 
+/// Counts a finished search thread when dropped.
+struct Finished<'a>(&'a AtomicUsize);
+
+impl Drop for Finished<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_add(1, Ordering::Release);
+    }
+}
+
 /// The search over one concrete game type.
 pub struct Searcher<G: Game> {
     tree: Tree<G>,
@@ -636,9 +645,11 @@ impl<G: Game> Searcher<G> {
                 .map(|&seed| {
                     let (halt, finished) = (&halt, &finished);
                     s.spawn(move || {
+                        // Counted even if the thread panics, so the loop
+                        // below ends and `join` passes the panic on.
+                        let _done = Finished(finished);
                         let mut w = Worker::new(rng_from_seed(seed));
                         this.work(&mut w, stop, halt, deadline, target);
-                        finished.fetch_add(1, Ordering::Release);
                         w.iterations
                     })
                 })
