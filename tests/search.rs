@@ -129,9 +129,14 @@ fn solver_finds_an_immediate_win() {
     // win at once and the others lose.
     for (kind, size) in GAMES {
         let empty = if kind == GameKind::Odd { 1 } else { 2 };
-        for game in decisive_positions(kind, size, empty, 3) {
+        for (k, game) in decisive_positions(kind, size, empty, 4)
+            .into_iter()
+            .enumerate()
+        {
             let record = GameRecord::new(game.clone());
-            let report = search(&record, params(1, 1), visits(3000));
+            // The last position with two threads.
+            let threads = if k == 3 { 2 } else { 1 };
+            let report = search(&record, params(threads, 1), visits(3000));
             let best = report.best.expect("a move");
             assert!(
                 wins_for_mover(&game, &best),
@@ -153,9 +158,13 @@ fn solver_avoids_an_immediate_loss() {
     // Two or three empty cells: a wrong turn lets the opponent win next.
     for (kind, size) in GAMES {
         let empty = if kind == GameKind::Odd { 2 } else { 3 };
-        for game in decisive_positions(kind, size, empty, 3) {
+        for (k, game) in decisive_positions(kind, size, empty, 4)
+            .into_iter()
+            .enumerate()
+        {
             let record = GameRecord::new(game.clone());
-            let report = search(&record, params(1, 2), visits(20_000));
+            let threads = if k == 3 { 2 } else { 1 };
+            let report = search(&record, params(threads, 2), visits(20_000));
             let best = report.best.expect("a move");
             assert!(wins_for_mover(&game, &best), "{kind}: {best:?} loses");
             for c in &report.candidates {
@@ -213,12 +222,17 @@ fn tree_reuse_keeps_the_subtree() {
         // Two turns: the second one has a two-action turn in Xodd/Yodd.
         for _ in 0..2 {
             let report = engine.search(&visits(3000), &StopFlag::new(), None);
+            // The same record again keeps the tree.
+            let before = engine.root_visits();
+            engine.set_position(&record);
+            assert_eq!(engine.root_visits(), before);
             let best = &report.candidates[0];
             assert!(best.visits > 0);
             let seat = record.position().to_move();
             record.play(seat, best.turn).unwrap();
             engine.set_position(&record);
             assert_eq!(engine.root_visits(), best.visits, "{kind}");
+            assert_eq!(engine.report().root_visits, best.visits);
             // The kept statistics are from the new side to move's view.
             let again = engine.search(&visits(1), &StopFlag::new(), None);
             assert!((again.root_value - (1.0 - best.value)).abs() < 0.05);
@@ -297,6 +311,22 @@ fn progress_and_pv_are_consistent() {
     }
     let total: u64 = report.candidates.iter().map(|c| c.visits).sum();
     assert!(total <= report.root_visits);
+}
+
+#[test]
+fn a_proven_root_ends_the_search() {
+    // A won position: once the root is solved the search returns, long
+    // before its visit or time limit.
+    let game = decisive_positions(GameKind::Odd, 2, 2, 1).remove(0);
+    let record = GameRecord::new(game);
+    let limits = Limits {
+        visits: Some(u64::from(u32::MAX)),
+        time: Some(Duration::from_secs(600)),
+        soft_time: None,
+    };
+    let report = search(&record, params(2, 0), limits);
+    assert_eq!(report.proven, Some(Colour::Black));
+    assert!(report.iterations < 1_000_000);
 }
 
 #[test]

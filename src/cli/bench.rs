@@ -28,6 +28,10 @@ pub struct BenchArgs {
     /// Time the bare playout kernel instead of the search.
     #[arg(long)]
     pub playouts: bool,
+    /// Search without limits, set the stop flag after --seconds and report
+    /// how long the search took to return (`stop_ms`).
+    #[arg(long)]
+    pub stop_latency: bool,
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// plain or default.
@@ -107,7 +111,24 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         soft_time: None,
     };
     let cpu_before = cpu_seconds();
-    let report = engine.search(&limits, &StopFlag::new(), None);
+    let mut stop_ms = String::new();
+    let report = if args.stop_latency {
+        let wait = Duration::from_secs_f64(seconds.unwrap_or(2.0));
+        let stop = StopFlag::new();
+        let (report, latency) = std::thread::scope(|s| {
+            let flag = stop.clone();
+            let search = s.spawn(|| engine.search(&Limits::default(), &stop, None));
+            std::thread::sleep(wait);
+            let t0 = Instant::now();
+            flag.stop();
+            let report = search.join().expect("search thread panicked");
+            (report, t0.elapsed())
+        });
+        stop_ms = format!(",\"stop_ms\":{:.3}", latency.as_secs_f64() * 1000.0);
+        report
+    } else {
+        engine.search(&limits, &StopFlag::new(), None)
+    };
     let cpu = match (cpu_before, cpu_seconds()) {
         (Some(a), Some(b)) => format!("{:.2}", b - a),
         _ => "null".into(),
@@ -130,7 +151,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         );
     }
     println!(
-        "{{\"game\":{game_name},\"size\":{},\"threads\":{threads},\"policy\":\"{}\",\"iterations\":{},\"seconds\":{s:.3},\"iterations_per_second\":{:.0},\"nodes\":{},\"bytes_per_node\":{:.1},\"root_visits\":{},\"root_value\":{:.4},\"cpu_seconds\":{cpu},\"best\":{best}}}",
+        "{{\"game\":{game_name},\"size\":{},\"threads\":{threads},\"policy\":\"{}\",\"iterations\":{},\"seconds\":{s:.3},\"iterations_per_second\":{:.0},\"nodes\":{},\"bytes_per_node\":{:.1},\"root_visits\":{},\"root_value\":{:.4},\"cpu_seconds\":{cpu}{stop_ms},\"best\":{best}}}",
         spec.size,
         args.policy,
         report.iterations,

@@ -10,7 +10,7 @@
 //! Nodes live in one arena allocated up front from zeroed memory (pages are
 //! mapped by the OS only when first written) and are addressed by `u32`
 //! index. A node is 20 bytes: first-child index, visits, wins (all `u32`),
-//! action and child count (`u16`), proof (`u8`). The children of a node are
+//! action and child count (`u16`), proof and prior (`u8`). The children of a node are
 //! created all at once, contiguously, in a random order, when the node is
 //! expanded. A leaf is expanded when its visits reach its parent's number of
 //! children divided by [`EXPAND_DIVISOR`] (the root at once), so the tree
@@ -24,7 +24,8 @@
 //! `c` is [`SearchParams::exploration`], or when unset
 //! [`default_exploration`]: `sqrt(2)` for [`Policy::Plain`] (textbook UCB1),
 //! and per game for [`Policy::Default`] (see that function; starting values
-//! until the match runner tunes them).
+//! until the match runner tunes them). With [`Policy::Default`], games with
+//! knowledge add a progressive-bias term from priors ([`knowledge`]).
 //!
 //! # Threads and virtual loss
 //! All threads search one tree without locks. Statistics are relaxed
@@ -37,6 +38,12 @@
 //! on the arena's fill mark per expansion (expansions are rare, see above).
 //! Each thread has its own random generator (seeded from the seed, the
 //! thread index and the number of turns played), buffers and iteration count.
+//! The root and its children, on every path and read by every selection,
+//! get their visits and wins in batches of 128 iterations per thread
+//! (selection at the root adds the thread's own pending counts), so their
+//! cache lines do not move between cores on every iteration. Virtual loss
+//! between threads therefore acts from the second level down; at the root
+//! the threads see each other's visits every 128 iterations.
 //!
 //! # Solver
 //! When an action ends the game, its node is marked with the winner. A node
@@ -53,10 +60,34 @@
 //! fresh arena (so the old tree's memory is returned).
 //!
 //! # Time
-//! [`time`] turns clock settings into a per-move budget with a safety margin
-//! of [`time::SAFETY_MARGIN`]; a search stops at [`Limits::time`], and at
-//! [`Limits::soft_time`] already when the best move is clear.
+//! [`time`] turns clock settings into a per-move budget that stays
+//! [`time::SAFETY_MARGIN`] (100 ms) below the most the clock allows for the
+//! move; a search stops at [`Limits::time`] (threads check the clock every
+//! 16 iterations and the stop flag every iteration, so it returns within a
+//! few milliseconds), and from [`Limits::soft_time`] on as soon as the best
+//! move is clear.
+//!
+//! # Example
+//! ```
+//! use oddity::game::{GameKind, GameSpec};
+//! use oddity::position::AnyGame;
+//! use oddity::record::GameRecord;
+//! use oddity::search::{Engine, Limits, SearchParams, StopFlag};
+//!
+//! let spec = GameSpec::default_for(GameKind::Odd);
+//! let mut record = GameRecord::new(AnyGame::new(&spec));
+//! let mut engine = Engine::new(SearchParams { threads: 1, seed: 7, ..SearchParams::default() });
+//! engine.set_position(&record);
+//! let limits = Limits { visits: Some(500), ..Limits::default() };
+//! let report = engine.search(&limits, &StopFlag::new(), None);
+//! let best = report.best.unwrap();
+//! println!("{} {:.3}", record.position().token(&best), report.candidates[0].value);
+//! let seat = record.position().to_move();
+//! record.play(seat, best).unwrap();
+//! engine.set_position(&record); // keeps the subtree of `best`
+//! ```
 
+pub mod knowledge;
 pub mod time;
 mod tree;
 
@@ -170,8 +201,8 @@ pub struct Limits {
     pub visits: Option<u64>,
     /// Hard time limit.
     pub time: Option<Duration>,
-    /// Stop here already when the best move is clear (its visits at least
-    /// [`CLEAR_RATIO`] times the runner-up's); otherwise go on to `time`.
+    /// From here on, stop as soon as the best move is clear (its visits at
+    /// least [`CLEAR_RATIO`] times the runner-up's); at the latest at `time`.
     pub soft_time: Option<Duration>,
 }
 
@@ -324,6 +355,15 @@ impl Engine {
         }
     }
 
+    /// The report of the current tree without searching (e.g. after a
+    /// ponder search was stopped); `iterations` and `elapsed` are zero.
+    pub fn report(&self) -> Report {
+        match &self.searcher {
+            Some(s) if !self.over => s.report(),
+            _ => Report::default(),
+        }
+    }
+
     /// Drops the tree (the position stays set).
     pub fn clear(&mut self) {
         if let Some(s) = &mut self.searcher {
@@ -353,6 +393,7 @@ trait AnySearcher: Send {
         progress: Progress<'_>,
     ) -> Report;
     fn clear(&mut self, params: &SearchParams);
+    fn report(&self) -> Report;
     fn nodes(&self) -> usize;
     fn root_visits(&self) -> u64;
 }
@@ -364,6 +405,17 @@ fn tree_config(kind: GameKind, params: &SearchParams) -> TreeConfig {
             .unwrap_or_else(|| default_exploration(kind, params.policy))
             as f32,
         expand_divisor: EXPAND_DIVISOR,
+        priors: params.policy == Policy::Default && knowledge::has_priors(kind),
+        policy: params.policy,
+    }
+}
+
+/// Counts a finished search thread when dropped.
+struct Finished<'a>(&'a AtomicUsize);
+
+impl Drop for Finished<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_add(1, Ordering::Release);
     }
 }
 
@@ -466,7 +518,7 @@ impl<G: Game> Searcher<G> {
             },
             candidates,
             iterations,
-            nodes: t.arena.used(),
+            nodes: t.nodes(),
             elapsed,
             proven: root.proof(),
         }
@@ -528,7 +580,7 @@ impl<G: Game> Searcher<G> {
             turn,
             visits: u64::from(node.visits()),
             value,
-            prior: None,
+            prior: first.prior(),
             pv,
             proven,
         }
@@ -572,7 +624,7 @@ impl<G: Game> Searcher<G> {
         if tree.root_game.is_over() {
             return Report {
                 elapsed: start.elapsed(),
-                nodes: tree.arena.used(),
+                nodes: tree.nodes(),
                 ..Report::default()
             };
         }
@@ -593,26 +645,24 @@ impl<G: Game> Searcher<G> {
                 .map(|&seed| {
                     let (halt, finished) = (&halt, &finished);
                     s.spawn(move || {
+                        // Counted even if the thread panics, so the loop
+                        // below ends and `join` passes the panic on.
+                        let _done = Finished(finished);
                         let mut w = Worker::new(rng_from_seed(seed));
                         this.work(&mut w, stop, halt, deadline, target);
-                        finished.fetch_add(1, Ordering::Release);
                         w.iterations
                     })
                 })
                 .collect();
             let mut next_progress = progress.as_ref().map(|(_, every)| start + *every);
-            let mut soft_checked = false;
             while finished.load(Ordering::Acquire) < threads {
                 std::thread::sleep(Duration::from_micros(500));
                 let now = Instant::now();
                 if let Some(soft) = soft_deadline
-                    && !soft_checked
                     && now >= soft
+                    && this.best_is_clear()
                 {
-                    soft_checked = true;
-                    if this.best_is_clear() {
-                        halt.store(true, Ordering::Relaxed);
-                    }
+                    halt.store(true, Ordering::Relaxed);
                 }
                 if let (Some((f, every)), Some(at)) = (progress.as_mut(), next_progress)
                     && now >= at
@@ -642,7 +692,7 @@ impl<G: Game> Searcher<G> {
                 top[1] = v;
             }
         }
-        f64::from(top[0]) >= CLEAR_RATIO * f64::from(top[1])
+        top[0] > 0 && f64::from(top[0]) >= CLEAR_RATIO * f64::from(top[1])
     }
 
     /// A search thread's loop.
@@ -659,33 +709,39 @@ impl<G: Game> Searcher<G> {
         let mut k: u32 = 0;
         loop {
             if stop.is_stopped() || halt.load(Ordering::Relaxed) || root.proof().is_some() {
-                return;
+                break;
             }
-            let visits = root.visits();
+            let visits = tree.root_visits_with(w);
             if let Some(t) = target
                 && u64::from(visits) >= t
             {
-                return;
+                break;
             }
             if k & 15 == 0
                 && let Some(d) = deadline
                 && Instant::now() >= d
             {
-                return;
+                break;
             }
             k = k.wrapping_add(1);
             if visits >= VISIT_CAP {
                 // The counters are full: wait for the stop condition.
+                tree.flush(w);
                 std::thread::sleep(Duration::from_millis(1));
                 continue;
             }
             tree.iterate(w);
         }
+        tree.flush(w);
     }
 }
 
 impl<G: Game> AnySearcher for Searcher<G> {
     fn advance(&mut self, moves: &[(Colour, Turn)], params: &SearchParams) -> bool {
+        if moves.iter().all(|(_, turn)| *turn == Turn::Resign) {
+            // Same position: keep the tree as it is.
+            return true;
+        }
         let t = &self.tree;
         let mut game = t.root_game.clone();
         let mut path = Vec::new();
@@ -745,8 +801,12 @@ impl<G: Game> AnySearcher for Searcher<G> {
         *self = Searcher::new(game, params);
     }
 
+    fn report(&self) -> Report {
+        Searcher::report(self, 0, Duration::ZERO)
+    }
+
     fn nodes(&self) -> usize {
-        self.tree.arena.used()
+        self.tree.nodes()
     }
 
     fn root_visits(&self) -> u64 {

@@ -96,6 +96,9 @@ impl Plan {
 /// Plans the thinking time of one move. `moves_played` are the turns of the
 /// game so far and `board_cells` the board's points: our turns left are
 /// estimated as half the empty points, at least [`MIN_MOVES_LEFT`].
+/// Settings without any clock ([`TimeSettings::is_unlimited`], GTP
+/// `time_settings 0 0 0`) have no budget: check that first and search by
+/// visits instead.
 pub fn plan(
     settings: &TimeSettings,
     remaining: Duration,

@@ -5,6 +5,7 @@
 use std::alloc::{Layout, alloc_zeroed};
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, AtomicU32, AtomicUsize, Ordering};
 
+use super::Policy;
 use crate::game::Game;
 use crate::moves::{Action, Colour};
 use crate::random::{Rng, below};
@@ -41,7 +42,11 @@ pub(crate) struct Node {
     num_children: AtomicU16,
     /// 0 unknown, 1 + colour index: the proven winner of this position.
     proof: AtomicU8,
+    /// The action's prior from [`super::knowledge`], in 255ths (0 = none).
+    prior: AtomicU8,
 }
+
+const _: () = assert!(std::mem::size_of::<Node>() == 20);
 
 impl Node {
     pub(crate) fn visits(&self) -> u32 {
@@ -52,6 +57,11 @@ impl Node {
     }
     pub(crate) fn action(&self) -> Action {
         Action::from_bits(self.action.load(Relaxed))
+    }
+    /// The prior in `0..=1`, if the node has one.
+    pub(crate) fn prior(&self) -> Option<f64> {
+        let p = self.prior.load(Relaxed);
+        (p > 0).then(|| f64::from(p) / 255.0)
     }
     pub(crate) fn proof(&self) -> Option<Colour> {
         match self.proof.load(Relaxed) {
@@ -167,8 +177,23 @@ pub(crate) struct Worker {
     /// (for the root: the root's side to move).
     path: Vec<(u32, Colour)>,
     actions: Vec<Action>,
+    priors: Vec<f32>,
     pub(crate) iterations: u64,
+    /// Root visits and wins not yet added to the shared root: the root is
+    /// on every path, so its counters are updated in batches of
+    /// [`ROOT_BATCH`] to keep its cache line from bouncing between threads.
+    pending_visits: u32,
+    pending_wins: u32,
+    /// The same for the root's children (visits, wins), indexed from
+    /// `root_first`; `touched` lists the entries in use.
+    root_delta: Vec<(u32, u32)>,
+    touched: Vec<u32>,
+    root_first: u32,
 }
+
+/// Iterations a thread counts locally before updating the root and its
+/// children.
+const ROOT_BATCH: u32 = 128;
 
 impl Worker {
     pub(crate) fn new(rng: Rng) -> Worker {
@@ -176,7 +201,13 @@ impl Worker {
             rng,
             path: Vec::with_capacity(512),
             actions: Vec::with_capacity(1024),
+            priors: Vec::with_capacity(1024),
             iterations: 0,
+            pending_visits: 0,
+            pending_wins: 0,
+            root_delta: Vec::new(),
+            touched: Vec::new(),
+            root_first: 0,
         }
     }
 }
@@ -189,6 +220,10 @@ pub(crate) struct TreeConfig {
     /// A leaf is expanded once its visits reach its parent's number of
     /// children divided by this (at least 1).
     pub(crate) expand_divisor: u32,
+    /// Ask [`super::knowledge::priors`] at expansion.
+    pub(crate) priors: bool,
+    /// Plain playouts or [`super::knowledge::playout`].
+    pub(crate) policy: Policy,
 }
 
 /// A search tree over the game `G`, rooted at `root_game`.
@@ -197,9 +232,20 @@ pub(crate) struct Tree<G: Game> {
     pub(crate) root_game: G,
     full: AtomicBool,
     pub(crate) config: TreeConfig,
+    /// Unused nodes after the root (see [`ROOT_PAD`]).
+    pad: usize,
 }
 
+/// Nodes left unused after the root so that no other node shares a 64-byte
+/// cache line with it, whatever the arena's alignment.
+const ROOT_PAD: usize = 4;
+
 pub(crate) const ROOT: u32 = 0;
+
+/// A prior in `0..=1` in 255ths, at least 1 (0 means "no prior").
+fn quantize(p: f32) -> u8 {
+    (p.clamp(0.0, 1.0) * 255.0).round().max(1.0) as u8
+}
 
 /// Entries of the `1/sqrt(n)` table.
 const RSQRT_TABLE: usize = 1024;
@@ -218,12 +264,26 @@ impl<G: Game> Tree<G> {
         let arena = Arena::new(capacity);
         let root = arena.alloc(1).expect("capacity >= 1");
         debug_assert_eq!(root, ROOT);
+        // Keep the root's cache line free of other nodes: the root is read
+        // on every iteration by every thread, its first children are
+        // written often.
+        let pad = if capacity >= 1024 {
+            arena.alloc(ROOT_PAD).map_or(0, |_| ROOT_PAD)
+        } else {
+            0
+        };
         Tree {
             arena,
             root_game,
             full: AtomicBool::new(false),
             config,
+            pad,
         }
+    }
+
+    /// Nodes in the tree.
+    pub(crate) fn nodes(&self) -> usize {
+        self.arena.used() - self.pad
     }
 
     #[inline(always)]
@@ -245,11 +305,12 @@ impl<G: Game> Tree<G> {
     pub(crate) fn iterate(&self, w: &mut Worker) {
         let mut game = self.root_game.clone();
         w.path.clear();
-        let root = self.root();
-        root.visits.fetch_add(1, Relaxed);
+        w.pending_visits += 1;
         w.path.push((ROOT, game.to_move()));
         let mut idx = ROOT;
         let mut parent_children: u32 = 0;
+        // Visits of `idx` this thread has not yet added to its counter.
+        let mut own_pending: u32 = 0;
         let winner = loop {
             let node = self.node(idx);
             if let Some(winner) = node.proof() {
@@ -258,20 +319,44 @@ impl<G: Game> Tree<G> {
             let mut first = node.first_child.load(Acquire);
             if first == NO_CHILDREN
                 && (idx == ROOT
-                    || node.visits() >= (parent_children / self.config.expand_divisor).max(1))
+                    || node.visits() + own_pending
+                        >= (parent_children / self.config.expand_divisor).max(1))
                 && !self.is_full()
                 && let Some(f) = self.expand(node, &game, w)
             {
                 first = f;
             }
             if first == NO_CHILDREN || first == EXPANDING {
-                break game.playout(&mut w.rng);
+                break match self.config.policy {
+                    Policy::Plain => game.playout(&mut w.rng),
+                    Policy::Default => super::knowledge::playout(&mut game, &mut w.rng),
+                };
             }
             let n = u32::from(node.num_children.load(Relaxed));
             let mover = game.to_move();
-            let child = self.select(node, first, n, mover);
+            let child = if idx == ROOT {
+                if w.root_delta.len() != n as usize || w.root_first != first {
+                    self.flush(w);
+                    w.root_delta.clear();
+                    w.root_delta.resize(n as usize, (0, 0));
+                    w.root_first = first;
+                }
+                let parent_visits = node.visits() + w.pending_visits;
+                let child = self.select_root(parent_visits, first, n, mover, &w.root_delta);
+                let k = (child - first) as usize;
+                if w.root_delta[k].0 == 0 {
+                    w.touched.push(k as u32);
+                }
+                w.root_delta[k].0 += 1;
+                own_pending = w.root_delta[k].0;
+                child
+            } else {
+                let child = self.select(node.visits(), first, n, mover);
+                self.node(child).visits.fetch_add(1, Relaxed);
+                own_pending = 0;
+                child
+            };
             let c = self.node(child);
-            c.visits.fetch_add(1, Relaxed);
             game.apply(c.action());
             w.path.push((child, mover));
             if game.is_over() && c.proof().is_none() {
@@ -280,7 +365,15 @@ impl<G: Game> Tree<G> {
             parent_children = n;
             idx = child;
         };
-        for &(i, mover) in &w.path {
+        if w.path[0].1 == winner {
+            w.pending_wins += 1;
+        }
+        if let Some(&(i, mover)) = w.path.get(1)
+            && mover == winner
+        {
+            w.root_delta[(i - w.root_first) as usize].1 += 1;
+        }
+        for &(i, mover) in w.path.iter().skip(2) {
             if mover == winner {
                 self.node(i).wins.fetch_add(1, Relaxed);
             }
@@ -289,6 +382,32 @@ impl<G: Game> Tree<G> {
             self.propagate_proof(&w.path);
         }
         w.iterations += 1;
+        if w.pending_visits >= ROOT_BATCH {
+            self.flush(w);
+        }
+    }
+
+    /// Adds a thread's pending counts to the root and its children.
+    pub(crate) fn flush(&self, w: &mut Worker) {
+        let root = self.root();
+        root.visits.fetch_add(w.pending_visits, Relaxed);
+        root.wins.fetch_add(w.pending_wins, Relaxed);
+        w.pending_visits = 0;
+        w.pending_wins = 0;
+        for &k in &w.touched {
+            let (visits, wins) = std::mem::take(&mut w.root_delta[k as usize]);
+            let c = self.node(w.root_first + k);
+            c.visits.fetch_add(visits, Relaxed);
+            if wins > 0 {
+                c.wins.fetch_add(wins, Relaxed);
+            }
+        }
+        w.touched.clear();
+    }
+
+    /// Root visits including the thread's pending ones.
+    pub(crate) fn root_visits_with(&self, w: &Worker) -> u32 {
+        self.root().visits() + w.pending_visits
     }
 
     /// MCTS-solver backup: a position is won for the side to move if some
@@ -346,9 +465,29 @@ impl<G: Game> Tree<G> {
             let j = below(&mut w.rng, i as u32 + 1) as usize;
             w.actions.swap(i, j);
         }
-        for (k, a) in w.actions.iter().enumerate() {
-            let c = self.node(first + k as u32);
-            c.action.store(a.bits(), Relaxed);
+        let with_priors = self.config.priors
+            && super::knowledge::priors(game, &w.actions, &mut w.priors)
+            && w.priors.len() == n;
+        if with_priors {
+            // Highest prior first (the random order breaks ties), so the
+            // first unvisited child is the most promising one.
+            let mut order: Vec<(u8, Action)> = w
+                .priors
+                .iter()
+                .zip(&w.actions)
+                .map(|(&p, &a)| (quantize(p), a))
+                .collect();
+            order.sort_by_key(|&(p, _)| std::cmp::Reverse(p));
+            for (k, (p, a)) in order.into_iter().enumerate() {
+                let c = self.node(first + k as u32);
+                c.action.store(a.bits(), Relaxed);
+                c.prior.store(p, Relaxed);
+            }
+        } else {
+            for (k, a) in w.actions.iter().enumerate() {
+                let c = self.node(first + k as u32);
+                c.action.store(a.bits(), Relaxed);
+            }
         }
         node.num_children.store(n as u16, Relaxed);
         node.first_child.store(first, Release);
@@ -360,39 +499,120 @@ impl<G: Game> Tree<G> {
     /// `w/n + e/sqrt(n)` is computed as `(w * r + e) * r` with
     /// `r = 1/sqrt(n)` from a table for small `n`, so a child costs two
     /// multiplications and no division or square root in most of the tree.
+    /// Four independent running maxima break the loop's dependency chain;
+    /// ties go to the lowest index, as in a plain scan.
     #[inline]
-    fn select(&self, node: &Node, first: u32, n: u32, mover: Colour) -> u32 {
-        let parent_visits = node.visits().max(1) as f32;
-        let explore = self.config.exploration * parent_visits.ln().sqrt();
+    fn select(&self, parent_visits: u32, first: u32, n: u32, mover: Colour) -> u32 {
+        if self.config.priors {
+            self.select_with::<true, false>(parent_visits, first, n, mover, &[])
+        } else {
+            self.select_with::<false, false>(parent_visits, first, n, mover, &[])
+        }
+    }
+
+    /// [`Self::select`] at the root, adding the thread's pending counts.
+    #[inline]
+    fn select_root(
+        &self,
+        parent_visits: u32,
+        first: u32,
+        n: u32,
+        mover: Colour,
+        deltas: &[(u32, u32)],
+    ) -> u32 {
+        if self.config.priors {
+            self.select_with::<true, true>(parent_visits, first, n, mover, deltas)
+        } else {
+            self.select_with::<false, true>(parent_visits, first, n, mover, deltas)
+        }
+    }
+
+    #[inline(always)]
+    fn select_with<const BIAS: bool, const DELTA: bool>(
+        &self,
+        parent_visits: u32,
+        first: u32,
+        n: u32,
+        mover: Colour,
+        deltas: &[(u32, u32)],
+    ) -> u32 {
+        const LANES: usize = 4;
+        let bias_scale = super::knowledge::PRIOR_WEIGHT / 255.0;
+        let explore = self.config.exploration * (parent_visits.max(1) as f32).ln().sqrt();
         let table: &[f32; RSQRT_TABLE] = &RSQRT;
         let kids = self.arena.slice(first, n);
         let mine = 1 + mover as u8;
-        let mut best = 0;
-        let mut best_score = f32::NEG_INFINITY;
-        for (k, c) in kids.iter().enumerate() {
-            let visits = c.visits.load(Relaxed);
-            let wins = c.wins.load(Relaxed);
+        // The score of child `k`, or `Err` to take it at once (unvisited or
+        // a proven win) or `None` to skip it (a proven loss).
+        let score = |c: &Node, k: usize| -> Result<Option<f32>, ()> {
+            let (mut visits, mut wins) = (c.visits.load(Relaxed), c.wins.load(Relaxed));
+            if DELTA {
+                let (v, w) = deltas[k];
+                visits += v;
+                wins += w;
+            }
             let proof = c.proof.load(Relaxed);
             if proof != 0 {
-                if proof == mine {
-                    return first + k as u32;
-                }
-                continue;
+                return if proof == mine { Err(()) } else { Ok(None) };
             }
             if visits == 0 {
-                return first + k as u32;
+                return Err(());
             }
             let r = match table.get(visits as usize) {
                 Some(&r) => r,
                 None => 1.0 / (visits as f32).sqrt(),
             };
-            let score = (wins as f32 * r + explore) * r;
-            if score > best_score {
-                best_score = score;
-                best = k;
+            // Progressive bias: PRIOR_WEIGHT * prior / n, folded into wins.
+            let wins = if BIAS {
+                wins as f32 + bias_scale * f32::from(c.prior.load(Relaxed))
+            } else {
+                wins as f32
+            };
+            Ok(Some((wins * r + explore) * r))
+        };
+        let mut best_score = [f32::NEG_INFINITY; LANES];
+        let mut best = [usize::MAX; LANES];
+        let chunks = kids.chunks_exact(LANES);
+        let tail = chunks.remainder();
+        for (ci, chunk) in chunks.enumerate() {
+            for lane in 0..LANES {
+                let k = ci * LANES + lane;
+                match score(&chunk[lane], k) {
+                    Err(()) => return first + k as u32,
+                    Ok(Some(s)) if s > best_score[lane] => {
+                        best_score[lane] = s;
+                        best[lane] = k;
+                    }
+                    Ok(_) => {}
+                }
             }
         }
-        first + best as u32
+        let base = kids.len() - tail.len();
+        for (j, c) in tail.iter().enumerate() {
+            let k = base + j;
+            let lane = j % LANES;
+            match score(c, k) {
+                Err(()) => return first + k as u32,
+                Ok(Some(s)) if s > best_score[lane] => {
+                    best_score[lane] = s;
+                    best[lane] = k;
+                }
+                Ok(_) => {}
+            }
+        }
+        let mut pick = usize::MAX;
+        let mut pick_score = f32::NEG_INFINITY;
+        for lane in 0..LANES {
+            let (s, k) = (best_score[lane], best[lane]);
+            if k != usize::MAX
+                && (pick == usize::MAX || s > pick_score || (s == pick_score && k < pick))
+            {
+                pick = k;
+                pick_score = s;
+            }
+        }
+        // Every child a proven loss: any will do.
+        first + if pick == usize::MAX { 0 } else { pick as u32 }
     }
 
     /// Descends from the root by UCT without changing anything; returns
@@ -408,7 +628,7 @@ impl<G: Game> Tree<G> {
                 return depth;
             }
             let mover = game.to_move();
-            idx = self.select(node, kids.start, kids.len() as u32, mover);
+            idx = self.select(node.visits(), kids.start, kids.len() as u32, mover);
             game.apply(self.node(idx).action());
             depth += 1;
         }
