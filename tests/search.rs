@@ -10,7 +10,8 @@ use oddity::record::GameRecord;
 use oddity::search::time::{Clock, Overtime, SAFETY_MARGIN, TimeSettings, hard_limit, plan};
 use oddity::search::{Engine, Limits, Policy, Report, SearchParams, StopFlag};
 
-/// The games the search is tested on (Onyx joins once it is in `AnyGame`).
+/// The games the solver is tested on with generated positions (random Onyx
+/// set-ups are mostly already won; Onyx has a hand-made position below).
 const GAMES: [(GameKind, usize); 3] =
     [(GameKind::Odd, 2), (GameKind::Xodd, 3), (GameKind::Yodd, 2)];
 
@@ -405,5 +406,44 @@ fn time_budget_never_overruns_the_clock() {
                 );
             }
         }
+    }
+}
+
+/// Onyx 4, open start: Black's chain B1-B2-B3 reaches row 4 only through B4.
+fn onyx_threat(to_move: Colour) -> GameRecord {
+    let rules = Rules {
+        open_start: true,
+        ..Rules::default()
+    };
+    let spec = GameSpec::new(GameKind::Onyx, 4, rules).unwrap();
+    let topo = spec.topology();
+    let stone = |name: &str, colour| Stone {
+        cell: topo.parse_cell(name).unwrap(),
+        colour,
+    };
+    let stones = [
+        stone("B1", Colour::Black),
+        stone("B2", Colour::Black),
+        stone("B3", Colour::Black),
+        stone("C1", Colour::White),
+        stone("C2", Colour::White),
+    ];
+    GameRecord::new(AnyGame::from_setup(&spec, &stones, to_move).unwrap())
+}
+
+#[test]
+fn onyx_solver_wins_and_defends() {
+    let record = onyx_threat(Colour::Black);
+    let b4 = record.position().parse_turn("B4").unwrap();
+    let report = search(&record, params(1, 4), visits(3000));
+    assert_eq!(report.best, Some(b4));
+    assert_eq!(report.proven, Some(Colour::Black));
+
+    let record = onyx_threat(Colour::White);
+    let b4 = record.position().parse_turn("B4").unwrap();
+    let report = search(&record, params(2, 5), visits(20_000));
+    assert_eq!(report.best, Some(b4), "White must block at B4");
+    for c in report.candidates.iter().filter(|c| c.turn != b4) {
+        assert_ne!(c.proven, Some(Colour::White));
     }
 }
