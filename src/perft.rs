@@ -5,6 +5,16 @@ use crate::game::Game;
 
 /// perft(depth) from `game`, counting through the action tree: a turn of two
 /// stones is two actions but one ply.
+///
+/// ```
+/// use oddity::game::{GameKind, GameSpec, Rules};
+/// use oddity::position::AnyGame;
+///
+/// let spec = GameSpec::new(GameKind::Xodd, 3, Rules::default()).unwrap();
+/// let start = AnyGame::new(&spec);
+/// assert_eq!(start.perft(1), 18);
+/// assert_eq!(start.perft(2), 1338);
+/// ```
 pub fn perft<G: Game>(game: &G, depth: u32) -> u64 {
     if depth == 0 {
         return 1;

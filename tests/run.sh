@@ -1,7 +1,14 @@
 #!/usr/bin/env bash
 # Every test: installs the real protocol peers (GNU Go, @sabaki/gtp, sgfmill;
-# see .ci/peers.sh) and runs the whole suite with the peer tests switched on.
+# see .ci/peers.sh) and runs the whole suite with the peer tests switched on,
+# then prints the totals over all test binaries.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sh .ci/peers.sh
-ODDITY_PEERS=1 cargo test
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+status=0
+ODDITY_PEERS=1 cargo test 2>&1 | tee "$log" || status=$?
+awk '/^test result:/ { passed += $4; failed += $6 }
+     END { printf "%d passed, %d failed\n", passed, failed }' "$log"
+exit "$status"
