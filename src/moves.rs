@@ -1,4 +1,4 @@
-//! Colours, actions and turns, and the move tokens of `rules.md` section 5.
+//! Colours, actions and turns, and the move tokens of `docs/rules.md` section 5.
 //!
 //! A *turn* is what a player does in one go and what a token names. An
 //! *action* is one atomic step of a turn: a turn of Xodd or Yodd with two
@@ -161,7 +161,7 @@ impl Turn {
         }
     }
 
-    /// Parses a token strictly (`rules.md` section 5). `mover` is the seat
+    /// Parses a token strictly (`docs/rules.md` section 5). `mover` is the seat
     /// that plays the turn: an Onyx stone takes its colour, and an explicit
     /// `B:`/`W:` on an Onyx point must match it.
     pub fn parse(

@@ -1,5 +1,5 @@
 //! perft: the number of distinct legal turn sequences of a given length
-//! (`rules.md` section 6). Finished games are not extended.
+//! (`docs/rules.md` section 6). Finished games are not extended.
 
 use crate::game::Game;
 

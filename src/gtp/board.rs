@@ -281,7 +281,7 @@ fn draw_onyx(out: &mut String, at: StoneAt, topo: &Topology, marked: &[Cell]) {
 mod tests {
     use super::*;
 
-    /// The diagram of `rules.md` section 1: Onyx 12, standard start.
+    /// The diagram of `docs/rules.md` section 1: Onyx 12, standard start.
     const RULES_DIAGRAM: &str = "
       A   B   C   D   E   F   G   H   I   J   K   L
  12   o---o---o---o---o---W---W---o---o---o---o---o  12
