@@ -130,11 +130,6 @@ impl Arena {
         }
     }
 
-    #[allow(dead_code)]
-    pub(crate) fn capacity(&self) -> usize {
-        self.nodes.len()
-    }
-
     /// Nodes handed out so far.
     pub(crate) fn used(&self) -> usize {
         self.next.load(Relaxed).min(self.nodes.len())
