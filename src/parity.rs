@@ -89,26 +89,48 @@ impl<const W: usize> ParityGame<W> {
         self.tables.on_board & !(self.stones[0] | self.stones[1])
     }
 
-    fn topo(&self) -> &'static Topology {
-        self.tables.topo
+    /// The ring slots (see [`BoardTables::ring`]) of `cell` that start a
+    /// connected run of `c`-stones: each run lies in one `c`-group, so the
+    /// groups next to `cell` are those of these slots. `cell` must be empty.
+    #[inline(always)]
+    fn piece_starts(&self, cell: usize, c: Colour) -> u32 {
+        let ring = &self.tables.ring[cell];
+        let own = &self.stones[c.index()];
+        let mut m = 0u32;
+        for (j, &q) in ring.iter().enumerate() {
+            m |= u32::from(own.get(q as usize)) << j;
+        }
+        let links = u32::from(self.tables.ring_links);
+        // Bit j of `joined`: slot j continues the run of slot j - 1.
+        let joined = m & ((m << 1 | m >> 5) & (links << 1 | links >> 5));
+        let starts = m & !joined;
+        // A closed ring of stones has no start: one piece.
+        if starts == 0 {
+            m & m.wrapping_neg()
+        } else {
+            starts
+        }
     }
 
-    /// Number of distinct `c`-groups adjacent to `cell`.
+    /// Number of distinct `c`-groups adjacent to the empty `cell`.
     #[inline(always)]
     fn adjacent_groups(&self, cell: usize, c: Colour) -> u32 {
         if !self.near[c.index()].get(cell) {
             return 0;
         }
-        let mut roots = [usize::MAX; 8];
+        let mut starts = self.piece_starts(cell, c);
+        if starts & starts.wrapping_sub(1) == 0 {
+            return starts.count_ones();
+        }
+        let ring = &self.tables.ring[cell];
+        let mut roots = [usize::MAX; 4];
         let mut k = 0;
-        let own = &self.stones[c.index()];
-        for &nb in self.topo().neighbours(Cell(cell as u16)) {
-            if own.get(nb.index()) {
-                let r = self.find(nb.index());
-                if !roots[..k].contains(&r) {
-                    roots[k] = r;
-                    k += 1;
-                }
+        while starts != 0 {
+            let r = self.find(ring[starts.trailing_zeros() as usize] as usize);
+            starts &= starts - 1;
+            if !roots[..k].contains(&r) {
+                roots[k] = r;
+                k += 1;
             }
         }
         k as u32
@@ -132,25 +154,34 @@ impl<const W: usize> ParityGame<W> {
         self.empty() & !(self.near[0] & self.near[1])
     }
 
-    /// Places a stone: union-find, counts and `near` only.
+    /// Places a stone: union-find, counts and `near` only. The stone joins
+    /// the root of its first neighbouring group and any other neighbouring
+    /// group's root hangs under that root, so trees stay shallow.
     #[inline(always)]
     fn place(&mut self, cell: usize, c: Colour) {
         let ci = c.index();
-        self.set_parent(cell, cell);
-        let mut merged = 0u32;
-        if self.near[ci].get(cell) {
-            for &nb in self.tables.topo.neighbours(Cell(cell as u16)) {
-                let nb = nb.index();
-                if self.stones[ci].get(nb) {
-                    let r = self.find_compress(nb);
-                    if r != cell {
-                        self.set_parent(r, cell);
-                        merged += 1;
-                    }
+        let mut starts = if self.near[ci].get(cell) {
+            self.piece_starts(cell, c)
+        } else {
+            0
+        };
+        if starts == 0 {
+            self.set_parent(cell, cell);
+            self.groups[ci] += 1;
+        } else {
+            let ring = &self.tables.ring[cell];
+            let root = self.find_compress(ring[starts.trailing_zeros() as usize] as usize);
+            self.set_parent(cell, root);
+            starts &= starts - 1;
+            while starts != 0 {
+                let r = self.find_compress(ring[starts.trailing_zeros() as usize] as usize);
+                starts &= starts - 1;
+                if r != root {
+                    self.set_parent(r, root);
+                    self.groups[ci] -= 1;
                 }
             }
         }
-        self.groups[ci] = self.groups[ci] + 1 - merged;
         self.stones[ci].set(cell);
         self.near[ci] |= self.tables.neighbours[cell];
     }
@@ -229,15 +260,30 @@ impl<const W: usize> ParityGame<W> {
                 return Some((cell, c));
             }
         }
-        let mut options = Vec::new();
+        // Every (cell, colour) that completes the turn, uniformly: count
+        // them, then walk to the chosen one (no allocation).
+        let completes = |cell: usize, c: Colour| self.flips(cell, c) == need_flip;
+        let mut options = 0u32;
         for cell in empty.iter() {
             for c in Colour::BOTH {
-                if self.flips(cell, c) == need_flip {
-                    options.push((cell, c));
+                options += u32::from(completes(cell, c));
+            }
+        }
+        if options == 0 {
+            return None;
+        }
+        let mut pick = below(rng, options);
+        for cell in empty.iter() {
+            for c in Colour::BOTH {
+                if completes(cell, c) {
+                    if pick == 0 {
+                        return Some((cell, c));
+                    }
+                    pick -= 1;
                 }
             }
         }
-        (!options.is_empty()).then(|| options[below(rng, options.len() as u32) as usize])
+        unreachable!("the pick is below the count")
     }
 
     /// One random turn chosen exactly (slow: used when the fast path of
