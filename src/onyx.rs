@@ -257,6 +257,9 @@ pub struct OnyxGame<const W: usize> {
     /// Points a stone may be placed on: empty corner points, and midpoints
     /// whose square is entirely empty.
     playable: Bitboard<W>,
+    /// The number of playable points in each word of `playable`: a random
+    /// move needs no popcount of the whole set.
+    playable_counts: [u32; W],
     groups: Groups<W>,
     group_count: [u32; 2],
     to_move: Colour,
@@ -282,6 +285,11 @@ impl<const W: usize> OnyxGame<W> {
             tables: OnyxTables::get(topo),
             stones: [Bitboard::EMPTY; 2],
             playable: OnyxTables::<W>::get(topo).board.on_board,
+            playable_counts: OnyxTables::<W>::get(topo)
+                .board
+                .on_board
+                .0
+                .map(u64::count_ones),
             groups: Groups::EMPTY,
             group_count: [0; 2],
             to_move,
@@ -356,9 +364,9 @@ impl<const W: usize> OnyxGame<W> {
             linked |= u32::from(has(&self.stones[me], q)) << j;
         }
         self.stones[me].set(p);
-        self.playable.clear(p);
+        self.unplayable(p);
         for sq in &point.squares {
-            self.playable.clear(sq.midpoint as usize);
+            self.unplayable(sq.midpoint as usize);
         }
         let (edges, merged) = self
             .groups
@@ -402,6 +410,22 @@ impl<const W: usize> OnyxGame<W> {
         }
     }
 
+    /// Takes `p` out of the playable points, if it is one.
+    #[inline(always)]
+    fn unplayable(&mut self, p: usize) {
+        let was = has(&self.playable, p as u16);
+        self.playable.clear(p);
+        self.playable_counts[(p >> 6) % W] -= u32::from(was);
+    }
+
+    /// Adds `p` to the playable points, if it is not one yet.
+    #[inline(always)]
+    fn make_playable(&mut self, p: usize) {
+        let was = has(&self.playable, p as u16);
+        self.playable.set(p);
+        self.playable_counts[(p >> 6) % W] += u32::from(!was);
+    }
+
     /// Updates the playable points after the stone on `p` was removed.
     fn reopen(&mut self, p: usize) {
         let tables = self.tables;
@@ -411,17 +435,17 @@ impl<const W: usize> OnyxGame<W> {
                 .square_of_midpoint(Cell(p as u16))
                 .expect("a point past the corner points is a midpoint");
             if sq.corners.iter().all(|c| !self.occupied(c.index())) {
-                self.playable.set(p);
+                self.make_playable(p);
             }
             return;
         }
-        self.playable.set(p);
+        self.make_playable(p);
         for sq in &tables.points[p].squares {
             let square_empty = [sq.midpoint, sq.opposite, sq.sides[0], sq.sides[1]]
                 .iter()
                 .all(|&c| !self.occupied(c as usize));
             if square_empty {
-                self.playable.set(sq.midpoint as usize);
+                self.make_playable(sq.midpoint as usize);
             }
         }
     }
@@ -508,13 +532,20 @@ fn has<const W: usize>(board: &Bitboard<W>, i: u16) -> bool {
 }
 
 /// The index of the `k`-th set bit (0-based) of `board`, which has more than
-/// `k` set bits. Branch-free: random playouts make every branch here a coin
-/// toss for the predictor.
-#[inline(always)]
+/// `k` set bits.
+#[cfg(test)]
 fn select_bit<const W: usize>(board: &Bitboard<W>, k: u32) -> usize {
+    select_bit_counted(board, &board.0.map(u64::count_ones), k)
+}
+
+/// The index of the `k`-th set bit (0-based) of `board`, which has more than
+/// `k` set bits, given the popcount of each word of `board`. Branch-free: random playouts make every branch here a coin toss for the
+/// predictor.
+#[inline(always)]
+fn select_bit_counted<const W: usize>(board: &Bitboard<W>, counts: &[u32; W], k: u32) -> usize {
     let (mut word, mut before, mut total) = (0, 0, 0);
-    for &w in &board.0 {
-        total += w.count_ones();
+    for &c in counts {
+        total += c;
         let past = k >= total;
         word += usize::from(past);
         before = if past { total } else { before };
@@ -690,7 +721,7 @@ impl<const W: usize> Game for OnyxGame<W> {
     fn playout(&mut self, rng: &mut Rng) -> Colour {
         let cap = self.turns + PLAYOUT_PLIES_PER_POINT * self.topo().bits as u32;
         while self.winner.is_none() {
-            let points = self.playable.count();
+            let points: u32 = self.playable_counts.iter().sum();
             let choices = points + u32::from(self.swap_from.is_some());
             if choices == 0 || self.turns >= cap {
                 return Colour::BOTH[random_below(rng, 2) as usize];
@@ -699,7 +730,7 @@ impl<const W: usize> Game for OnyxGame<W> {
             if k == points {
                 self.play_swap();
             } else {
-                let p = select_bit(&self.playable, k);
+                let p = select_bit_counted(&self.playable, &self.playable_counts, k);
                 self.play_stone(p);
             }
         }
@@ -734,6 +765,9 @@ impl<const W: usize> Game for OnyxGame<W> {
             return Err(format!("stones off the board: {off_board:?}"));
         }
         let playable = self.playable_from_scratch();
+        if self.playable.0.map(u64::count_ones) != self.playable_counts {
+            return Err("playable counts differ from a recount".into());
+        }
         if playable != self.playable {
             return Err(format!(
                 "playable points {:?}, expected {playable:?}",
