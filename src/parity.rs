@@ -38,6 +38,10 @@ pub struct ParityGame<const W: usize> {
     stones: [Bitboard<W>; 2],
     /// Cells adjacent to at least one stone of each colour.
     near: [Bitboard<W>; 2],
+    /// Per colour and cell: bit `j` set when ring slot `j` of the cell (see
+    /// [`BoardTables::ring`]) holds a stone of that colour. Kept for every
+    /// cell; only those of empty cells are read.
+    ring_stones: [[[u8; 64]; W]; 2],
     /// Union-find parent of every occupied cell (indexed `[i / 64][i % 64]`).
     parent: [[u16; 64]; W],
     groups: [u32; 2],
@@ -49,37 +53,38 @@ pub struct ParityGame<const W: usize> {
 }
 
 impl<const W: usize> ParityGame<W> {
+    // Per-cell arrays are indexed modulo their length: that changes no cell
+    // index and drops the bounds checks.
     #[inline(always)]
     fn parent_of(&self, i: usize) -> usize {
-        self.parent[i >> 6][i & 63] as usize
+        self.parent.as_flattened()[i % (64 * W)] as usize
     }
 
     #[inline(always)]
     fn set_parent(&mut self, i: usize, p: usize) {
-        self.parent[i >> 6][i & 63] = p as u16;
+        self.parent.as_flattened_mut()[i % (64 * W)] = p as u16;
     }
 
+    /// The root of `i`. Trees are shallow: two steps at a time (a root is
+    /// its own parent) leave the loop branch predictable.
     #[inline(always)]
-    fn find(&self, mut i: usize) -> usize {
-        loop {
-            let p = self.parent_of(i);
-            if p == i {
-                return i;
-            }
-            i = p;
+    fn find(&self, i: usize) -> usize {
+        let mut r = self.parent_of(self.parent_of(i));
+        while self.parent_of(r) != r {
+            r = self.parent_of(self.parent_of(r));
         }
+        r
     }
 
     /// `find` with path halving.
     #[inline(always)]
     fn find_compress(&mut self, mut i: usize) -> usize {
         loop {
-            let p = self.parent_of(i);
-            if p == i {
-                return i;
-            }
-            let gp = self.parent_of(p);
+            let gp = self.parent_of(self.parent_of(i));
             self.set_parent(i, gp);
+            if self.parent_of(gp) == gp {
+                return gp;
+            }
             i = gp;
         }
     }
@@ -94,12 +99,7 @@ impl<const W: usize> ParityGame<W> {
     /// groups next to `cell` are those of these slots. `cell` must be empty.
     #[inline(always)]
     fn piece_starts(&self, cell: usize, c: Colour) -> u32 {
-        let ring = &self.tables.ring[cell];
-        let own = &self.stones[c.index()];
-        let mut m = 0u32;
-        for (j, &q) in ring.iter().enumerate() {
-            m |= u32::from(own.get(q as usize)) << j;
-        }
+        let m = u32::from(self.ring_stones[c.index()].as_flattened()[cell % (64 * W)]);
         let links = u32::from(self.tables.ring_links);
         // Bit j of `joined`: slot j continues the run of slot j - 1.
         let joined = m & ((m << 1 | m >> 5) & (links << 1 | links >> 5));
@@ -115,9 +115,6 @@ impl<const W: usize> ParityGame<W> {
     /// Number of distinct `c`-groups adjacent to the empty `cell`.
     #[inline(always)]
     fn adjacent_groups(&self, cell: usize, c: Colour) -> u32 {
-        if !self.near[c.index()].get(cell) {
-            return 0;
-        }
         let mut starts = self.piece_starts(cell, c);
         if starts & starts.wrapping_sub(1) == 0 {
             return starts.count_ones();
@@ -160,11 +157,7 @@ impl<const W: usize> ParityGame<W> {
     #[inline(always)]
     fn place(&mut self, cell: usize, c: Colour) {
         let ci = c.index();
-        let mut starts = if self.near[ci].get(cell) {
-            self.piece_starts(cell, c)
-        } else {
-            0
-        };
+        let mut starts = self.piece_starts(cell, c);
         if starts == 0 {
             self.set_parent(cell, cell);
             self.groups[ci] += 1;
@@ -184,6 +177,11 @@ impl<const W: usize> ParityGame<W> {
         }
         self.stones[ci].set(cell);
         self.near[ci] |= self.tables.neighbours[cell];
+        let ring = &self.tables.ring[cell];
+        let seen = self.ring_stones[ci].as_flattened_mut();
+        for (&q, &back) in ring.iter().zip(&self.tables.ring_back) {
+            seen[q as usize % (64 * W)] |= 1 << back;
+        }
     }
 
     fn end_turn(&mut self) {
@@ -333,6 +331,7 @@ impl<const W: usize> Game for ParityGame<W> {
             tables,
             stones: [Bitboard::EMPTY; 2],
             near: [Bitboard::EMPTY; 2],
+            ring_stones: [[[0; 64]; W]; 2],
             parent: [[0; 64]; W],
             groups: [0; 2],
             to_move: Colour::Black,
@@ -567,6 +566,15 @@ impl<const W: usize> Game for ParityGame<W> {
             }
             if near != self.near[c.index()] {
                 return Err(format!("near[{c:?}] differs from a recount"));
+            }
+            for cell in self.empty().iter() {
+                let ring = &self.tables.ring[cell];
+                let mask = (0..6)
+                    .filter(|&j| ring[j] as usize != cell && own.get(ring[j] as usize))
+                    .fold(0u8, |m, j| m | 1 << j);
+                if mask != self.ring_stones[c.index()][cell >> 6][cell & 63] {
+                    return Err(format!("{c:?} ring stones of cell {cell} differ"));
+                }
             }
             let mut rest = own;
             let mut count = 0;

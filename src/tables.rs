@@ -29,6 +29,9 @@ pub struct BoardTables<const W: usize> {
     /// other whenever both are cells (hex-hex: all; square: none). A run of
     /// occupied slots joined this way is one connected piece.
     pub ring_links: u8,
+    /// `ring_back[j]`: the slot in which the neighbour in ring slot `j` sees
+    /// the cell (the opposite direction); 7 for unused slots.
+    pub ring_back: [u8; 6],
     /// Grid boards: cells not in the first / last column of the array.
     not_first_col: Bitboard<W>,
     not_last_col: Bitboard<W>,
@@ -76,9 +79,13 @@ impl<const W: usize> BoardTables<W> {
             .map(|i| Bitboard::from_indices(i + 1..topo.bits) & on_board)
             .collect();
         let s = topo.stride;
-        let (dirs, ring_links): (&[(isize, isize)], u8) = match topo.kind {
-            BoardKind::HexHex => (&[(1, 0), (1, 1), (0, 1), (-1, 0), (-1, -1), (0, -1)], 0x3F),
-            _ => (&[(1, 0), (0, 1), (-1, 0), (0, -1)], 0),
+        let (dirs, ring_links, ring_back): (&[(isize, isize)], u8, [u8; 6]) = match topo.kind {
+            BoardKind::HexHex => (
+                &[(1, 0), (1, 1), (0, 1), (-1, 0), (-1, -1), (0, -1)],
+                0x3F,
+                [3, 4, 5, 0, 1, 2],
+            ),
+            _ => (&[(1, 0), (0, 1), (-1, 0), (0, -1)], 0, [2, 3, 0, 1, 7, 7]),
         };
         let ring = (0..topo.bits)
             .map(|i| {
@@ -126,6 +133,7 @@ impl<const W: usize> BoardTables<W> {
             above,
             ring,
             ring_links,
+            ring_back,
             not_first_col,
             not_last_col,
         }
