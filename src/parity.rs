@@ -22,6 +22,20 @@ use crate::topology::{Cell, Topology};
 /// Most cells of any board (bits of the widest bitboard).
 const MAX_CELLS: usize = 640;
 
+/// A number below `n` (as [`below`]: multiply-shift on the high half of a
+/// random word) and a random colour (the word's lowest bit) from one word.
+#[inline(always)]
+fn draw(rng: &mut Rng, n: usize) -> (usize, Colour) {
+    let r = next_u64(rng);
+    let k = (((r >> 32) * n as u64) >> 32) as usize;
+    let c = if r & 1 == 0 {
+        Colour::Black
+    } else {
+        Colour::White
+    };
+    (k, c)
+}
+
 #[inline(always)]
 fn random_colour(rng: &mut Rng) -> Colour {
     if next_u64(rng) & 1 == 0 {
@@ -493,9 +507,9 @@ impl<const W: usize> Game for ParityGame<W> {
         let mut n = self.fill_empty_list(&mut cells);
         let mut i = 0;
         while i < n {
-            cells.swap(i, i + below(rng, (n - i) as u32) as usize);
+            let (j, c) = draw(rng, n - i);
+            cells.swap(i, i + j);
             let e = cells[i] as usize;
-            let c = random_colour(rng);
             if self.turns == 0 || !self.flips(e, c) {
                 self.place(e, c);
                 self.end_turn();
@@ -508,9 +522,9 @@ impl<const W: usize> Game for ParityGame<W> {
             self.place(e, c);
             let mut completed = false;
             for k in i + 1..n {
-                cells.swap(k, k + below(rng, (n - k) as u32) as usize);
+                let (j, c2) = draw(rng, n - k);
+                cells.swap(k, k + j);
                 let f = cells[k] as usize;
-                let c2 = random_colour(rng);
                 let c2 = if self.flips(f, c2) {
                     c2
                 } else if self.flips(f, c2.opposite()) {
@@ -532,7 +546,18 @@ impl<const W: usize> Game for ParityGame<W> {
             if !self.random_turn_exact(rng) {
                 break;
             }
-            n = self.fill_empty_list(&mut cells);
+            // The cells not drawn yet, less those just filled, stay in the
+            // list (their order does not matter: draws are uniform).
+            let empty = self.empty();
+            let mut kept = 0;
+            for k in i..n {
+                let cell = cells[k];
+                if empty.get(cell as usize) {
+                    cells[kept] = cell;
+                    kept += 1;
+                }
+            }
+            n = kept;
             i = 0;
         }
         self.winner_by_groups()
