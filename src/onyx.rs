@@ -13,7 +13,7 @@ use std::sync::{Mutex, OnceLock};
 
 use rand_xoshiro::rand_core::Rng as _;
 
-use crate::bitboard::Bitboard;
+use crate::bitboard::{Bitboard, select_in_word};
 use crate::game::{Game, GameKind, GameSpec, PlayError, Rng, SetupError, SpecError};
 use crate::moves::{Action, Colour, Stone};
 use crate::tables::BoardTables;
@@ -552,44 +552,6 @@ fn select_bit_counted<const W: usize>(board: &Bitboard<W>, counts: &[u32; W], k:
     }
     64 * word + select_in_word(board.0[word], k - before) as usize
 }
-
-/// The position of the `k`-th set bit of `word` (k < its popcount): byte-wise
-/// popcounts and their prefix sums find the byte that holds it, and a table
-/// finishes inside that byte.
-#[inline(always)]
-fn select_in_word(word: u64, k: u32) -> u32 {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let mut bytes = word - ((word >> 1) & 0x5555_5555_5555_5555);
-    bytes = (bytes & 0x3333_3333_3333_3333) + ((bytes >> 2) & 0x3333_3333_3333_3333);
-    bytes = (bytes + (bytes >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
-    // Byte i of `prefix`: the set bits in bytes 0..=i.
-    let prefix = bytes.wrapping_mul(ONES);
-    // The high bit of byte i is set iff prefix_i <= k (all values are < 128).
-    let at_most_k = (((u64::from(k) * ONES) | HIGHS) - prefix) & HIGHS;
-    let shift = at_most_k.count_ones() * 8;
-    let below = ((prefix << 8) >> shift) as u32 & 0xFF;
-    let byte = (word >> shift) as usize & 0xFF;
-    shift + u32::from(SELECT_IN_BYTE[byte][(k - below) as usize])
-}
-
-/// `SELECT_IN_BYTE[b][r]`: the position of the `r`-th set bit of the byte `b`.
-static SELECT_IN_BYTE: [[u8; 8]; 256] = {
-    let mut table = [[0; 8]; 256];
-    let mut b = 0;
-    while b < 256 {
-        let (mut bit, mut rank) = (0, 0);
-        while bit < 8 {
-            if b >> bit & 1 != 0 {
-                table[b][rank] = bit as u8;
-                rank += 1;
-            }
-            bit += 1;
-        }
-        b += 1;
-    }
-    table
-};
 
 /// A uniform random number below `bound` (multiply-shift; the bias is below
 /// `bound / 2^64`, far too small to matter).
