@@ -171,7 +171,9 @@ pub(crate) fn select_in_word(word: u64, k: u32) -> u32 {
     let prefix = bytes.wrapping_mul(ONES);
     // The high bit of byte i is set iff prefix_i <= k (all values are < 128).
     let at_most_k = (((u64::from(k) * ONES) | HIGHS) - prefix) & HIGHS;
-    let shift = at_most_k.count_ones() * 8;
+    // Those bytes are the lowest ones; count them by summing the bytes of
+    // the 0/1 flags with a multiply (no popcount instruction is assumed).
+    let shift = (((at_most_k >> 7).wrapping_mul(ONES) >> 56) * 8) as u32;
     let below = ((prefix << 8) >> shift) as u32 & 0xFF;
     let byte = (word >> shift) as usize & 0xFF;
     shift + u32::from(SELECT_IN_BYTE[byte][(k - below) as usize])
