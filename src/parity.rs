@@ -16,7 +16,7 @@ use crate::bitboard::Bitboard;
 use crate::game::{Game, GameKind, GameSpec, SetupError};
 use crate::moves::{Action, Colour, Stone};
 use crate::random::{Rng, below, next_u64, random_bit};
-use crate::tables::BoardTables;
+use crate::tables::{BoardTables, RING_CELLS};
 use crate::topology::{Cell, Topology};
 
 /// Most cells of any board (bits of the widest bitboard).
@@ -133,7 +133,7 @@ impl<const W: usize> ParityGame<W> {
         if starts & starts.wrapping_sub(1) == 0 {
             return starts.count_ones();
         }
-        let ring = &self.tables.ring[cell];
+        let ring = &self.tables.ring[cell % RING_CELLS];
         let mut roots = [usize::MAX; 4];
         let mut k = 0;
         while starts != 0 {
@@ -176,7 +176,7 @@ impl<const W: usize> ParityGame<W> {
             self.set_parent(cell, cell);
             self.groups[ci] += 1;
         } else {
-            let ring = &self.tables.ring[cell];
+            let ring = &self.tables.ring[cell % RING_CELLS];
             let root = self.find_compress(ring[starts.trailing_zeros() as usize] as usize);
             self.set_parent(cell, root);
             starts &= starts - 1;
@@ -191,10 +191,10 @@ impl<const W: usize> ParityGame<W> {
         }
         self.stones[ci].set(cell);
         self.near[ci] |= self.tables.neighbours[cell];
-        let ring = &self.tables.ring[cell];
+        let ring = &self.tables.ring[cell % RING_CELLS];
         let seen = self.ring_stones[ci].as_flattened_mut();
-        for (&q, &back) in ring.iter().zip(&self.tables.ring_back) {
-            seen[q as usize % (64 * W)] |= 1 << back;
+        for (&q, &bit) in ring.iter().zip(&self.tables.ring_back_bit) {
+            seen[q as usize % (64 * W)] |= bit;
         }
     }
 
@@ -593,7 +593,7 @@ impl<const W: usize> Game for ParityGame<W> {
                 return Err(format!("near[{c:?}] differs from a recount"));
             }
             for cell in self.empty().iter() {
-                let ring = &self.tables.ring[cell];
+                let ring = &self.tables.ring[cell % RING_CELLS];
                 let mask = (0..6)
                     .filter(|&j| ring[j] as usize != cell && own.get(ring[j] as usize))
                     .fold(0u8, |m, j| m | 1 << j);
