@@ -413,17 +413,19 @@ impl<const W: usize> OnyxGame<W> {
     /// Takes `p` out of the playable points, if it is one.
     #[inline(always)]
     fn unplayable(&mut self, p: usize) {
-        let was = has(&self.playable, p as u16);
-        self.playable.clear(p);
-        self.playable_counts[(p >> 6) % W] -= u32::from(was);
+        let (word, bit) = ((p >> 6) % W, 1u64 << (p & 63));
+        let w = &mut self.playable.0[word];
+        self.playable_counts[word] -= u32::from(*w & bit != 0);
+        *w &= !bit;
     }
 
     /// Adds `p` to the playable points, if it is not one yet.
     #[inline(always)]
     fn make_playable(&mut self, p: usize) {
-        let was = has(&self.playable, p as u16);
-        self.playable.set(p);
-        self.playable_counts[(p >> 6) % W] += u32::from(!was);
+        let (word, bit) = ((p >> 6) % W, 1u64 << (p & 63));
+        let w = &mut self.playable.0[word];
+        self.playable_counts[word] += u32::from(*w & bit == 0);
+        *w |= bit;
     }
 
     /// Updates the playable points after the stone on `p` was removed.
