@@ -182,13 +182,29 @@ impl<const W: usize> Groups<W> {
         edges: [[0; 64]; W],
     };
 
-    /// Makes `cells` one group with the given root and edges.
-    fn make_group(&mut self, cells: &Bitboard<W>, root: usize, edges: u8) {
+    /// Makes the connected part of `within` that holds `root` one group
+    /// with that root, linking each stone as the flood fill reaches it;
+    /// returns the group.
+    fn make_group_from(
+        &mut self,
+        tables: &OnyxTables<W>,
+        root: usize,
+        within: &Bitboard<W>,
+    ) -> Bitboard<W> {
         let parent = self.parent.as_flattened_mut();
-        for c in cells.iter() {
-            parent[c] = root as u16;
+        let mut group = Bitboard::EMPTY;
+        let mut frontier = Bitboard::EMPTY;
+        frontier.set(root);
+        while frontier.any() {
+            group |= frontier;
+            let mut next = Bitboard::EMPTY;
+            for c in frontier.iter() {
+                next |= tables.board.neighbours[c];
+                parent[c] = root as u16;
+            }
+            frontier = (next & *within).and_not(&group);
         }
-        self.edges.as_flattened_mut()[root] = edges;
+        group
     }
 
     /// The root of `x`, halving the path on the way.
@@ -398,10 +414,9 @@ impl<const W: usize> OnyxGame<W> {
         seeds &= own;
         let mut count = self.group_count[me] - old_groups as u32;
         while let Some(seed) = seeds.lowest() {
-            let group = tables.flood(seed, &own);
+            let group = self.groups.make_group_from(tables, seed, &own);
             seeds = seeds.and_not(&group);
-            self.groups
-                .make_group(&group, seed, tables.edges_of(&group, colour));
+            self.groups.edges.as_flattened_mut()[seed] = tables.edges_of(&group, colour);
             count += 1;
         }
         self.group_count[me] = count;
