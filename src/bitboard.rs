@@ -94,17 +94,18 @@ impl<const W: usize> Bitboard<W> {
         out
     }
 
-    /// The `n`-th set bit (0-based) in index order.
+    /// The `n`-th set bit (0-based) in index order. Branch-free: for a
+    /// random `n` every branch here would be a coin toss for the predictor.
     #[inline]
-    pub fn nth(&self, mut n: u32) -> Option<usize> {
-        for (k, &w) in self.0.iter().enumerate() {
-            let c = w.count_ones();
-            if n < c {
-                return Some(k * 64 + select_in_word(w, n) as usize);
-            }
-            n -= c;
+    pub fn nth(&self, n: u32) -> Option<usize> {
+        let (mut word, mut before, mut total) = (0, 0, 0);
+        for &w in &self.0 {
+            total += w.count_ones();
+            let past = n >= total;
+            word += usize::from(past);
+            before = if past { total } else { before };
         }
-        None
+        (word < W).then(|| 64 * word + select_in_word(self.0[word], n - before) as usize)
     }
 
     /// Shift towards higher indices by `n` bits (`n` < 64 * W).
@@ -156,25 +157,45 @@ impl<const W: usize> Bitboard<W> {
     }
 }
 
-/// Position of the `n`-th set bit of `w` (`n` < popcount): skips 16-bit
-/// chunks by popcount, then clears the remaining lower bits.
+/// The position of the `k`-th set bit of `word` (k < its popcount): byte-wise
+/// popcounts and their prefix sums find the byte that holds it, and a table
+/// finishes inside that byte.
 #[inline(always)]
-fn select_in_word(mut w: u64, mut n: u32) -> u32 {
-    let mut base = 0;
-    loop {
-        let c = (w & 0xFFFF).count_ones();
-        if n < c {
-            break;
-        }
-        n -= c;
-        w >>= 16;
-        base += 16;
-    }
-    for _ in 0..n {
-        w &= w - 1;
-    }
-    base + w.trailing_zeros()
+pub(crate) fn select_in_word(word: u64, k: u32) -> u32 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut bytes = word - ((word >> 1) & 0x5555_5555_5555_5555);
+    bytes = (bytes & 0x3333_3333_3333_3333) + ((bytes >> 2) & 0x3333_3333_3333_3333);
+    bytes = (bytes + (bytes >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
+    // Byte i of `prefix`: the set bits in bytes 0..=i.
+    let prefix = bytes.wrapping_mul(ONES);
+    // The high bit of byte i is set iff prefix_i <= k (all values are < 128).
+    let at_most_k = (((u64::from(k) * ONES) | HIGHS) - prefix) & HIGHS;
+    // Those bytes are the lowest ones; count them by summing the bytes of
+    // the 0/1 flags with a multiply (no popcount instruction is assumed).
+    let shift = (((at_most_k >> 7).wrapping_mul(ONES) >> 56) * 8) as u32;
+    let below = ((prefix << 8) >> shift) as u32 & 0xFF;
+    let byte = (word >> shift) as usize & 0xFF;
+    shift + u32::from(SELECT_IN_BYTE[byte][(k - below) as usize])
 }
+
+/// `SELECT_IN_BYTE[b][r]`: the position of the `r`-th set bit of the byte `b`.
+static SELECT_IN_BYTE: [[u8; 8]; 256] = {
+    let mut table = [[0; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let (mut bit, mut rank) = (0, 0);
+        while bit < 8 {
+            if b >> bit & 1 != 0 {
+                table[b][rank] = bit as u8;
+                rank += 1;
+            }
+            bit += 1;
+        }
+        b += 1;
+    }
+    table
+};
 
 /// Iterates the set bits of a bitboard in increasing index order.
 pub struct BitIter<const W: usize> {
@@ -252,5 +273,23 @@ mod tests {
         assert_eq!(b.nth(2), Some(64));
         assert_eq!(b.nth(4), None);
         assert_eq!(b.lowest_bit().iter().collect::<Vec<_>>(), vec![0]);
+    }
+
+    #[test]
+    fn nth_matches_iteration() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for _ in 0..300 {
+            let b = Bitboard::<3>([next() & next(), next(), u64::MAX >> (next() % 64)]);
+            let bits: Vec<usize> = b.iter().collect();
+            for k in 0..=bits.len() as u32 {
+                assert_eq!(b.nth(k), bits.get(k as usize).copied());
+            }
+        }
     }
 }

@@ -45,59 +45,92 @@ impl<const W: usize> OddGame<W> {
         count
     }
 
-    /// Black wins on a full board: labels the groups with a union-find in
-    /// one pass over the cells (each cell joins its same-coloured neighbours
-    /// of lower index), counting groups as they reach the minimum size. On a
-    /// random colouring this is cheaper than flood fills.
+    /// Black wins on a full board: labels the groups row by row. Each row
+    /// of the index layout splits into runs of one colour (off-board cells
+    /// belong to neither), a run is one node of a union-find, and it joins
+    /// the runs of its colour it touches in the row below: on the hex-hex
+    /// layout cell (x, y) touches (x - 1, y - 1) and (x, y - 1), so run
+    /// `x..=z` touches columns `x - 1..=z` there. Groups are counted as they
+    /// reach the minimum size. A random colouring has about half as many
+    /// runs as cells, and each run costs a few word operations.
     fn black_wins_full_board(&self) -> bool {
-        // Padding entries of `earlier_neighbours` point at `NO_CELL`, whose
-        // colour matches nothing.
-        const NONE: u8 = 2;
-        let mut colour = [NONE; LABELS];
-        let mut parent = [0u16; LABELS];
-        let mut size = [0u16; LABELS];
-        let black = &self.stones[0];
-        let cells = self.tables.topo.cells();
-        for &cell in cells {
-            let i = cell.index();
-            colour[i & LABEL_MASK] = u8::from(!black.get(i));
-        }
-        let min = self.min_group as u16;
+        let s = self.tables.topo.stride;
+        debug_assert!(s < 64 && s * s <= Bitboard::<W>::CAPACITY);
+        let row_mask = (1u64 << s) - 1;
+        let min = self.min_group.min(u32::from(u16::MAX)) as u16;
+        // There are at most as many runs as cells: fewer than 64 * W.
+        // Indices are reduced modulo the length only to drop bounds checks.
+        let n = 64 * W;
+        let mut parent = [[0u16; 64]; W];
+        let mut size = [[0u16; 64]; W];
+        let (parent, size) = (parent.as_flattened_mut(), size.as_flattened_mut());
+        // Per colour and row parity: the run id at the first column of each
+        // run of a row. The previous row's entries are read at its starts.
+        let mut ids = [[[0u16; 64]; 2]; 2];
+        let mut prev = [0u64; 2];
         let mut large = 0i32;
-        for &cell in cells {
-            let i = cell.index();
-            let own = colour[i & LABEL_MASK];
-            let mut root = usize::MAX;
-            for &nb in &self.tables.earlier_neighbours[i] {
-                let nb = nb as usize;
-                if colour[nb & LABEL_MASK] != own {
-                    continue;
+        let mut next = 0usize;
+        for y in 0..s {
+            for c in 0..2 {
+                let cur = row_bits(&self.stones[c], y * s) & row_mask;
+                let below = prev[c];
+                prev[c] = cur;
+                let below_starts = below & !(below << 1);
+                let [even, odd] = &mut ids[c];
+                let (this_ids, below_ids) = if y & 1 == 0 {
+                    (even, &*odd)
+                } else {
+                    (odd, &*even)
+                };
+                let mut starts = cur & !(cur << 1);
+                while starts != 0 {
+                    let start = starts & starts.wrapping_neg();
+                    starts ^= start;
+                    let x = start.trailing_zeros();
+                    // Adding the start bit carries through the run.
+                    let run = cur & !cur.wrapping_add(start);
+                    let len = (!(cur >> x)).trailing_zeros() as u16;
+                    let id = next % n;
+                    next += 1;
+                    this_ids[x as usize & 63] = id as u16;
+                    parent[id] = id as u16;
+                    size[id] = len;
+                    large += i32::from(len >= min);
+                    let touch = (run | run >> 1) & below;
+                    if touch == 0 {
+                        continue;
+                    }
+                    // The run below that holds the lowest touched cell, and
+                    // every run below that starts at a higher touched cell.
+                    let low = touch & touch.wrapping_neg();
+                    let upto = low | (low - 1);
+                    let first = 63 - (below_starts & upto).leading_zeros();
+                    let mut others = below_starts & touch & !upto;
+                    let mut root = id;
+                    let mut q = below_ids[first as usize & 63];
+                    loop {
+                        let r = find(parent, q as usize % n);
+                        if r != root {
+                            let (big, small) = if size[r] >= size[root] {
+                                (r, root)
+                            } else {
+                                (root, r)
+                            };
+                            let (sb, ss) = (size[big], size[small]);
+                            large += i32::from(sb + ss >= min)
+                                - i32::from(sb >= min)
+                                - i32::from(ss >= min);
+                            parent[small] = big as u16;
+                            size[big] = sb + ss;
+                            root = big;
+                        }
+                        if others == 0 {
+                            break;
+                        }
+                        q = below_ids[others.trailing_zeros() as usize & 63];
+                        others &= others - 1;
+                    }
                 }
-                let r = find(&mut parent, nb);
-                if root == usize::MAX {
-                    // Join the first group found: the trees stay shallow.
-                    root = r;
-                    parent[i & LABEL_MASK] = r as u16;
-                    size[r & LABEL_MASK] += 1;
-                    large += i32::from(size[r & LABEL_MASK] == min);
-                } else if r != root {
-                    let (big, small) = if size[r & LABEL_MASK] > size[root & LABEL_MASK] {
-                        (r & LABEL_MASK, root & LABEL_MASK)
-                    } else {
-                        (root & LABEL_MASK, r & LABEL_MASK)
-                    };
-                    let (sb, ss) = (size[big], size[small]);
-                    large +=
-                        i32::from(sb + ss >= min) - i32::from(sb >= min) - i32::from(ss >= min);
-                    parent[small] = big as u16;
-                    size[big] = sb + ss;
-                    root = big;
-                }
-            }
-            if root == usize::MAX {
-                parent[i & LABEL_MASK] = i as u16;
-                size[i & LABEL_MASK] = 1;
-                large += i32::from(min <= 1);
             }
         }
         large % 2 == 1
@@ -109,23 +142,30 @@ impl<const W: usize> OddGame<W> {
     }
 }
 
-/// Size of the labelling arrays: a power of two above every cell index, so
-/// that masking an index proves it in bounds.
-const LABELS: usize = 1024;
-const LABEL_MASK: usize = LABELS - 1;
-
-/// Union-find root with path halving.
+/// Union-find root with path halving, on a forest of `parent.len()` nodes.
 #[inline(always)]
-fn find(parent: &mut [u16; LABELS], mut i: usize) -> usize {
+fn find(parent: &mut [u16], mut i: usize) -> usize {
+    let n = parent.len();
     loop {
-        let p = parent[i & LABEL_MASK] as usize;
+        let p = parent[i % n] as usize % n;
         if p == i {
             return i;
         }
-        let gp = parent[p & LABEL_MASK];
-        parent[i & LABEL_MASK] = gp;
-        i = gp as usize;
+        let gp = parent[p] as usize % n;
+        parent[i % n] = gp as u16;
+        i = gp;
     }
+}
+
+/// Bits `start..start + 64` of `b` (zero past its end) as one word.
+#[inline(always)]
+fn row_bits<const W: usize>(b: &Bitboard<W>, start: usize) -> u64 {
+    let (k, shift) = (start >> 6, start & 63);
+    let mut w = b.0[k] >> shift;
+    if shift != 0 && k + 1 < W {
+        w |= b.0[k + 1] << (64 - shift);
+    }
+    w
 }
 
 impl<const W: usize> Game for OddGame<W> {

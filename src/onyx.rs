@@ -13,7 +13,7 @@ use std::sync::{Mutex, OnceLock};
 
 use rand_xoshiro::rand_core::Rng as _;
 
-use crate::bitboard::Bitboard;
+use crate::bitboard::{Bitboard, select_in_word};
 use crate::game::{Game, GameKind, GameSpec, PlayError, Rng, SetupError, SpecError};
 use crate::moves::{Action, Colour, Stone};
 use crate::tables::BoardTables;
@@ -182,13 +182,29 @@ impl<const W: usize> Groups<W> {
         edges: [[0; 64]; W],
     };
 
-    /// Makes `cells` one group with the given root and edges.
-    fn make_group(&mut self, cells: &Bitboard<W>, root: usize, edges: u8) {
+    /// Makes the connected part of `within` that holds `root` one group
+    /// with that root, linking each stone as the flood fill reaches it;
+    /// returns the group.
+    fn make_group_from(
+        &mut self,
+        tables: &OnyxTables<W>,
+        root: usize,
+        within: &Bitboard<W>,
+    ) -> Bitboard<W> {
         let parent = self.parent.as_flattened_mut();
-        for c in cells.iter() {
-            parent[c] = root as u16;
+        let mut group = Bitboard::EMPTY;
+        let mut frontier = Bitboard::EMPTY;
+        frontier.set(root);
+        while frontier.any() {
+            group |= frontier;
+            let mut next = Bitboard::EMPTY;
+            for c in frontier.iter() {
+                next |= tables.board.neighbours[c];
+                parent[c] = root as u16;
+            }
+            frontier = (next & *within).and_not(&group);
         }
-        self.edges.as_flattened_mut()[root] = edges;
+        group
     }
 
     /// The root of `x`, halving the path on the way.
@@ -257,6 +273,9 @@ pub struct OnyxGame<const W: usize> {
     /// Points a stone may be placed on: empty corner points, and midpoints
     /// whose square is entirely empty.
     playable: Bitboard<W>,
+    /// The number of playable points in each word of `playable`: a random
+    /// move needs no popcount of the whole set.
+    playable_counts: [u32; W],
     groups: Groups<W>,
     group_count: [u32; 2],
     to_move: Colour,
@@ -282,6 +301,11 @@ impl<const W: usize> OnyxGame<W> {
             tables: OnyxTables::get(topo),
             stones: [Bitboard::EMPTY; 2],
             playable: OnyxTables::<W>::get(topo).board.on_board,
+            playable_counts: OnyxTables::<W>::get(topo)
+                .board
+                .on_board
+                .0
+                .map(u64::count_ones),
             groups: Groups::EMPTY,
             group_count: [0; 2],
             to_move,
@@ -356,9 +380,9 @@ impl<const W: usize> OnyxGame<W> {
             linked |= u32::from(has(&self.stones[me], q)) << j;
         }
         self.stones[me].set(p);
-        self.playable.clear(p);
+        self.unplayable(p);
         for sq in &point.squares {
-            self.playable.clear(sq.midpoint as usize);
+            self.unplayable(sq.midpoint as usize);
         }
         let (edges, merged) = self
             .groups
@@ -390,16 +414,33 @@ impl<const W: usize> OnyxGame<W> {
         seeds &= own;
         let mut count = self.group_count[me] - old_groups as u32;
         while let Some(seed) = seeds.lowest() {
-            let group = tables.flood(seed, &own);
+            let group = self.groups.make_group_from(tables, seed, &own);
             seeds = seeds.and_not(&group);
-            self.groups
-                .make_group(&group, seed, tables.edges_of(&group, colour));
+            self.groups.edges.as_flattened_mut()[seed] = tables.edges_of(&group, colour);
             count += 1;
         }
         self.group_count[me] = count;
         for p in removed.iter() {
             self.reopen(p);
         }
+    }
+
+    /// Takes `p` out of the playable points, if it is one.
+    #[inline(always)]
+    fn unplayable(&mut self, p: usize) {
+        let (word, bit) = ((p >> 6) % W, 1u64 << (p & 63));
+        let w = &mut self.playable.0[word];
+        self.playable_counts[word] -= u32::from(*w & bit != 0);
+        *w &= !bit;
+    }
+
+    /// Adds `p` to the playable points, if it is not one yet.
+    #[inline(always)]
+    fn make_playable(&mut self, p: usize) {
+        let (word, bit) = ((p >> 6) % W, 1u64 << (p & 63));
+        let w = &mut self.playable.0[word];
+        self.playable_counts[word] += u32::from(*w & bit == 0);
+        *w |= bit;
     }
 
     /// Updates the playable points after the stone on `p` was removed.
@@ -411,17 +452,17 @@ impl<const W: usize> OnyxGame<W> {
                 .square_of_midpoint(Cell(p as u16))
                 .expect("a point past the corner points is a midpoint");
             if sq.corners.iter().all(|c| !self.occupied(c.index())) {
-                self.playable.set(p);
+                self.make_playable(p);
             }
             return;
         }
-        self.playable.set(p);
+        self.make_playable(p);
         for sq in &tables.points[p].squares {
             let square_empty = [sq.midpoint, sq.opposite, sq.sides[0], sq.sides[1]]
                 .iter()
                 .all(|&c| !self.occupied(c as usize));
             if square_empty {
-                self.playable.set(sq.midpoint as usize);
+                self.make_playable(sq.midpoint as usize);
             }
         }
     }
@@ -508,57 +549,26 @@ fn has<const W: usize>(board: &Bitboard<W>, i: u16) -> bool {
 }
 
 /// The index of the `k`-th set bit (0-based) of `board`, which has more than
-/// `k` set bits. Branch-free: random playouts make every branch here a coin
-/// toss for the predictor.
-#[inline(always)]
+/// `k` set bits.
+#[cfg(test)]
 fn select_bit<const W: usize>(board: &Bitboard<W>, k: u32) -> usize {
+    select_bit_counted(board, &board.0.map(u64::count_ones), k)
+}
+
+/// The index of the `k`-th set bit (0-based) of `board`, which has more than
+/// `k` set bits, given the popcount of each word of `board`. Branch-free: random playouts make every branch here a coin toss for the
+/// predictor.
+#[inline(always)]
+fn select_bit_counted<const W: usize>(board: &Bitboard<W>, counts: &[u32; W], k: u32) -> usize {
     let (mut word, mut before, mut total) = (0, 0, 0);
-    for &w in &board.0 {
-        total += w.count_ones();
+    for &c in counts {
+        total += c;
         let past = k >= total;
         word += usize::from(past);
         before = if past { total } else { before };
     }
     64 * word + select_in_word(board.0[word], k - before) as usize
 }
-
-/// The position of the `k`-th set bit of `word` (k < its popcount): byte-wise
-/// popcounts and their prefix sums find the byte that holds it, and a table
-/// finishes inside that byte.
-#[inline(always)]
-fn select_in_word(word: u64, k: u32) -> u32 {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let mut bytes = word - ((word >> 1) & 0x5555_5555_5555_5555);
-    bytes = (bytes & 0x3333_3333_3333_3333) + ((bytes >> 2) & 0x3333_3333_3333_3333);
-    bytes = (bytes + (bytes >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
-    // Byte i of `prefix`: the set bits in bytes 0..=i.
-    let prefix = bytes.wrapping_mul(ONES);
-    // The high bit of byte i is set iff prefix_i <= k (all values are < 128).
-    let at_most_k = (((u64::from(k) * ONES) | HIGHS) - prefix) & HIGHS;
-    let shift = at_most_k.count_ones() * 8;
-    let below = ((prefix << 8) >> shift) as u32 & 0xFF;
-    let byte = (word >> shift) as usize & 0xFF;
-    shift + u32::from(SELECT_IN_BYTE[byte][(k - below) as usize])
-}
-
-/// `SELECT_IN_BYTE[b][r]`: the position of the `r`-th set bit of the byte `b`.
-static SELECT_IN_BYTE: [[u8; 8]; 256] = {
-    let mut table = [[0; 8]; 256];
-    let mut b = 0;
-    while b < 256 {
-        let (mut bit, mut rank) = (0, 0);
-        while bit < 8 {
-            if b >> bit & 1 != 0 {
-                table[b][rank] = bit as u8;
-                rank += 1;
-            }
-            bit += 1;
-        }
-        b += 1;
-    }
-    table
-};
 
 /// A uniform random number below `bound` (multiply-shift; the bias is below
 /// `bound / 2^64`, far too small to matter).
@@ -690,7 +700,7 @@ impl<const W: usize> Game for OnyxGame<W> {
     fn playout(&mut self, rng: &mut Rng) -> Colour {
         let cap = self.turns + PLAYOUT_PLIES_PER_POINT * self.topo().bits as u32;
         while self.winner.is_none() {
-            let points = self.playable.count();
+            let points: u32 = self.playable_counts.iter().sum();
             let choices = points + u32::from(self.swap_from.is_some());
             if choices == 0 || self.turns >= cap {
                 return Colour::BOTH[random_below(rng, 2) as usize];
@@ -699,7 +709,7 @@ impl<const W: usize> Game for OnyxGame<W> {
             if k == points {
                 self.play_swap();
             } else {
-                let p = select_bit(&self.playable, k);
+                let p = select_bit_counted(&self.playable, &self.playable_counts, k);
                 self.play_stone(p);
             }
         }
@@ -734,6 +744,9 @@ impl<const W: usize> Game for OnyxGame<W> {
             return Err(format!("stones off the board: {off_board:?}"));
         }
         let playable = self.playable_from_scratch();
+        if self.playable.0.map(u64::count_ones) != self.playable_counts {
+            return Err("playable counts differ from a recount".into());
+        }
         if playable != self.playable {
             return Err(format!(
                 "playable points {:?}, expected {playable:?}",

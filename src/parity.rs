@@ -16,11 +16,25 @@ use crate::bitboard::Bitboard;
 use crate::game::{Game, GameKind, GameSpec, SetupError};
 use crate::moves::{Action, Colour, Stone};
 use crate::random::{Rng, below, next_u64, random_bit};
-use crate::tables::BoardTables;
+use crate::tables::{BoardTables, RING_CELLS};
 use crate::topology::{Cell, Topology};
 
 /// Most cells of any board (bits of the widest bitboard).
 const MAX_CELLS: usize = 640;
+
+/// A number below `n` (as [`below`]: multiply-shift on the high half of a
+/// random word) and a random colour (the word's lowest bit) from one word.
+#[inline(always)]
+fn draw(rng: &mut Rng, n: usize) -> (usize, Colour) {
+    let r = next_u64(rng);
+    let k = (((r >> 32) * n as u64) >> 32) as usize;
+    let c = if r & 1 == 0 {
+        Colour::Black
+    } else {
+        Colour::White
+    };
+    (k, c)
+}
 
 #[inline(always)]
 fn random_colour(rng: &mut Rng) -> Colour {
@@ -38,6 +52,10 @@ pub struct ParityGame<const W: usize> {
     stones: [Bitboard<W>; 2],
     /// Cells adjacent to at least one stone of each colour.
     near: [Bitboard<W>; 2],
+    /// Per colour and cell: bit `j` set when ring slot `j` of the cell (see
+    /// [`BoardTables::ring`]) holds a stone of that colour. Kept for every
+    /// cell; only those of empty cells are read.
+    ring_stones: [[[u8; 64]; W]; 2],
     /// Union-find parent of every occupied cell (indexed `[i / 64][i % 64]`).
     parent: [[u16; 64]; W],
     groups: [u32; 2],
@@ -49,37 +67,38 @@ pub struct ParityGame<const W: usize> {
 }
 
 impl<const W: usize> ParityGame<W> {
+    // Per-cell arrays are indexed modulo their length: that changes no cell
+    // index and drops the bounds checks.
     #[inline(always)]
     fn parent_of(&self, i: usize) -> usize {
-        self.parent[i >> 6][i & 63] as usize
+        self.parent.as_flattened()[i % (64 * W)] as usize
     }
 
     #[inline(always)]
     fn set_parent(&mut self, i: usize, p: usize) {
-        self.parent[i >> 6][i & 63] = p as u16;
+        self.parent.as_flattened_mut()[i % (64 * W)] = p as u16;
     }
 
+    /// The root of `i`. Trees are shallow: two steps at a time (a root is
+    /// its own parent) leave the loop branch predictable.
     #[inline(always)]
-    fn find(&self, mut i: usize) -> usize {
-        loop {
-            let p = self.parent_of(i);
-            if p == i {
-                return i;
-            }
-            i = p;
+    fn find(&self, i: usize) -> usize {
+        let mut r = self.parent_of(self.parent_of(i));
+        while self.parent_of(r) != r {
+            r = self.parent_of(self.parent_of(r));
         }
+        r
     }
 
     /// `find` with path halving.
     #[inline(always)]
     fn find_compress(&mut self, mut i: usize) -> usize {
         loop {
-            let p = self.parent_of(i);
-            if p == i {
-                return i;
-            }
-            let gp = self.parent_of(p);
+            let gp = self.parent_of(self.parent_of(i));
             self.set_parent(i, gp);
+            if self.parent_of(gp) == gp {
+                return gp;
+            }
             i = gp;
         }
     }
@@ -89,26 +108,40 @@ impl<const W: usize> ParityGame<W> {
         self.tables.on_board & !(self.stones[0] | self.stones[1])
     }
 
-    fn topo(&self) -> &'static Topology {
-        self.tables.topo
+    /// The ring slots (see [`BoardTables::ring`]) of `cell` that start a
+    /// connected run of `c`-stones: each run lies in one `c`-group, so the
+    /// groups next to `cell` are those of these slots. `cell` must be empty.
+    #[inline(always)]
+    fn piece_starts(&self, cell: usize, c: Colour) -> u32 {
+        let m = u32::from(self.ring_stones[c.index()].as_flattened()[cell % (64 * W)]);
+        let links = u32::from(self.tables.ring_links);
+        // Bit j of `joined`: slot j continues the run of slot j - 1.
+        let joined = m & ((m << 1 | m >> 5) & (links << 1 | links >> 5));
+        let starts = m & !joined;
+        // A closed ring of stones has no start: one piece.
+        if starts == 0 {
+            m & m.wrapping_neg()
+        } else {
+            starts
+        }
     }
 
-    /// Number of distinct `c`-groups adjacent to `cell`.
+    /// Number of distinct `c`-groups adjacent to the empty `cell`.
     #[inline(always)]
     fn adjacent_groups(&self, cell: usize, c: Colour) -> u32 {
-        if !self.near[c.index()].get(cell) {
-            return 0;
+        let mut starts = self.piece_starts(cell, c);
+        if starts & starts.wrapping_sub(1) == 0 {
+            return starts.count_ones();
         }
-        let mut roots = [usize::MAX; 8];
+        let ring = &self.tables.ring[cell % RING_CELLS];
+        let mut roots = [usize::MAX; 4];
         let mut k = 0;
-        let own = &self.stones[c.index()];
-        for &nb in self.topo().neighbours(Cell(cell as u16)) {
-            if own.get(nb.index()) {
-                let r = self.find(nb.index());
-                if !roots[..k].contains(&r) {
-                    roots[k] = r;
-                    k += 1;
-                }
+        while starts != 0 {
+            let r = self.find(ring[starts.trailing_zeros() as usize] as usize);
+            starts &= starts - 1;
+            if !roots[..k].contains(&r) {
+                roots[k] = r;
+                k += 1;
             }
         }
         k as u32
@@ -132,27 +165,37 @@ impl<const W: usize> ParityGame<W> {
         self.empty() & !(self.near[0] & self.near[1])
     }
 
-    /// Places a stone: union-find, counts and `near` only.
+    /// Places a stone: union-find, counts and `near` only. The stone joins
+    /// the root of its first neighbouring group and any other neighbouring
+    /// group's root hangs under that root, so trees stay shallow.
     #[inline(always)]
     fn place(&mut self, cell: usize, c: Colour) {
         let ci = c.index();
-        self.set_parent(cell, cell);
-        let mut merged = 0u32;
-        if self.near[ci].get(cell) {
-            for &nb in self.tables.topo.neighbours(Cell(cell as u16)) {
-                let nb = nb.index();
-                if self.stones[ci].get(nb) {
-                    let r = self.find_compress(nb);
-                    if r != cell {
-                        self.set_parent(r, cell);
-                        merged += 1;
-                    }
+        let mut starts = self.piece_starts(cell, c);
+        if starts == 0 {
+            self.set_parent(cell, cell);
+            self.groups[ci] += 1;
+        } else {
+            let ring = &self.tables.ring[cell % RING_CELLS];
+            let root = self.find_compress(ring[starts.trailing_zeros() as usize] as usize);
+            self.set_parent(cell, root);
+            starts &= starts - 1;
+            while starts != 0 {
+                let r = self.find_compress(ring[starts.trailing_zeros() as usize] as usize);
+                starts &= starts - 1;
+                if r != root {
+                    self.set_parent(r, root);
+                    self.groups[ci] -= 1;
                 }
             }
         }
-        self.groups[ci] = self.groups[ci] + 1 - merged;
         self.stones[ci].set(cell);
         self.near[ci] |= self.tables.neighbours[cell];
+        let ring = &self.tables.ring[cell % RING_CELLS];
+        let seen = self.ring_stones[ci].as_flattened_mut();
+        for (&q, &bit) in ring.iter().zip(&self.tables.ring_back_bit) {
+            seen[q as usize % (64 * W)] |= bit;
+        }
     }
 
     fn end_turn(&mut self) {
@@ -229,15 +272,30 @@ impl<const W: usize> ParityGame<W> {
                 return Some((cell, c));
             }
         }
-        let mut options = Vec::new();
+        // Every (cell, colour) that completes the turn, uniformly: count
+        // them, then walk to the chosen one (no allocation).
+        let completes = |cell: usize, c: Colour| self.flips(cell, c) == need_flip;
+        let mut options = 0u32;
         for cell in empty.iter() {
             for c in Colour::BOTH {
-                if self.flips(cell, c) == need_flip {
-                    options.push((cell, c));
+                options += u32::from(completes(cell, c));
+            }
+        }
+        if options == 0 {
+            return None;
+        }
+        let mut pick = below(rng, options);
+        for cell in empty.iter() {
+            for c in Colour::BOTH {
+                if completes(cell, c) {
+                    if pick == 0 {
+                        return Some((cell, c));
+                    }
+                    pick -= 1;
                 }
             }
         }
-        (!options.is_empty()).then(|| options[below(rng, options.len() as u32) as usize])
+        unreachable!("the pick is below the count")
     }
 
     /// One random turn chosen exactly (slow: used when the fast path of
@@ -287,6 +345,7 @@ impl<const W: usize> Game for ParityGame<W> {
             tables,
             stones: [Bitboard::EMPTY; 2],
             near: [Bitboard::EMPTY; 2],
+            ring_stones: [[[0; 64]; W]; 2],
             parent: [[0; 64]; W],
             groups: [0; 2],
             to_move: Colour::Black,
@@ -448,9 +507,9 @@ impl<const W: usize> Game for ParityGame<W> {
         let mut n = self.fill_empty_list(&mut cells);
         let mut i = 0;
         while i < n {
-            cells.swap(i, i + below(rng, (n - i) as u32) as usize);
+            let (j, c) = draw(rng, n - i);
+            cells.swap(i, i + j);
             let e = cells[i] as usize;
-            let c = random_colour(rng);
             if self.turns == 0 || !self.flips(e, c) {
                 self.place(e, c);
                 self.end_turn();
@@ -463,9 +522,9 @@ impl<const W: usize> Game for ParityGame<W> {
             self.place(e, c);
             let mut completed = false;
             for k in i + 1..n {
-                cells.swap(k, k + below(rng, (n - k) as u32) as usize);
+                let (j, c2) = draw(rng, n - k);
+                cells.swap(k, k + j);
                 let f = cells[k] as usize;
-                let c2 = random_colour(rng);
                 let c2 = if self.flips(f, c2) {
                     c2
                 } else if self.flips(f, c2.opposite()) {
@@ -487,7 +546,18 @@ impl<const W: usize> Game for ParityGame<W> {
             if !self.random_turn_exact(rng) {
                 break;
             }
-            n = self.fill_empty_list(&mut cells);
+            // The cells not drawn yet, less those just filled, stay in the
+            // list (their order does not matter: draws are uniform).
+            let empty = self.empty();
+            let mut kept = 0;
+            for k in i..n {
+                let cell = cells[k];
+                if empty.get(cell as usize) {
+                    cells[kept] = cell;
+                    kept += 1;
+                }
+            }
+            n = kept;
             i = 0;
         }
         self.winner_by_groups()
@@ -521,6 +591,15 @@ impl<const W: usize> Game for ParityGame<W> {
             }
             if near != self.near[c.index()] {
                 return Err(format!("near[{c:?}] differs from a recount"));
+            }
+            for cell in self.empty().iter() {
+                let ring = &self.tables.ring[cell % RING_CELLS];
+                let mask = (0..6)
+                    .filter(|&j| ring[j] as usize != cell && own.get(ring[j] as usize))
+                    .fold(0u8, |m, j| m | 1 << j);
+                if mask != self.ring_stones[c.index()][cell >> 6][cell & 63] {
+                    return Err(format!("{c:?} ring stones of cell {cell} differ"));
+                }
             }
             let mut rest = own;
             let mut count = 0;
