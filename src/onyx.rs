@@ -1,4 +1,4 @@
-//! Onyx (`rules.md` section 4): a connection game on the Onyx board with
+//! Onyx (`docs/rules.md` section 4): a connection game on the Onyx board with
 //! square captures, the midpoint restriction and the swap-pieces pie rule.
 //!
 //! Win detection is incremental. A disjoint-set forest over the cells links
@@ -329,7 +329,7 @@ impl<const W: usize> OnyxGame<W> {
         Ok(game)
     }
 
-    /// The stones of the standard start (`rules.md` section 4).
+    /// The stones of the standard start (`docs/rules.md` section 4).
     fn standard_stones(n: usize) -> Vec<Stone> {
         let point = |col: usize, row: usize| Cell(((row - 1) * n + col - 1) as u16);
         let (a, b) = (n / 2, n / 2 + 1);
