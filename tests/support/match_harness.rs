@@ -44,7 +44,7 @@ pub fn engine(name: &str, extra: &str) -> String {
 }
 
 /// A fresh scratch directory for one test.
-pub fn scratch(test: &str) -> PathBuf {
+pub fn scratch(test: &str) -> Scratch {
     static N: AtomicUsize = AtomicUsize::new(0);
     let dir = std::env::temp_dir().join(format!(
         "oddity-match-{test}-{}-{}",
@@ -53,7 +53,23 @@ pub fn scratch(test: &str) -> PathBuf {
     ));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    Scratch(dir)
+}
+
+/// A test's scratch folder, removed when the test is done with it.
+pub struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = PathBuf;
+    fn deref(&self) -> &PathBuf {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 /// Runs `oddity match ARGS` and returns its output.
