@@ -5,28 +5,17 @@ use std::io::IsTerminal;
 
 use clap::Args;
 
-use crate::game::{GameKind, GameSpec, Rules};
+use super::GameArgs;
+use crate::game::GameKind;
 use crate::gtp::{Params, Session, session::set_param};
 
 /// Options of the GTP engine. The engine parameters take the names of
 /// `oddity-param`.
 #[derive(Args, Debug, Clone, Default)]
 pub struct GtpArgs {
-    /// Game to start with: xodd, yodd, odd or onyx (default odd).
-    #[arg(long, value_parser = super::parse_game_kind)]
-    pub game: Option<GameKind>,
-    /// Board size: square side (Xodd), hex-hex side (Yodd, Odd), points per side (Onyx).
-    #[arg(long)]
-    pub size: Option<usize>,
-    /// Odd: the smallest group that counts (default: the board side).
-    #[arg(long)]
-    pub min_group: Option<usize>,
-    /// Onyx: start from the empty board.
-    #[arg(long)]
-    pub open: bool,
-    /// Onyx: no swap (pie) move.
-    #[arg(long)]
-    pub no_pie: bool,
+    /// The game to start with (default: Odd).
+    #[command(flatten)]
+    pub game: GameArgs,
     /// Search threads.
     #[arg(long)]
     pub threads: Option<String>,
@@ -55,14 +44,7 @@ pub struct GtpArgs {
 
 impl GtpArgs {
     pub fn session(&self) -> Result<Session, String> {
-        let kind = self.game.unwrap_or(GameKind::Odd);
-        let rules = Rules {
-            min_group: self.min_group,
-            open_start: self.open,
-            swap: !self.no_pie,
-        };
-        let spec = GameSpec::new(kind, self.size.unwrap_or(kind.default_size()), rules)
-            .map_err(|e| e.to_string())?;
+        let spec = self.game.spec_or(GameKind::Odd)?;
         let mut params = Params::default();
         for (name, value) in [
             ("threads", &self.threads),

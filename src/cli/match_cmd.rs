@@ -7,8 +7,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use super::{GameArgs, parse_game_kind};
-use crate::game::GameKind;
+use super::GameArgs;
 use crate::position::AnyGame;
 use crate::tournament::engine::EngineSpec;
 use crate::tournament::referee::{Limits, TimeControl};
@@ -44,21 +43,8 @@ pub struct MatchArgs {
     #[arg(long)]
     pub round_robin: bool,
 
-    /// xodd, yodd, odd or onyx.
-    #[arg(long, value_parser = parse_game_kind, required_unless_present = "merge")]
-    pub game: Option<GameKind>,
-    /// Board size (default: the game's standard size).
-    #[arg(long)]
-    pub size: Option<usize>,
-    /// Onyx: start from the empty board.
-    #[arg(long)]
-    pub open: bool,
-    /// Onyx: no swap (pie) move.
-    #[arg(long)]
-    pub no_pie: bool,
-    /// Odd: the smallest group that counts (default: the board side).
-    #[arg(long)]
-    pub min_group: Option<usize>,
+    #[command(flatten)]
+    pub game: GameArgs,
 
     /// Games per engine pairing, played in pairs from one opening with the seats swapped.
     #[arg(long, default_value_t = 10)]
@@ -150,15 +136,7 @@ fn secs_arg(v: f64, what: &str) -> Result<Duration, String> {
 
 /// Builds the tournament from the arguments.
 pub fn config(args: &MatchArgs) -> Result<MatchConfig, String> {
-    let kind = args.game.ok_or("--game is required")?;
-    let spec = GameArgs {
-        game: kind,
-        size: args.size,
-        open: args.open,
-        no_pie: args.no_pie,
-        min_group: args.min_group,
-    }
-    .spec()?;
+    let spec = args.game.spec()?;
     let mut engines = args
         .engines
         .iter()

@@ -9,12 +9,13 @@ use clap::Args;
 
 use crate::game::{GameKind, GameSpec, Rules};
 
-/// Options that choose a game, its board and its rule variant.
-#[derive(Args, Debug, Clone)]
+/// Options that choose a game, its board and its rule variant (shared by
+/// every command that plays or counts a game).
+#[derive(Args, Debug, Clone, Default)]
 pub struct GameArgs {
     /// xodd, yodd, odd or onyx.
     #[arg(long, value_parser = parse_game_kind)]
-    pub game: GameKind,
+    pub game: Option<GameKind>,
     /// Board size: square side (Xodd), hex-hex side (Yodd, Odd), points per side (Onyx).
     /// Default: the game's standard size.
     #[arg(long)]
@@ -31,18 +32,27 @@ pub struct GameArgs {
 }
 
 impl GameArgs {
+    /// The chosen game; `--game` is required.
     pub fn spec(&self) -> Result<GameSpec, String> {
+        let kind = self
+            .game
+            .ok_or("--game is required (xodd, yodd, odd or onyx)")?;
+        self.spec_of(kind)
+    }
+
+    /// The chosen game, or `default` when `--game` is not given.
+    pub fn spec_or(&self, default: GameKind) -> Result<GameSpec, String> {
+        self.spec_of(self.game.unwrap_or(default))
+    }
+
+    fn spec_of(&self, kind: GameKind) -> Result<GameSpec, String> {
         let rules = Rules {
             min_group: self.min_group,
             open_start: self.open,
             swap: !self.no_pie,
         };
-        GameSpec::new(
-            self.game,
-            self.size.unwrap_or(self.game.default_size()),
-            rules,
-        )
-        .map_err(|e| e.to_string())
+        GameSpec::new(kind, self.size.unwrap_or(kind.default_size()), rules)
+            .map_err(|e| e.to_string())
     }
 }
 
