@@ -1,6 +1,8 @@
 //! perft: the number of distinct legal turn sequences of a given length
 //! (`docs/rules.md` section 6). Finished games are not extended.
 
+use rayon::prelude::*;
+
 use crate::game::Game;
 
 /// perft(depth) from `game`, counting through the action tree: a turn of two
@@ -37,6 +39,27 @@ pub fn perft<G: Game>(game: &G, depth: u32) -> u64 {
         };
     }
     total
+}
+
+/// [`perft`] with the subtrees of the first actions counted in parallel.
+pub fn perft_parallel<G: Game>(game: &G, depth: u32) -> u64 {
+    if depth <= 1 || game.is_over() {
+        return perft(game, depth);
+    }
+    let mut actions = Vec::new();
+    game.legal_actions(&mut actions);
+    actions
+        .par_iter()
+        .map(|&a| {
+            let mut next = game.clone();
+            next.apply(a);
+            if next.mid_turn() {
+                perft(&next, depth)
+            } else {
+                perft(&next, depth - 1)
+            }
+        })
+        .sum()
 }
 
 /// perft through whole turns (`legal_turns` and `play_turn`): slower, and an

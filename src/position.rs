@@ -160,7 +160,7 @@ impl AnyGame {
     }
 
     pub fn perft(&self, depth: u32) -> u64 {
-        with_game!(self, g => crate::perft::perft(g, depth))
+        with_game!(self, g => crate::perft::perft_parallel(g, depth))
     }
 
     /// Reads a token for the side to move.

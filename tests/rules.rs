@@ -41,7 +41,10 @@ fn perft_table_of_rules_md() {
                 d + 1
             );
         }
-        with_game!(&game, g => assert_eq!(perft_by_turns(g, 2), counts[1]));
+        with_game!(&game, g => {
+            assert_eq!(perft_by_turns(g, 2), counts[1]);
+            assert_eq!(perft(g, 3), counts[2], "sequential count");
+        });
     }
 }
 
