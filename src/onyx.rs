@@ -63,6 +63,9 @@ struct PointInfo {
     /// never makes playable anything but the point, so the hot paths can
     /// always look at two squares without branching on how many there are.
     squares: [SquareView; 2],
+    /// `back[j]`: the bit of this point in the neighbour mask
+    /// ([`OnyxGame::own_near`]) of `neighbours[j]`; 0 for padding.
+    back: [u8; MAX_NEIGHBOURS],
     /// Per colour: the goal edges the point lies on (bit 0: row 1 for Black,
     /// column A for White; bit 1: row n / column n). Midpoints: none.
     edges: [u8; 2],
@@ -138,8 +141,18 @@ impl<const W: usize> OnyxTables<W> {
                         sides: [sq.corners[(at + 1) % 4].0, sq.corners[(at + 3) % 4].0],
                     };
                 }
+                let mut back = [0u8; MAX_NEIGHBOURS];
+                for (slot, q) in back.iter_mut().zip(topo.neighbours(Cell(me))) {
+                    let at = topo
+                        .neighbours(*q)
+                        .iter()
+                        .position(|r| r.0 == me)
+                        .expect("neighbourhood is symmetric");
+                    *slot = 1 << at;
+                }
                 PointInfo {
                     neighbours,
+                    back,
                     squares,
                     edges: edges[p],
                 }
@@ -285,6 +298,9 @@ pub struct OnyxGame<const W: usize> {
     /// ([`colour_code`]). The hot neighbour and capture tests read one byte
     /// here instead of picking a bit out of a bitboard word.
     colours: [u8; COLOUR_SLOTS],
+    /// Per colour and point: bit `j` set when neighbour `j` of the point
+    /// (see `PointInfo::neighbours`) holds a stone of that colour.
+    own_near: [[u8; COLOUR_SLOTS]; 2],
     /// Points a stone may be placed on: empty corner points, and midpoints
     /// whose square is entirely empty.
     playable: Bitboard<W>,
@@ -317,6 +333,7 @@ impl<const W: usize> OnyxGame<W> {
             tables: OnyxTables::get(topo),
             stones: [Bitboard::EMPTY; 2],
             colours: [0; COLOUR_SLOTS],
+            own_near: [[0; COLOUR_SLOTS]; 2],
             playable: OnyxTables::<W>::get(topo).board.on_board,
             playable_counts: OnyxTables::<W>::get(topo)
                 .board
@@ -399,9 +416,10 @@ impl<const W: usize> OnyxGame<W> {
         // than a bitboard intersection and free of unpredictable branches.
         // The padding entries (`p` itself) read as empty: `p` is not set yet.
         let code = colour_code(colour);
-        let mut linked = 0u32;
-        for (j, &q) in point.neighbours.iter().enumerate() {
-            linked |= u32::from(self.colour_at(q) == code) << j;
+        let linked = u32::from(self.own_near[me][p & (COLOUR_SLOTS - 1)]);
+        let near = &mut self.own_near[me];
+        for (&q, &bit) in point.neighbours.iter().zip(&point.back) {
+            near[usize::from(q) & (COLOUR_SLOTS - 1)] |= bit;
         }
         self.stones[me].set(p);
         self.colours[p & (COLOUR_SLOTS - 1)] = code;
@@ -447,6 +465,11 @@ impl<const W: usize> OnyxGame<W> {
         self.group_count[me] = count;
         for p in removed.iter() {
             self.colours[p & (COLOUR_SLOTS - 1)] = 0;
+            let point = &tables.points[p];
+            let near = &mut self.own_near[me];
+            for (&q, &bit) in point.neighbours.iter().zip(&point.back) {
+                near[usize::from(q) & (COLOUR_SLOTS - 1)] &= !bit;
+            }
         }
         for p in removed.iter() {
             self.reopen(p);
@@ -770,6 +793,23 @@ impl<const W: usize> Game for OnyxGame<W> {
                 return Err(format!(
                     "colour byte of point {i} is {code}, expected {expected}"
                 ));
+            }
+        }
+        for (me, near) in self.own_near.iter().enumerate() {
+            for (p, &mask) in near.iter().enumerate() {
+                let expected = if p < topo.bits {
+                    let point = &self.tables.points[p];
+                    (0..topo.neighbours(Cell(p as u16)).len())
+                        .filter(|&j| self.stones[me].get(usize::from(point.neighbours[j])))
+                        .fold(0u8, |acc, j| acc | 1 << j)
+                } else {
+                    0
+                };
+                if mask != expected {
+                    return Err(format!(
+                        "neighbour mask of point {p} is {mask:#b}, expected {expected:#b}"
+                    ));
+                }
             }
         }
         let playable = self.playable_from_scratch();
