@@ -8,6 +8,7 @@
 #[path = "support/gtp.rs"]
 mod util;
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -114,19 +115,10 @@ fn sabaki_controller_plays_every_game_and_stops_analysis() {
     if !have("@sabaki/gtp", present) {
         return;
     }
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/sabaki_drive.js");
-    let out = Command::new("node")
-        .arg(script)
-        .arg(util::binary())
-        .arg(&modules)
-        .output()
-        .expect("running node");
-    let text = String::from_utf8_lossy(&out.stdout);
-    println!("{text}");
-    assert!(
-        out.status.success(),
-        "{text}\n{}",
-        String::from_utf8_lossy(&out.stderr)
+    let text = run_peer_script(
+        "node",
+        "sabaki_drive.js",
+        &[OsStr::new(util::binary()), modules.as_os_str()],
     );
     assert!(text.contains("OK lz-analyze"), "{text}");
 }
@@ -170,22 +162,32 @@ fn sgfmill_parses_every_record() {
             files.push(f);
         }
     }
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/check_sgf.py");
-    let out = Command::new("python3")
-        .arg(script)
-        .args(&files)
+    let args: Vec<&OsStr> = files.iter().map(|f| f.as_os_str()).collect();
+    let text = run_peer_script("python3", "check_sgf.py", &args);
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("OK ")).count(),
+        files.len()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Runs `tests/peers/SCRIPT` with `program`, asserts that it succeeded, and
+/// returns its standard output.
+fn run_peer_script(program: &str, script: &str, args: &[&OsStr]) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/peers")
+        .join(script);
+    let out = Command::new(program)
+        .arg(path)
+        .args(args)
         .output()
-        .expect("running python3");
-    let text = String::from_utf8_lossy(&out.stdout);
+        .unwrap_or_else(|e| panic!("running {program}: {e}"));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
     println!("{text}");
     assert!(
         out.status.success(),
         "{text}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert_eq!(
-        text.lines().filter(|l| l.starts_with("OK ")).count(),
-        files.len()
-    );
-    let _ = std::fs::remove_dir_all(&dir);
+    text
 }
