@@ -2,9 +2,10 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 
-use oddity::game::{Game, GameKind, GameSpec, Rules};
-use oddity::position::AnyGame;
-use oddity::random::rng_from_seed;
+use oddity::rules::game::{Game, GameSpec, Rules};
+use oddity::rules::kind::GameKind;
+use oddity::rules::position::AnyGame;
+use oddity::rules::random::rng_from_seed;
 use oddity::with_game;
 
 fn playouts(c: &mut Criterion) {

@@ -4,9 +4,10 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use oddity::game::{Game, GameKind, GameSpec};
-use oddity::odd::OddGame;
-use oddity::parity::ParityGame;
+use oddity::rules::game::{Game, GameSpec};
+use oddity::rules::kind::GameKind;
+use oddity::rules::odd::OddGame;
+use oddity::rules::parity::ParityGame;
 use oddity::search::{Limits, SearchParams, Searcher, StopFlag};
 
 fn params() -> SearchParams {

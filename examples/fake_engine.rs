@@ -11,10 +11,11 @@
 
 use std::io::{BufRead, Write};
 
-use oddity::game::{GameKind, GameSpec, Rules};
-use oddity::moves::{Colour, Turn};
-use oddity::position::AnyGame;
-use oddity::random::{below, rng_from_seed};
+use oddity::rules::game::{GameSpec, Rules};
+use oddity::rules::kind::GameKind;
+use oddity::rules::moves::{Colour, Turn};
+use oddity::rules::position::AnyGame;
+use oddity::rules::random::{below, rng_from_seed};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

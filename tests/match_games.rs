@@ -5,10 +5,11 @@
 mod fake_engines;
 
 use fake_engines::*;
-use oddity::game::{GameKind, GameSpec, Rules};
-use oddity::moves::Colour;
-use oddity::position::AnyGame;
-use oddity::record::GameRecord;
+use oddity::rules::game::{GameSpec, Rules};
+use oddity::rules::kind::GameKind;
+use oddity::rules::moves::Colour;
+use oddity::rules::position::AnyGame;
+use oddity::rules::record::GameRecord;
 use oddity::tournament::results::GameResult;
 
 /// Replays a result's turns with the rules and checks the recorded winner.

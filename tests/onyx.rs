@@ -1,10 +1,11 @@
 //! Onyx rules (`rules.md` section 4) through the public `Game` interface.
 
-use oddity::game::{Game, GameKind, GameSpec, PlayError, Rng, Rules, width_for};
-use oddity::moves::{Action, Colour, Stone, Turn};
-use oddity::onyx::OnyxGame;
-use oddity::perft::{perft, perft_by_turns};
-use oddity::topology::Cell;
+use oddity::rules::game::{Game, GameSpec, PlayError, Rng, Rules, width_for};
+use oddity::rules::kind::GameKind;
+use oddity::rules::moves::{Action, Colour, Stone, Turn};
+use oddity::rules::onyx::OnyxGame;
+use oddity::rules::perft::{perft, perft_by_turns};
+use oddity::rules::topology::Cell;
 use rand_xoshiro::rand_core::{Rng as _, SeedableRng};
 
 /// Onyx boards up to 9 points a side.

@@ -4,12 +4,13 @@
 
 use std::collections::HashSet;
 
-use oddity::game::{Game, GameKind, GameSpec, Rules};
-use oddity::moves::{Action, Colour, Stone, TokenErrorKind, Turn};
-use oddity::perft::{perft, perft_by_turns};
-use oddity::position::AnyGame;
-use oddity::random::{below, rng_from_seed};
-use oddity::topology::{Cell, Topology};
+use oddity::rules::game::{Game, GameSpec, Rules};
+use oddity::rules::kind::GameKind;
+use oddity::rules::moves::{Action, Colour, Stone, TokenErrorKind, Turn};
+use oddity::rules::perft::{perft, perft_by_turns};
+use oddity::rules::position::AnyGame;
+use oddity::rules::random::{below, rng_from_seed};
+use oddity::rules::topology::{Cell, Topology};
 use oddity::with_game;
 
 fn spec(kind: GameKind, size: usize) -> GameSpec {

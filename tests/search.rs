@@ -3,10 +3,11 @@
 
 use std::time::Duration;
 
-use oddity::game::{GameKind, GameSpec, Rules};
-use oddity::moves::{Colour, Stone, Turn};
-use oddity::position::AnyGame;
-use oddity::record::GameRecord;
+use oddity::rules::game::{GameSpec, Rules};
+use oddity::rules::kind::GameKind;
+use oddity::rules::moves::{Colour, Stone, Turn};
+use oddity::rules::position::AnyGame;
+use oddity::rules::record::GameRecord;
 use oddity::search::time::{Clock, Overtime, SAFETY_MARGIN, TimeSettings, hard_limit, plan};
 use oddity::search::{Engine, Limits, Policy, Report, SearchParams, StopFlag};
 

@@ -6,10 +6,10 @@ use std::time::{Duration, Instant};
 use clap::Args;
 
 use super::GameArgs;
-use crate::game::Game;
-use crate::position::AnyGame;
-use crate::random::rng_from_seed;
-use crate::record::GameRecord;
+use crate::rules::game::Game;
+use crate::rules::position::AnyGame;
+use crate::rules::random::rng_from_seed;
+use crate::rules::record::GameRecord;
 use crate::search::{Engine, Limits, NODE_BYTES, Policy, SearchParams, StopFlag};
 
 #[derive(Args, Debug)]

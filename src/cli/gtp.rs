@@ -6,8 +6,8 @@ use std::io::IsTerminal;
 use clap::Args;
 
 use super::GameArgs;
-use crate::game::GameKind;
 use crate::gtp::{Params, Session, session::set_param};
+use crate::rules::kind::GameKind;
 
 /// Options of the GTP engine. The engine parameters take the names of
 /// `oddity-param`.

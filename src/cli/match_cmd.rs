@@ -8,7 +8,7 @@ use std::time::Duration;
 use clap::Args;
 
 use super::GameArgs;
-use crate::position::AnyGame;
+use crate::rules::position::AnyGame;
 use crate::tournament::engine::EngineSpec;
 use crate::tournament::referee::{Limits, TimeControl};
 use crate::tournament::results::{ResultsWriter, Summary, merge, read_results};

@@ -7,7 +7,8 @@ pub mod perft;
 
 use clap::Args;
 
-use crate::game::{GameKind, GameSpec, Rules};
+use crate::rules::game::{GameSpec, Rules};
+use crate::rules::kind::GameKind;
 
 /// Options that choose a game, its board and its rule variant (shared by
 /// every command that plays or counts a game).

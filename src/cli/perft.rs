@@ -3,7 +3,7 @@
 use clap::Args;
 
 use super::GameArgs;
-use crate::position::AnyGame;
+use crate::rules::position::AnyGame;
 
 #[derive(Args, Debug)]
 pub struct PerftArgs {

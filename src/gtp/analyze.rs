@@ -6,9 +6,9 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use super::think::{Candidate, Report};
-use crate::moves::{Colour, Turn};
-use crate::position::AnyGame;
-use crate::topology::Cell;
+use crate::rules::moves::{Colour, Turn};
+use crate::rules::position::AnyGame;
+use crate::rules::topology::Cell;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Format {

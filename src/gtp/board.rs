@@ -3,10 +3,10 @@
 
 use std::fmt::Write as _;
 
-use crate::game::GameKind;
-use crate::moves::{Colour, Turn};
-use crate::record::GameRecord;
-use crate::topology::{BoardKind, Cell, Topology};
+use crate::rules::kind::GameKind;
+use crate::rules::moves::{Colour, Turn};
+use crate::rules::record::GameRecord;
+use crate::rules::topology::{BoardKind, Cell, Topology};
 
 /// Column letters of square and hex-hex boards (`I` skipped).
 const GTP_LETTERS: &[u8] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";

@@ -10,11 +10,12 @@ use super::board;
 use super::clock::Clock;
 use super::io::{Command, Output, Reader, StopOn};
 use super::think::{Limits, Params, Report, StopFlag, Thinker};
-use crate::game::{Game, GameKind, GameSpec, RuleError, Rules};
-use crate::moves::{Action, Colour, Stone, Turn};
-use crate::position::AnyGame;
-use crate::record::GameRecord;
-use crate::sgf;
+use crate::rules::game::{Game, GameSpec, RuleError, Rules};
+use crate::rules::kind::GameKind;
+use crate::rules::moves::{Action, Colour, Stone, Turn};
+use crate::rules::position::AnyGame;
+use crate::rules::record::GameRecord;
+use crate::rules::sgf;
 
 type Out = Output<Box<dyn std::io::Write>>;
 
@@ -907,7 +908,7 @@ impl Session {
         arity(args, 0, || {
             let topo = self.pos().topology();
             ok(match topo.kind {
-                crate::topology::BoardKind::HexHex => (2 * topo.size - 1).to_string(),
+                crate::rules::topology::BoardKind::HexHex => (2 * topo.size - 1).to_string(),
                 _ => topo.size.to_string(),
             })
         })
@@ -920,7 +921,7 @@ impl Session {
             let pos = self.pos();
             let topo = pos.topology();
             let side = match topo.kind {
-                crate::topology::BoardKind::HexHex => 2 * topo.size - 1,
+                crate::rules::topology::BoardKind::HexHex => 2 * topo.size - 1,
                 _ => topo.size,
             };
             let stones: Vec<Stone> = self.half_turn.iter().map(|h| h.1).collect();
@@ -928,7 +929,7 @@ impl Session {
             for y in (0..side).rev() {
                 let row: Vec<&str> = (0..side)
                     .map(|x| {
-                        let c = crate::topology::Cell((y * topo.stride + x) as u16);
+                        let c = crate::rules::topology::Cell((y * topo.stride + x) as u16);
                         let here = stones.iter().find(|s| s.cell == c).map(|s| s.colour);
                         match here
                             .or_else(|| topo.is_on_board(c).then(|| pos.stone_at(c)).flatten())

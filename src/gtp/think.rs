@@ -3,7 +3,7 @@
 //!
 //! Values here are always the win probability (0..1) of the seat to move.
 
-use crate::record::GameRecord;
+use crate::rules::record::GameRecord;
 use crate::search::{Engine, Policy, SearchParams};
 
 pub use crate::search::{Candidate, Limits, Progress, Report, StopFlag};

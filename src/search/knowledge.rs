@@ -16,9 +16,10 @@
 //! Knowledge is added here one game at a time, measured by the match runner
 //! against `--policy plain`.
 
-use crate::game::{Game, GameKind};
-use crate::moves::{Action, Colour};
-use crate::random::Rng;
+use crate::rules::game::Game;
+use crate::rules::kind::GameKind;
+use crate::rules::moves::{Action, Colour};
+use crate::rules::random::Rng;
 
 /// Weight of the progressive-bias term, in playouts: a child with prior 1
 /// counts as having won this many extra playouts.

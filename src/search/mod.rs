@@ -1,7 +1,7 @@
 //! Multi-threaded Monte Carlo tree search, shared by all games.
 //!
 //! # Tree
-//! One level per *action* (`crate::game::Game`): an Xodd/Yodd turn of two
+//! One level per *action* (`crate::rules::game::Game`): an Xodd/Yodd turn of two
 //! stones is two levels (lower cell first), a one-stone turn is the stone and
 //! then [`Action::END_TURN`]. Results are backed up by the seat that chose
 //! each action (`to_move()` of the parent position), never by depth parity,
@@ -69,9 +69,10 @@
 //!
 //! # Example
 //! ```
-//! use oddity::game::{GameKind, GameSpec};
-//! use oddity::position::AnyGame;
-//! use oddity::record::GameRecord;
+//! use oddity::rules::kind::GameKind;
+//! use oddity::rules::game::GameSpec;
+//! use oddity::rules::position::AnyGame;
+//! use oddity::rules::record::GameRecord;
 //! use oddity::search::{Engine, Limits, SearchParams, StopFlag};
 //!
 //! let spec = GameSpec::default_for(GameKind::Odd);
@@ -97,11 +98,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::game::{Game, GameKind, GameSpec, turn_of};
-use crate::moves::{Action, Colour, Turn};
-use crate::position::AnyGame;
-use crate::random::rng_from_seed;
-use crate::record::GameRecord;
+use crate::rules::game::{Game, GameSpec, turn_of};
+use crate::rules::kind::GameKind;
+use crate::rules::moves::{Action, Colour, Turn};
+use crate::rules::position::AnyGame;
+use crate::rules::random::rng_from_seed;
+use crate::rules::record::GameRecord;
 use tree::{ROOT, Tree, TreeConfig, VISIT_CAP, Worker};
 
 /// A leaf with `k` siblings is expanded after `k / EXPAND_DIVISOR` visits.

@@ -6,9 +6,9 @@ use std::alloc::{Layout, alloc_zeroed};
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, AtomicU32, AtomicUsize, Ordering};
 
 use super::Policy;
-use crate::game::Game;
-use crate::moves::{Action, Colour};
-use crate::random::{Rng, below};
+use crate::rules::game::Game;
+use crate::rules::moves::{Action, Colour};
+use crate::rules::random::{Rng, below};
 
 use Ordering::{Acquire, Relaxed, Release};
 

@@ -27,8 +27,8 @@ use std::sync::mpsc::channel;
 use std::sync::{Arc, Mutex};
 use std::thread;
 
-use crate::game::GameSpec;
-use crate::sgf::{RecordInfo, write as write_sgf};
+use crate::rules::game::GameSpec;
+use crate::rules::sgf::{RecordInfo, write as write_sgf};
 use engine::{EngineProcess, EngineSpec};
 use referee::{Limits, Played, play_game, sgf_result};
 use results::{GameResult, ResultsWriter, SgfWriter, Summary, read_results};
@@ -388,8 +388,8 @@ fn worker(
             );
             let faulty = played.as_ref().and_then(|p| p.faulty);
             for (seat, mut p) in [
-                (crate::moves::Colour::Black, a),
-                (crate::moves::Colour::White, b),
+                (crate::rules::moves::Colour::Black, a),
+                (crate::rules::moves::Colour::White, b),
             ] {
                 if faulty == Some(seat) || p.is_dead() {
                     p.kill();

@@ -10,10 +10,11 @@ use std::time::{Duration, Instant};
 
 use super::engine::{EngineProcess, Fault};
 use super::results::{GameResult, LENGTH_CAP, TimeUsed};
-use crate::game::{GameKind, GameSpec};
-use crate::moves::{Colour, Turn};
-use crate::position::AnyGame;
-use crate::record::GameRecord;
+use crate::rules::game::GameSpec;
+use crate::rules::kind::GameKind;
+use crate::rules::moves::{Colour, Turn};
+use crate::rules::position::AnyGame;
+use crate::rules::record::GameRecord;
 
 /// How thinking time is limited.
 #[derive(Clone, Copy, Debug, PartialEq)]

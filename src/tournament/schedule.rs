@@ -8,9 +8,9 @@
 //! of every engine pairing, so a stopped tournament is balanced. The opening
 //! of round k is the same for every pairing.
 
-use crate::moves::Turn;
-use crate::position::AnyGame;
-use crate::random::{below, rng_from_seed};
+use crate::rules::moves::Turn;
+use crate::rules::position::AnyGame;
+use crate::rules::random::{below, rng_from_seed};
 
 /// Who plays whom.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -185,7 +185,8 @@ pub fn random_openings(start: &AnyGame, plies: usize, count: usize, seed: u64) -
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{GameKind, GameSpec};
+    use crate::rules::game::GameSpec;
+    use crate::rules::kind::GameKind;
 
     #[test]
     fn pairs_swap_seats_and_share_openings() {

@@ -13,11 +13,12 @@ use std::sync::{Mutex, OnceLock};
 
 use rand_xoshiro::rand_core::Rng as _;
 
-use crate::bitboard::{Bitboard, select_in_word};
-use crate::game::{Game, GameKind, GameSpec, PlayError, Rng, SetupError, SpecError};
-use crate::moves::{Action, Colour, Stone};
-use crate::tables::BoardTables;
-use crate::topology::{Cell, Topology};
+use crate::rules::bitboard::{Bitboard, select_in_word};
+use crate::rules::game::{Game, GameSpec, PlayError, Rng, SetupError, SpecError};
+use crate::rules::kind::GameKind;
+use crate::rules::moves::{Action, Colour, Stone};
+use crate::rules::tables::BoardTables;
+use crate::rules::topology::{Cell, Topology};
 
 /// Edge flags of a group that touches both goal edges of its colour.
 const BOTH_EDGES: u8 = 0b11;
@@ -288,7 +289,7 @@ impl<const W: usize> Groups<W> {
 
 /// An Onyx position with its rules. `W` is the bitboard width in 64-bit
 /// words; it must hold every point of the board (see
-/// [`crate::game::width_for`]).
+/// [`crate::rules::game::width_for`]).
 #[derive(Clone)]
 pub struct OnyxGame<const W: usize> {
     spec: GameSpec,
@@ -879,7 +880,7 @@ impl<const W: usize> Game for OnyxGame<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Rules;
+    use crate::rules::game::Rules;
 
     fn midgame() -> OnyxGame<2> {
         let spec = GameSpec::new(GameKind::Onyx, 8, Rules::default()).unwrap();

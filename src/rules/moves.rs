@@ -7,8 +7,8 @@
 
 use std::fmt;
 
-use crate::game::GameKind;
-use crate::topology::{Cell, Topology};
+use crate::rules::kind::GameKind;
+use crate::rules::topology::{Cell, Topology};
 
 /// A stone colour, and the seat that owns it: `b` (Black, the first player)
 /// and `w` (White, the second player).

@@ -12,12 +12,13 @@
 //! stone is legal when the turn can be completed: it leaves the total odd, or
 //! some higher cell takes a second stone that makes it odd.
 
-use crate::bitboard::Bitboard;
-use crate::game::{Game, GameKind, GameSpec, SetupError};
-use crate::moves::{Action, Colour, Stone};
-use crate::random::{Rng, below, next_u64, random_bit};
-use crate::tables::{BoardTables, RING_CELLS};
-use crate::topology::{Cell, Topology};
+use crate::rules::bitboard::Bitboard;
+use crate::rules::game::{Game, GameSpec, SetupError};
+use crate::rules::kind::GameKind;
+use crate::rules::moves::{Action, Colour, Stone};
+use crate::rules::random::{Rng, below, next_u64, random_bit};
+use crate::rules::tables::{BoardTables, RING_CELLS};
+use crate::rules::topology::{Cell, Topology};
 
 /// Most cells of any board (bits of the widest bitboard).
 const MAX_CELLS: usize = 640;

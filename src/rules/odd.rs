@@ -5,12 +5,13 @@
 //! is always legal, so a uniformly random playout is an independent fair coin
 //! per empty cell: a few random words and one bitboard group count.
 
-use crate::bitboard::Bitboard;
-use crate::game::{Game, GameKind, GameSpec, SetupError};
-use crate::moves::{Action, Colour, Stone};
-use crate::random::{Rng, next_u64};
-use crate::tables::BoardTables;
-use crate::topology::{Cell, Topology};
+use crate::rules::bitboard::Bitboard;
+use crate::rules::game::{Game, GameSpec, SetupError};
+use crate::rules::kind::GameKind;
+use crate::rules::moves::{Action, Colour, Stone};
+use crate::rules::random::{Rng, next_u64};
+use crate::rules::tables::BoardTables;
+use crate::rules::topology::{Cell, Topology};
 
 #[derive(Clone)]
 pub struct OddGame<const W: usize> {

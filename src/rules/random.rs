@@ -3,7 +3,7 @@
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng as _, SeedableRng};
 
-use crate::bitboard::Bitboard;
+use crate::rules::bitboard::Bitboard;
 
 /// The random number generator of playouts and search threads.
 pub type Rng = Xoshiro256PlusPlus;

@@ -10,10 +10,11 @@
 
 use std::fmt::Write as _;
 
-use crate::game::{GameKind, GameSpec, Rules};
-use crate::moves::{Colour, Stone, Turn};
-use crate::position::AnyGame;
-use crate::record::GameRecord;
+use crate::rules::game::{GameSpec, Rules};
+use crate::rules::kind::GameKind;
+use crate::rules::moves::{Colour, Stone, Turn};
+use crate::rules::position::AnyGame;
+use crate::rules::record::GameRecord;
 
 /// The SGF game number used for all four games.
 pub const GAME_NUMBER: u32 = 9000;

@@ -5,8 +5,8 @@ use std::any::Any;
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
-use crate::bitboard::Bitboard;
-use crate::topology::{BoardKind, Cell, Topology};
+use crate::rules::bitboard::Bitboard;
+use crate::rules::topology::{BoardKind, Cell, Topology};
 
 /// A cell index beyond every board, used as padding.
 pub const NO_CELL: u16 = 640;

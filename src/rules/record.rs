@@ -1,9 +1,9 @@
 //! A game's record: its start, the turns played, resignation, and undo.
 //! This is what a referee or a protocol session keeps.
 
-use crate::game::PlayError;
-use crate::moves::{Colour, Turn};
-use crate::position::AnyGame;
+use crate::rules::game::PlayError;
+use crate::rules::moves::{Colour, Turn};
+use crate::rules::position::AnyGame;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Outcome {

@@ -1,65 +1,11 @@
-//! The interface every game implements, the game catalogue and rule options.
+//! The interface every game implements, game specs and rule options.
 
 use std::fmt;
 
-use crate::moves::{Action, Colour, Stone, Turn};
-pub use crate::random::Rng;
-use crate::topology::{BoardKind, Cell, SizeError, Topology};
-
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum GameKind {
-    Xodd,
-    Yodd,
-    Odd,
-    Onyx,
-}
-
-impl GameKind {
-    pub const ALL: [GameKind; 4] = [
-        GameKind::Xodd,
-        GameKind::Yodd,
-        GameKind::Odd,
-        GameKind::Onyx,
-    ];
-
-    pub fn board(self) -> BoardKind {
-        match self {
-            GameKind::Xodd => BoardKind::Square,
-            GameKind::Yodd | GameKind::Odd => BoardKind::HexHex,
-            GameKind::Onyx => BoardKind::Onyx,
-        }
-    }
-
-    pub fn default_size(self) -> usize {
-        match self {
-            GameKind::Xodd => 12,
-            GameKind::Yodd => 8,
-            GameKind::Odd => 5,
-            GameKind::Onyx => 12,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            GameKind::Xodd => "xodd",
-            GameKind::Yodd => "yodd",
-            GameKind::Odd => "odd",
-            GameKind::Onyx => "onyx",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<GameKind> {
-        GameKind::ALL
-            .into_iter()
-            .find(|g| g.name().eq_ignore_ascii_case(text))
-    }
-}
-
-impl fmt::Display for GameKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+use crate::rules::kind::GameKind;
+use crate::rules::moves::{Action, Colour, Stone, Turn};
+pub use crate::rules::random::Rng;
+use crate::rules::topology::{Cell, SizeError, Topology};
 
 /// Variant options. Each applies to one game and is ignored by the others.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

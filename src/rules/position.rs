@@ -2,12 +2,13 @@
 //! choose the game at run time (protocol, match runner, command line).
 //! Generic code gets the concrete type back through [`with_game!`].
 
-use crate::game::{Game, GameKind, GameSpec, PlayError, SetupError, width_for};
-use crate::moves::{Colour, Stone, TokenError, Turn};
-use crate::odd::OddGame;
-use crate::onyx::OnyxGame;
-use crate::parity::ParityGame;
-use crate::topology::{Cell, Topology};
+use crate::rules::game::{Game, GameSpec, PlayError, SetupError, width_for};
+use crate::rules::kind::GameKind;
+use crate::rules::moves::{Colour, Stone, TokenError, Turn};
+use crate::rules::odd::OddGame;
+use crate::rules::onyx::OnyxGame;
+use crate::rules::parity::ParityGame;
+use crate::rules::topology::{Cell, Topology};
 
 // Positions are plain data copied whole; boxing the large boards would add an
 // allocation to every copy.
@@ -31,15 +32,15 @@ pub enum AnyGame {
 macro_rules! with_game {
     ($any:expr, $g:ident => $body:expr) => {
         match $any {
-            $crate::position::AnyGame::Parity2($g) => $body,
-            $crate::position::AnyGame::Parity4($g) => $body,
-            $crate::position::AnyGame::Parity10($g) => $body,
-            $crate::position::AnyGame::Odd2($g) => $body,
-            $crate::position::AnyGame::Odd4($g) => $body,
-            $crate::position::AnyGame::Odd10($g) => $body,
-            $crate::position::AnyGame::Onyx2($g) => $body,
-            $crate::position::AnyGame::Onyx4($g) => $body,
-            $crate::position::AnyGame::Onyx10($g) => $body,
+            $crate::rules::position::AnyGame::Parity2($g) => $body,
+            $crate::rules::position::AnyGame::Parity4($g) => $body,
+            $crate::rules::position::AnyGame::Parity10($g) => $body,
+            $crate::rules::position::AnyGame::Odd2($g) => $body,
+            $crate::rules::position::AnyGame::Odd4($g) => $body,
+            $crate::rules::position::AnyGame::Odd10($g) => $body,
+            $crate::rules::position::AnyGame::Onyx2($g) => $body,
+            $crate::rules::position::AnyGame::Onyx4($g) => $body,
+            $crate::rules::position::AnyGame::Onyx10($g) => $body,
         }
     };
 }
@@ -160,7 +161,7 @@ impl AnyGame {
     }
 
     pub fn perft(&self, depth: u32) -> u64 {
-        with_game!(self, g => crate::perft::perft_parallel(g, depth))
+        with_game!(self, g => crate::rules::perft::perft_parallel(g, depth))
     }
 
     /// Reads a token for the side to move.

@@ -3,14 +3,15 @@
 
 use rayon::prelude::*;
 
-use crate::game::Game;
+use crate::rules::game::Game;
 
 /// perft(depth) from `game`, counting through the action tree: a turn of two
 /// stones is two actions but one ply.
 ///
 /// ```
-/// use oddity::game::{GameKind, GameSpec, Rules};
-/// use oddity::position::AnyGame;
+/// use oddity::rules::kind::GameKind;
+/// use oddity::rules::game::{GameSpec, Rules};
+/// use oddity::rules::position::AnyGame;
 ///
 /// let spec = GameSpec::new(GameKind::Xodd, 3, Rules::default()).unwrap();
 /// let start = AnyGame::new(&spec);
