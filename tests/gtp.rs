@@ -79,9 +79,10 @@ fn hostile_input_gets_exact_answers() {
     assert_eq!(e.fails("play x B:E5"), "syntax error");
     assert_eq!(e.fails("play b B:E5 junk"), "syntax error");
     assert_eq!(e.fails("play b B:E5,"), "syntax error");
-    assert_eq!(e.fails("play b E5"), "syntax error");
+    // Well-formed GTP vertices that Odd forbids: illegal moves.
+    assert_eq!(e.fails("play b E5"), "illegal move");
     assert_eq!(e.fails("play b B:Z99"), "syntax error");
-    assert_eq!(e.fails("play b pass"), "syntax error");
+    assert_eq!(e.fails("play b pass"), "illegal move");
     assert_eq!(e.fails("genmove"), "syntax error");
     assert_eq!(e.fails("genmove x"), "syntax error");
     assert_eq!(e.fails("undo"), "cannot undo");
@@ -398,19 +399,146 @@ fn gogui_commands() {
     let gfx = e.ok("oddity-heatmap");
     assert!(gfx.contains("INFLUENCE") && gfx.contains("TEXT"), "{gfx}");
     e.ok("gogui-interrupt");
-    // One stone per play for the GoGui ruler commands.
-    e.ok("oddity-one_stone on");
+}
+
+const RULER_COMMANDS: [&str; 7] = [
+    "gogui-rules_game_id",
+    "gogui-rules_board_size",
+    "gogui-rules_board",
+    "gogui-rules_legal_moves",
+    "gogui-rules_side_to_move",
+    "gogui-rules_final_result",
+    "gogui-rules_captured_count",
+];
+
+#[test]
+fn ruler_commands_only_in_gogui_mode_where_all_answer() {
+    for game in ["xodd", "yodd", "odd", "onyx"] {
+        // Without --gogui GoGui must not take the engine for a ruler.
+        let mut e = Engine::start(&["--game", game]);
+        let list = e.ok("list_commands");
+        assert!(!list.contains("gogui-rules_"), "{game}: {list}");
+        for c in RULER_COMMANDS {
+            assert_eq!(e.ok(&format!("known_command {c}")), "false", "{game} {c}");
+            assert_eq!(e.fails(c), "unknown command", "{game} {c}");
+        }
+        // With it, every ruler command is listed and answers.
+        let mut e = Engine::start(&["--game", game, "--gogui"]);
+        let list = e.ok("list_commands");
+        for c in RULER_COMMANDS {
+            assert!(list.lines().any(|l| l == c), "{game}: {c} missing");
+            assert_eq!(e.ok(&format!("known_command {c}")), "true", "{game} {c}");
+            e.ok(c);
+        }
+        let id = e.ok("gogui-rules_game_id");
+        assert!(id.eq_ignore_ascii_case(game), "{game}: {id}");
+        assert_eq!(e.ok("gogui-rules_captured_count"), "0 0");
+        assert_eq!(e.ok("gogui-rules_final_result"), "unknown");
+    }
+}
+
+/// GoGui reads the grid side from `gogui-rules_board_size`, sends it back
+/// with `boardsize`, and draws `gogui-rules_board` on that grid.
+#[test]
+fn gogui_board_size_grid_and_vertices_agree() {
+    // (game, size n, GoGui's board size, grid side, cells)
+    for (game, n, answer, side, cells) in [
+        ("xodd", "5", "5", 5, 25),
+        ("yodd", "3", "5 hex", 5, 19),
+        ("odd", "5", "9 hex", 9, 61),
+        ("onyx", "6", "11", 11, 36 + 12),
+    ] {
+        let mut e = Engine::start(&["--game", game, "--size", n, "--gogui"]);
+        assert_eq!(e.ok("gogui-rules_board_size"), answer, "{game}");
+        e.ok(&format!("boardsize {side}"));
+        assert_eq!(e.ok("oddity-game"), format!("{game} {n}"));
+        assert_eq!(e.ok("gogui-rules_board_size"), answer, "{game}");
+        let board = e.ok("gogui-rules_board");
+        let rows: Vec<&str> = board.lines().collect();
+        assert_eq!(rows.len(), side, "{game}: {board}");
+        assert!(rows.iter().all(|r| r.len() == side), "{game}: {board}");
+        let points = board.chars().filter(|c| "XO.".contains(*c)).count();
+        assert_eq!(points, cells, "{game}: {board}");
+        // Every legal vertex is a point of the grid that GoGui can name.
+        let legal = e.ok("gogui-rules_legal_moves");
+        for v in legal.split_whitespace().filter(|v| *v != "pass") {
+            assert!(!v.contains('I'), "{game}: {v}");
+            let x = (v.as_bytes()[0] - b'A') as usize - usize::from(v.as_bytes()[0] > b'I');
+            let y: usize = v[1..].parse().unwrap();
+            assert!(x < side && (1..=side).contains(&y), "{game}: {v}");
+            let row = rows[side - y].as_bytes();
+            assert!(row[x] != b'?', "{game}: {v} is off the board");
+        }
+    }
+    let mut e = Engine::start(&["--game", "odd", "--gogui"]);
+    assert_eq!(e.fails("boardsize 8"), "unacceptable size");
+    assert_eq!(e.ok("oddity-game"), "odd 5");
+}
+
+#[test]
+fn gogui_onyx_plays_on_the_double_grid() {
+    let mut e = Engine::start(&["--game", "onyx", "--gogui"]);
+    // Onyx D5 is grid point (6, 8): GoGui's G9; midpoint DE910 is H18.
+    e.ok("play b G9");
+    assert!(e.ok("showboard").contains("played D5"));
+    assert!(e.ok("gogui-rules_legal_moves").ends_with(" pass"));
+    // `pass` is the swap: D5 becomes a white stone on E4 (GoGui's J7).
+    e.ok("play w pass");
+    let sgf = e.ok("printsgf");
+    assert!(sgf.contains(";W[swap]"), "{sgf}");
+    let rows: Vec<String> = e
+        .ok("gogui-rules_board")
+        .lines()
+        .map(String::from)
+        .collect();
+    assert_eq!(rows[23 - 7].as_bytes()[8], b'O');
+    assert_eq!(rows[23 - 9].as_bytes()[6], b'.');
+    e.ok("play b H18");
+    assert!(e.ok("showboard").contains("played DE910"));
+    // Between two points, and a square without a midpoint: not vertices.
+    assert_eq!(e.fails("play w B1"), "syntax error");
+    assert_eq!(e.fails("play w B2"), "syntax error");
+    assert!(!e.ok("gogui-rules_legal_moves").contains("pass"));
+    let v = e.ok("genmove w");
+    assert!(!v.contains(':') && v != "pass", "{v}");
+    assert_eq!(e.ok("gogui-rules_side_to_move"), "black");
+    let gfx = e.ok("oddity-heatmap");
+    let text = gfx.lines().last().unwrap();
+    assert!(text.starts_with("TEXT best "), "{gfx}");
+    assert!(!text.contains(':'), "{gfx}");
+}
+
+#[test]
+fn gogui_counts_onyx_captures() {
+    // Square B1-C2 has a midpoint; Black at B1 and C2 takes White's C1 and
+    // B2. Grid names: B1 = C1, C1 = E1, B2 = C3, C2 = E3.
+    let mut e = Engine::start(&["--game", "onyx", "--gogui"]);
+    for (seat, v) in [("b", "C1"), ("w", "E1"), ("b", "R17"), ("w", "C3")] {
+        e.ok(&format!("play {seat} {v}"));
+    }
+    assert_eq!(e.ok("gogui-rules_captured_count"), "0 0");
+    e.ok("play b E3");
+    let board = e.ok("showboard");
+    assert!(board.contains("Stones: B 7, W 4"), "{board}");
+    assert_eq!(e.ok("gogui-rules_captured_count"), "2 0");
+    e.ok("undo");
+    assert_eq!(e.ok("gogui-rules_captured_count"), "0 0");
+}
+
+#[test]
+fn gogui_one_stone_plays() {
+    let mut e = Engine::start(&["--game", "odd", "--size", "3", "--gogui"]);
     assert_eq!(e.ok("gogui-rules_game_id"), "Odd");
     assert_eq!(e.ok("gogui-rules_side_to_move"), "black");
     let legal = e.ok("gogui-rules_legal_moves");
     assert!(legal.split(' ').any(|p| p == "A1"), "{legal}");
+    // The colour names the stone: Black puts a white stone.
     e.ok("play w A1");
     assert_eq!(e.ok("gogui-rules_side_to_move"), "white");
     assert!(e.ok("printsgf").contains(";B[W:A1]"));
     assert!(e.ok("gogui-rules_board").contains('O'));
-    e.ok("oddity-one_stone off");
-    e.ok("oddity-game xodd 3");
-    e.ok("oddity-one_stone on");
+    assert_eq!(e.fails("play b pass"), "illegal move");
+    let mut e = Engine::start(&["--game", "xodd", "--size", "3", "--gogui"]);
     e.ok("play b A1");
     // Two stones make a turn: the first one waits for the second.
     e.ok("play w B2");
@@ -421,4 +549,30 @@ fn gogui_commands() {
     e.ok("undo");
     e.ok("play b pass");
     assert!(e.ok("printsgf").ends_with(";B[pass])"));
+}
+
+/// `pass` is a well-formed vertex: where the rules forbid it, and for every
+/// other well-formed token a game does not allow, `play` answers
+/// `illegal move`; only malformed tokens are syntax errors.
+#[test]
+fn forbidden_tokens_are_illegal_moves_in_every_game() {
+    for game in ["xodd", "yodd", "odd", "onyx"] {
+        let mut e = Engine::start(&["--game", game]);
+        // No game lets Black pass on the first turn.
+        assert_eq!(e.fails("play b pass"), "illegal move", "{game}");
+        assert_eq!(e.fails("play b B:C3,B:C3"), "syntax error", "{game}");
+        assert_eq!(e.fails("play b X:C3"), "syntax error", "{game}");
+        assert_eq!(e.fails("play b C3,"), "syntax error", "{game}");
+        assert_eq!(e.fails("play b B:Z99"), "syntax error", "{game}");
+    }
+    let mut e = Engine::start(&["--game", "odd"]);
+    assert_eq!(e.fails("play b B:C3,W:D4"), "illegal move");
+    assert_eq!(e.fails("play b swap"), "illegal move");
+    assert_eq!(e.fails("play b C3"), "illegal move");
+    let mut e = Engine::start(&["--game", "onyx"]);
+    assert_eq!(e.fails("play b W:D5"), "illegal move");
+    assert_eq!(e.fails("play b swap"), "illegal move");
+    let mut e = Engine::start(&["--game", "xodd", "--size", "3"]);
+    e.ok("play b B:A1");
+    e.ok("play w pass");
 }

@@ -40,6 +40,10 @@ pub struct GtpArgs {
     /// Search policy: default, or plain (textbook UCT, the baseline).
     #[arg(long)]
     pub policy: Option<String>,
+    /// GoGui mode: offer the GoGui ruler commands and speak GoGui's board
+    /// sizes and vertex names (see protocol.md).
+    #[arg(long)]
+    pub gogui: bool,
 }
 
 impl GtpArgs {
@@ -61,7 +65,7 @@ impl GtpArgs {
                     .map_err(|_| format!("bad value '{v}' for --{name}"))?;
             }
         }
-        Session::new(spec, params)
+        Ok(Session::new(spec, params)?.with_gogui(self.gogui))
     }
 }
 

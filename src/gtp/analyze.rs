@@ -124,9 +124,13 @@ pub fn info_line(pos: &AnyGame, report: &Report, format: Format, max: Option<usi
 /// GoGui `gfx` heat map: every point that a candidate puts a stone on is
 /// shaded by its share of the visits (positive where the most visited such
 /// candidate puts a black stone, negative for white) and labelled with the
-/// best win rate among those candidates.
-pub fn heat_map(pos: &AnyGame, report: &Report) -> String {
-    let topo = pos.topology();
+/// best win rate among those candidates. `name` names the points and
+/// `token` the best turn.
+pub fn heat_map(
+    report: &Report,
+    name: &dyn Fn(Cell) -> String,
+    token: &dyn Fn(&Turn) -> String,
+) -> String {
     // cell -> (visits, best win rate, colour of the most visited stone there, its visits)
     let mut by_cell: HashMap<Cell, (u64, f64, Colour, u64)> = HashMap::new();
     for c in &report.candidates {
@@ -150,7 +154,7 @@ pub fn heat_map(pos: &AnyGame, report: &Report) -> String {
     for (cell, (visits, win, colour, _)) in &cells {
         let v = *visits as f64 / max;
         let v = if *colour == Colour::Black { v } else { -v };
-        let name = topo.name(*cell);
+        let name = name(*cell);
         let _ = write!(influence, " {name} {v:.2}");
         let _ = write!(label, " {name} {}", (win * 100.0).round() as i64);
     }
@@ -163,7 +167,7 @@ pub fn heat_map(pos: &AnyGame, report: &Report) -> String {
     }
     let best = report
         .best
-        .map(|t| pos.token(&t))
+        .map(|t| token(&t))
         .unwrap_or_else(|| "none".into());
     let _ = write!(
         out,

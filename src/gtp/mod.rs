@@ -7,12 +7,14 @@
 //! - [`session`]: the session state and the command table;
 //! - [`board`]: `showboard` diagrams;
 //! - [`analyze`]: analysis output for GUIs;
+//! - [`gogui`]: GoGui mode's grids and vertex names;
 //! - [`clock`]: clock settings and thinking time;
 //! - [`think`]: the search as the protocol sees it.
 
 pub mod analyze;
 pub mod board;
 pub mod clock;
+pub mod gogui;
 pub mod io;
 pub mod session;
 pub mod think;

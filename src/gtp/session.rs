@@ -8,11 +8,12 @@ use std::time::Duration;
 use super::analyze::{self, Format};
 use super::board;
 use super::clock::Clock;
+use super::gogui::Grid;
 use super::io::{Command, Output, Reader, StopOn};
 use super::think::{Limits, Params, Report, StopFlag, Thinker};
 use crate::rules::game::{Game, GameSpec, RuleError, Rules};
 use crate::rules::kind::GameKind;
-use crate::rules::moves::{Action, Colour, Stone, Turn};
+use crate::rules::moves::{Action, Colour, Stone, TokenErrorKind, Turn};
 use crate::rules::position::AnyGame;
 use crate::rules::record::GameRecord;
 use crate::rules::sgf;
@@ -81,7 +82,6 @@ const COMMANDS: &[(&str, Handler)] = &[
     ("oddity-legal_moves", Session::legal_moves),
     ("oddity-result", Session::result),
     ("oddity-heatmap", Session::heatmap),
-    ("oddity-one_stone", Session::one_stone),
     ("gomill-describe_engine", Session::describe),
     ("lz-analyze", |s, a, c| s.analyze(a, c, Format::Lz)),
     ("kata-analyze", |s, a, c| s.analyze(a, c, Format::Kata)),
@@ -110,6 +110,12 @@ const COMMANDS: &[(&str, Handler)] = &[
 /// The names of all commands.
 pub fn command_names() -> impl Iterator<Item = &'static str> {
     COMMANDS.iter().map(|(n, _)| *n)
+}
+
+/// GoGui's ruler commands: offered in GoGui mode only, where all of them
+/// answer and agree with the grid GoGui draws.
+fn is_ruler_command(name: &str) -> bool {
+    name.starts_with("gogui-rules_")
 }
 
 fn arity(args: &[String], n: usize, f: impl FnOnce() -> Reply) -> Reply {
@@ -146,9 +152,10 @@ pub struct Session {
     params: Params,
     thinker: Thinker,
     clock: Clock,
-    /// One-stone-per-`play` mode for Odd, Xodd and Yodd (GoGui rulers).
-    one_stone: bool,
-    /// One-stone mode: the first stone of an Xodd/Yodd turn, not yet played.
+    /// GoGui mode (`--gogui`): ruler commands, GoGui's grid and vertex names,
+    /// and one stone per `play` in Odd, Xodd and Yodd.
+    gogui: bool,
+    /// GoGui mode: the first stone of an Xodd/Yodd turn, not yet played.
     half_turn: Option<(Colour, Stone)>,
     quit: bool,
     stop: StopFlag,
@@ -163,11 +170,23 @@ impl Session {
             thinker: Thinker::new(&params),
             params,
             clock: Clock::none(),
-            one_stone: false,
+            gogui: false,
             half_turn: None,
             quit: false,
             stop: StopFlag::new(),
         })
+    }
+
+    /// Turns GoGui mode on or off; the command list depends on it, so it is
+    /// chosen before the session starts.
+    pub fn with_gogui(mut self, on: bool) -> Session {
+        self.gogui = on;
+        self
+    }
+
+    /// The commands this session offers, in `list_commands` order.
+    fn offered(&self) -> impl Iterator<Item = &'static str> + '_ {
+        command_names().filter(move |n| self.gogui || !is_ruler_command(n))
     }
 
     pub fn quit_requested(&self) -> bool {
@@ -197,7 +216,7 @@ impl Session {
         let id = cmd.id.as_deref();
         let handler = COMMANDS
             .iter()
-            .find(|(n, _)| *n == cmd.name)
+            .find(|(n, _)| *n == cmd.name && (self.gogui || !is_ruler_command(n)))
             .map(|(_, h)| *h);
         let reply = match handler {
             None => err("unknown command"),
@@ -241,7 +260,7 @@ impl Session {
 
     fn known_command(&mut self, args: &[String], _: &mut Ctx) -> Reply {
         arity(args, 1, || {
-            ok(if command_names().any(|n| n == args[0]) {
+            ok(if self.offered().any(|n| n == args[0]) {
                 "true"
             } else {
                 "false"
@@ -251,7 +270,7 @@ impl Session {
 
     fn list_commands(&mut self, args: &[String], _: &mut Ctx) -> Reply {
         arity(args, 0, || {
-            ok(command_names().collect::<Vec<_>>().join("\n"))
+            ok(self.offered().collect::<Vec<_>>().join("\n"))
         })
     }
 
@@ -264,9 +283,16 @@ impl Session {
 
     fn boardsize(&mut self, args: &[String], _: &mut Ctx) -> Reply {
         let [size] = args else { return syntax() };
-        let Ok(size) = size.parse::<usize>() else {
+        let Ok(mut size) = size.parse::<usize>() else {
             return syntax();
         };
+        if self.gogui {
+            // GoGui gives the side of the grid it draws.
+            match Grid::size_for_side(self.pos().topology().kind, size) {
+                Some(n) => size = n,
+                None => return err("unacceptable size"),
+            }
+        }
         let Ok(spec) = GameSpec::new(self.spec().kind, size, self.next_rules) else {
             return err("unacceptable size");
         };
@@ -306,18 +332,22 @@ impl Session {
         let Some(seat) = parse_seat(seat) else {
             return syntax();
         };
-        if self.one_stone && self.spec().kind != GameKind::Onyx {
-            return self.play_one_stone(seat, token);
-        }
-        if self.half_turn.is_some() {
-            return err("illegal move");
+        if self.gogui {
+            return match self.spec().kind {
+                GameKind::Onyx => self.play_gogui_onyx(seat, token),
+                _ => self.play_one_stone(seat, token),
+            };
         }
         let pos = self.pos();
         let turn = match Turn::parse(token, pos.kind(), pos.topology(), seat) {
             Ok(t) => t,
             Err(e) => {
                 log::info!("{e}");
-                return syntax();
+                return if well_formed_elsewhere(token, pos, seat) {
+                    err("illegal move")
+                } else {
+                    syntax()
+                };
             }
         };
         match self.record.play(seat, turn) {
@@ -329,7 +359,29 @@ impl Session {
         }
     }
 
-    /// One-stone mode: `play <colour> <point>` puts one stone of that colour
+    /// GoGui mode, Onyx: `play <seat> <vertex>` with GoGui's grid names; `pass`
+    /// is the swap, the one turn GoGui cannot name otherwise.
+    fn play_gogui_onyx(&mut self, seat: Colour, token: &str) -> Reply {
+        let turn = if token.eq_ignore_ascii_case("pass") {
+            Turn::Swap
+        } else if token.eq_ignore_ascii_case("resign") {
+            Turn::Resign
+        } else {
+            match Grid::new(self.pos().topology()).parse(token) {
+                Some(cell) => Turn::Stones(Stone { cell, colour: seat }, None),
+                None => return syntax(),
+            }
+        };
+        match self.record.play(seat, turn) {
+            Ok(()) => ok(""),
+            Err(e) => {
+                log::info!("{}", e.describe(self.pos().topology()));
+                err("illegal move")
+            }
+        }
+    }
+
+    /// GoGui mode, Odd/Xodd/Yodd: `play <colour> <point>` puts one stone of that colour
     /// for the seat to move; in Xodd/Yodd a second `play` completes the turn
     /// and `play <colour> pass` ends it after one stone (or passes).
     fn play_one_stone(&mut self, colour: Colour, token: &str) -> Reply {
@@ -349,7 +401,7 @@ impl Session {
                 Err(_) => err("illegal move"),
             };
         }
-        let Some(cell) = topo.parse_cell(token) else {
+        let Some(cell) = Grid::new(topo).parse(token) else {
             return syntax();
         };
         let stone = Stone { cell, colour };
@@ -465,11 +517,27 @@ impl Session {
         let Some(turn) = self.choose(seat, &report) else {
             return err("game is over");
         };
-        let token = self.pos().token(&turn);
+        let token = self.vertex_token(seat, &turn);
         if commit && self.record.play(seat, turn).is_err() {
             return err("internal error");
         }
         ok(token)
+    }
+
+    /// A turn as `genmove` answers it: the move token, or in GoGui mode the
+    /// GoGui vertex when the turn is one stone of the seat's colour (Onyx:
+    /// always; the swap is `pass`). Other turns have no GoGui vertex and keep
+    /// their token.
+    fn vertex_token(&self, seat: Colour, turn: &Turn) -> String {
+        let pos = self.pos();
+        if !self.gogui {
+            return pos.token(turn);
+        }
+        match turn {
+            Turn::Stones(s, None) if s.colour == seat => Grid::new(pos.topology()).name(s.cell),
+            Turn::Swap => "pass".into(),
+            _ => pos.token(turn),
+        }
     }
 
     fn genmove(&mut self, args: &[String], ctx: &mut Ctx) -> Reply {
@@ -789,23 +857,14 @@ impl Session {
         }
         let limits = self.think_limits(seat);
         let report = self.search(seat, limits, ctx, None);
-        let pos = self.record_for(seat).position().clone();
-        ok(analyze::heat_map(&pos, &report))
-    }
-
-    fn one_stone(&mut self, args: &[String], _: &mut Ctx) -> Reply {
-        match args {
-            [] => ok(on_off(self.one_stone)),
-            [v] => match parse_bool(v) {
-                Some(b) => {
-                    self.one_stone = b;
-                    self.half_turn = None;
-                    ok("")
-                }
-                None => syntax(),
-            },
-            _ => syntax(),
-        }
+        let topo = self.pos().topology();
+        let grid = self.gogui.then(|| Grid::new(topo));
+        let name = |c| match &grid {
+            Some(g) => g.name(c),
+            None => topo.name(c).to_string(),
+        };
+        let token = |t: &Turn| self.vertex_token(seat, t);
+        ok(analyze::heat_map(&report, &name, &token))
     }
 
     fn describe(&mut self, args: &[String], _: &mut Ctx) -> Reply {
@@ -879,22 +938,12 @@ impl Session {
                 string/Legal moves/oddity-legal_moves %m\n\
                 gfx/Visit heat map/oddity-heatmap %m\n\
                 string/Result/oddity-result\n\
-                string/Describe engine/gomill-describe_engine\n\
-                none/One stone per play on/oddity-one_stone on\n\
-                none/One stone per play off/oddity-one_stone off")
+                string/Describe engine/gomill-describe_engine")
         })
-    }
-
-    /// Whether the GoGui ruler commands apply: Onyx, or one-stone mode.
-    fn ruler(&self) -> bool {
-        self.spec().kind == GameKind::Onyx || self.one_stone
     }
 
     fn rules_game_id(&mut self, args: &[String], _: &mut Ctx) -> Reply {
         arity(args, 0, || {
-            if !self.ruler() {
-                return err("not in one-stone mode (oddity-one_stone on)");
-            }
             ok(match self.spec().kind {
                 GameKind::Xodd => "Xodd",
                 GameKind::Yodd => "Yodd",
@@ -905,43 +954,40 @@ impl Session {
     }
 
     fn rules_board_size(&mut self, args: &[String], _: &mut Ctx) -> Reply {
-        arity(args, 0, || {
-            let topo = self.pos().topology();
-            ok(match topo.kind {
-                crate::rules::topology::BoardKind::HexHex => (2 * topo.size - 1).to_string(),
-                _ => topo.size.to_string(),
-            })
-        })
+        arity(
+            args,
+            0,
+            || ok(Grid::new(self.pos().topology()).board_size()),
+        )
     }
 
-    /// The grid points row by row from the top, one character each: `X`
-    /// black, `O` white, `.` empty (Onyx midpoints are not part of the grid).
+    /// GoGui's grid row by row from the top, one character a point: `X`
+    /// black, `O` white, `.` empty, `?` not on the board. A waiting first
+    /// stone of an Xodd/Yodd turn is shown.
     fn rules_board(&mut self, args: &[String], _: &mut Ctx) -> Reply {
         arity(args, 0, || {
             let pos = self.pos();
-            let topo = pos.topology();
-            let side = match topo.kind {
-                crate::rules::topology::BoardKind::HexHex => 2 * topo.size - 1,
-                _ => topo.size,
-            };
-            let stones: Vec<Stone> = self.half_turn.iter().map(|h| h.1).collect();
-            let mut lines = Vec::new();
-            for y in (0..side).rev() {
-                let row: Vec<&str> = (0..side)
-                    .map(|x| {
-                        let c = crate::rules::topology::Cell((y * topo.stride + x) as u16);
-                        let here = stones.iter().find(|s| s.cell == c).map(|s| s.colour);
-                        match here
-                            .or_else(|| topo.is_on_board(c).then(|| pos.stone_at(c)).flatten())
-                        {
-                            Some(Colour::Black) => "X",
-                            Some(Colour::White) => "O",
-                            None => ".",
-                        }
-                    })
-                    .collect();
-                lines.push(row.concat());
-            }
+            let grid = Grid::new(pos.topology());
+            let waiting = self.half_turn.map(|(_, s)| s);
+            let lines: Vec<String> = (0..grid.side)
+                .rev()
+                .map(|y| {
+                    (0..grid.side)
+                        .map(|x| match grid.cell(x, y) {
+                            None => '?',
+                            Some(c) => match waiting
+                                .filter(|s| s.cell == c)
+                                .map(|s| s.colour)
+                                .or_else(|| pos.stone_at(c))
+                            {
+                                Some(Colour::Black) => 'X',
+                                Some(Colour::White) => 'O',
+                                None => '.',
+                            },
+                        })
+                        .collect()
+                })
+                .collect();
             ok(lines.join("\n"))
         })
     }
@@ -962,15 +1008,16 @@ impl Session {
                 }
                 g.legal_actions(&mut actions);
             });
-            let topo = pos.topology();
+            let grid = Grid::new(pos.topology());
             let mut names: Vec<String> = actions
                 .iter()
                 .filter(|a| a.is_stone() && a.colour() == colour)
-                .map(|a| topo.name(a.cell()).to_string())
+                .map(|a| grid.name(a.cell()))
                 .collect();
+            // GoGui's `pass`: a pass, the end of an Xodd/Yodd turn, or the swap.
             if actions
                 .iter()
-                .any(|a| *a == Action::PASS || *a == Action::END_TURN)
+                .any(|a| [Action::PASS, Action::END_TURN, Action::SWAP].contains(a))
             {
                 names.push("pass".into());
             }
@@ -993,9 +1040,64 @@ impl Session {
         })
     }
 
+    /// Stones captured by Black, then by White (GoGui's order).
     fn rules_captured_count(&mut self, args: &[String], _: &mut Ctx) -> Reply {
-        arity(args, 0, || ok("0 0"))
+        arity(args, 0, || {
+            let [of_black, of_white] = captured(&self.record);
+            ok(format!("{of_white} {of_black}"))
+        })
     }
+}
+
+/// Whether a token that this game rejects is well formed in some game on this
+/// board (`pass` in Odd, a bare point in Xodd, two stones in Onyx): such a
+/// token is an illegal move here, not a syntax error.
+fn well_formed_elsewhere(token: &str, pos: &AnyGame, seat: Colour) -> bool {
+    let own = Turn::parse(token, pos.kind(), pos.topology(), seat);
+    if matches!(&own, Err(e) if e.kind == TokenErrorKind::WrongColour) {
+        return true;
+    }
+    GameKind::ALL
+        .into_iter()
+        .any(|kind| Turn::parse(token, kind, pos.topology(), seat).is_ok())
+}
+
+/// Stones of each colour (indexed by colour) captured so far: the stones a
+/// turn took off the board beyond what it placed. The swap moves a stone and
+/// captures nothing.
+fn captured(record: &GameRecord) -> [u32; 2] {
+    let mut pos = record.start().clone();
+    let count = |p: &AnyGame| {
+        let mut n = [0u32; 2];
+        for &c in p.topology().cells() {
+            if let Some(colour) = p.stone_at(c) {
+                n[colour.index()] += 1;
+            }
+        }
+        n
+    };
+    let mut taken = [0u32; 2];
+    for (seat, turn) in record.moves() {
+        let before = count(&pos);
+        if pos.to_move() != *seat {
+            pos.set_to_move(*seat);
+        }
+        if *turn == Turn::Resign || pos.play_turn(turn).is_err() {
+            break;
+        }
+        if let Turn::Stones(a, b) = turn {
+            let after = count(&pos);
+            for colour in [Colour::Black, Colour::White] {
+                let placed = std::iter::once(a)
+                    .chain(b)
+                    .filter(|s| s.colour == colour)
+                    .count() as u32;
+                let i = colour.index();
+                taken[i] += (before[i] + placed).saturating_sub(after[i]);
+            }
+        }
+    }
+    taken
 }
 
 /// Sets one engine parameter from text.

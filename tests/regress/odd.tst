@@ -1,10 +1,11 @@
 # Odd regression: see xodd.tst for the format.
 1 oddity-game odd 2
 #? []
+# Well-formed tokens that Odd forbids are illegal moves, not syntax errors.
 2 play b pass
-#? [?syntax error]
+#? [?illegal move]
 3 play b B:A1,B:B1
-#? [?syntax error]
+#? [?illegal move]
 4 play b B:A1
 #? []
 5 play w B:A1

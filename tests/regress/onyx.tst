@@ -5,7 +5,7 @@
 2 play b A6
 #? [?illegal move]
 3 play b pass
-#? [?syntax error]
+#? [?illegal move]
 4 play b D5
 #? []
 5 play w swap
@@ -17,11 +17,12 @@
 8 play w F6
 #? []
 9 play b W:G7
-#? [?syntax error]
+#? [?illegal move]
 10 play b B:G7
 #? []
+# The GoGui ruler commands exist in GoGui mode (--gogui) only.
 11 gogui-rules_side_to_move
-#? [white]
+#? [?unknown command]
 12 final_score
 #? [?cannot score]
 13 genmove w
