@@ -538,6 +538,27 @@ fn gogui_one_stone_plays() {
     assert!(e.ok("printsgf").contains(";B[W:A1]"));
     assert!(e.ok("gogui-rules_board").contains('O'));
     assert_eq!(e.fails("play b pass"), "illegal move");
+    // genmove answers a vertex for a stone of the seat's own colour, and
+    // refuses (playing nothing) a turn GoGui cannot name.
+    let mut e = Engine::start(&["--game", "odd", "--gogui"]);
+    for seat in ["b", "w", "b", "w", "b", "w"] {
+        let before = e.ok("printsgf");
+        match e.cmd(&format!("genmove {seat}")) {
+            Ok(v) => {
+                assert!(!v.contains(':'), "{v}");
+                let colour = seat.to_uppercase();
+                assert!(e.ok("printsgf").ends_with(&format!("[{colour}:{v}])")));
+            }
+            Err(msg) => {
+                assert!(msg.ends_with(" is not a GoGui move"), "{msg}");
+                assert_eq!(e.ok("printsgf"), before);
+                // The colour of `play` names the stone in GoGui mode.
+                let token = msg.split(' ').next().unwrap();
+                let (colour, vertex) = token.split_once(':').unwrap();
+                e.ok(&format!("play {colour} {vertex}"));
+            }
+        }
+    }
     let mut e = Engine::start(&["--game", "xodd", "--size", "3", "--gogui"]);
     e.ok("play b A1");
     // Two stones make a turn: the first one waits for the second.

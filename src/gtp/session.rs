@@ -517,26 +517,32 @@ impl Session {
         let Some(turn) = self.choose(seat, &report) else {
             return err("game is over");
         };
-        let token = self.vertex_token(seat, &turn);
+        let token = match (self.gogui, self.gogui_vertex(seat, &turn)) {
+            (false, _) => self.pos().token(&turn),
+            (true, Some(vertex)) => vertex,
+            // GoGui would take any other answer for a malformed vertex, and
+            // its game would part from the engine's: play nothing.
+            (true, None) => {
+                return err(format!("{} is not a GoGui move", self.pos().token(&turn)));
+            }
+        };
         if commit && self.record.play(seat, turn).is_err() {
             return err("internal error");
         }
         ok(token)
     }
 
-    /// A turn as `genmove` answers it: the move token, or in GoGui mode the
-    /// GoGui vertex when the turn is one stone of the seat's colour (Onyx:
-    /// always; the swap is `pass`). Other turns have no GoGui vertex and keep
-    /// their token.
-    fn vertex_token(&self, seat: Colour, turn: &Turn) -> String {
-        let pos = self.pos();
-        if !self.gogui {
-            return pos.token(turn);
-        }
+    /// A turn as GoGui names it, if it can: one stone of the seat's colour
+    /// (every Onyx stone) is its vertex, a pass or the Onyx swap is `pass`.
+    /// GoGui has no name for a stone of the other colour or two stones.
+    fn gogui_vertex(&self, seat: Colour, turn: &Turn) -> Option<String> {
         match turn {
-            Turn::Stones(s, None) if s.colour == seat => Grid::new(pos.topology()).name(s.cell),
-            Turn::Swap => "pass".into(),
-            _ => pos.token(turn),
+            Turn::Stones(s, None) if s.colour == seat => {
+                Some(Grid::new(self.pos().topology()).name(s.cell))
+            }
+            Turn::Pass | Turn::Swap => Some("pass".into()),
+            Turn::Resign => Some("resign".into()),
+            Turn::Stones(..) => None,
         }
     }
 
@@ -863,7 +869,10 @@ impl Session {
             Some(g) => g.name(c),
             None => topo.name(c).to_string(),
         };
-        let token = |t: &Turn| self.vertex_token(seat, t);
+        let token = |t: &Turn| match self.gogui_vertex(seat, t).filter(|_| self.gogui) {
+            Some(vertex) => vertex,
+            None => self.pos().token(t),
+        };
         ok(analyze::heat_map(&report, &name, &token))
     }
 
