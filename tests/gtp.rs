@@ -563,6 +563,10 @@ fn gogui_one_stone_plays() {
     e.ok("play b A1");
     // Two stones make a turn: the first one waits for the second.
     e.ok("play w B2");
+    // It cannot end the turn alone; a refused pass keeps it waiting.
+    assert!(!e.ok("gogui-rules_legal_moves").contains("pass"));
+    assert_eq!(e.fails("play w pass"), "illegal move");
+    assert_eq!(e.ok("gogui-rules_board"), "...\n.O.\nX..");
     e.ok("play b C3");
     let sgf = e.ok("printsgf");
     assert!(sgf.contains(";W[W:B2,B:C3]"), "{sgf}");
@@ -570,6 +574,8 @@ fn gogui_one_stone_plays() {
     e.ok("undo");
     e.ok("play b pass");
     assert!(e.ok("printsgf").ends_with(";B[pass])"));
+    e.ok("play w resign");
+    assert_eq!(e.ok("final_score"), "B+R");
 }
 
 /// `pass` is a well-formed vertex: where the rules forbid it, and for every

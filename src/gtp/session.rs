@@ -391,13 +391,18 @@ impl Session {
         if self.record.is_over() {
             return err("illegal move");
         }
-        if token.eq_ignore_ascii_case("pass") {
-            let turn = match self.half_turn.take() {
+        if token.eq_ignore_ascii_case("pass") || token.eq_ignore_ascii_case("resign") {
+            let turn = match self.half_turn {
+                _ if token.eq_ignore_ascii_case("resign") => Turn::Resign,
                 Some((_, s)) => Turn::Stones(s, None),
                 None => Turn::Pass,
             };
+            // A refused pass keeps a waiting first stone.
             return match self.record.play(mover, turn) {
-                Ok(()) => ok(""),
+                Ok(()) => {
+                    self.half_turn = None;
+                    ok("")
+                }
                 Err(_) => err("illegal move"),
             };
         }
