@@ -4,6 +4,7 @@
 
 pub mod cli;
 pub mod gtp;
+pub mod gui;
 pub mod rules;
 pub mod search;
 pub mod tournament;

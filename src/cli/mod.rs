@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod gtp;
+pub mod gui;
 pub mod match_cmd;
 pub mod perft;
 
