@@ -46,6 +46,13 @@ pub fn serve(config: Config) -> Result<(), String> {
     if config.engines.is_empty() {
         return Err("no engine: give at least one --engine NAME=COMMAND".into());
     }
+    if config.host.is_unspecified() {
+        return Err(format!(
+            "--host {} would answer on every address, but requests are only accepted for the \
+             address they were sent to: give the one browsers will use (e.g. 192.168.1.5)",
+            config.host
+        ));
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
