@@ -24,6 +24,8 @@ enum Command {
     Bench(cli::bench::BenchArgs),
     /// Engine-vs-engine tournaments refereed by oddity's rules.
     Match(Box<cli::match_cmd::MatchArgs>),
+    /// A picture of a position: SVG on stdout, or --out FILE.svg|FILE.png.
+    Render(cli::render::RenderArgs),
 }
 
 fn main() {
@@ -34,6 +36,7 @@ fn main() {
         Some(Command::Bench(args)) => cli::bench::run(args),
         Some(Command::Match(args)) => cli::match_cmd::run(args),
         Some(Command::Gtp(args)) => cli::gtp::run(args),
+        Some(Command::Render(args)) => cli::render::run(args),
         None => cli::gtp::run(&cli.gtp),
     };
     if let Err(message) = result {

@@ -4,6 +4,8 @@ pub mod bench;
 pub mod gtp;
 pub mod match_cmd;
 pub mod perft;
+pub mod position;
+pub mod render;
 
 use clap::Args;
 
