@@ -1,10 +1,13 @@
 //! oddity: rules, search and tools for Xodd, Yodd, Odd and Onyx.
 //!
-//! Layers: `rules` ← `search` ← {`gtp`, `tournament`, `cli`}.
+//! Layers: `rules` ← `search` ← {`gtp`, `tournament`, `cli`}; `render`
+//! (board pictures) sits on `rules` alone.
 
+pub mod analysis;
 pub mod cli;
 pub mod gtp;
 pub mod gui;
+pub mod render;
 pub mod rules;
 pub mod search;
 pub mod tournament;

@@ -26,6 +26,8 @@ enum Command {
     Match(Box<cli::match_cmd::MatchArgs>),
     /// A web page to play and watch the games against GTP engines.
     Gui(cli::gui::GuiArgs),
+    /// A picture of a position: SVG on stdout, or --out FILE.svg|FILE.png.
+    Render(cli::render::RenderArgs),
 }
 
 fn main() {
@@ -37,6 +39,7 @@ fn main() {
         Some(Command::Match(args)) => cli::match_cmd::run(args),
         Some(Command::Gtp(args)) => cli::gtp::run(args),
         Some(Command::Gui(args)) => cli::gui::run(args),
+        Some(Command::Render(args)) => cli::render::run(args),
         None => cli::gtp::run(&cli.gtp),
     };
     if let Err(message) = result {

@@ -5,6 +5,8 @@ pub mod gtp;
 pub mod gui;
 pub mod match_cmd;
 pub mod perft;
+pub mod position;
+pub mod render;
 
 use clap::Args;
 
