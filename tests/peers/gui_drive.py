@@ -420,26 +420,37 @@ def play_game(d, helper, downloads, game, size, extras):
     new_game(d, game, size, **extras.get("form", {}))
     s = wait_human(d, 0)
     turn = 0
+    done = set()
+
+    def extra(name, at):
+        if turn == at and name in extras:
+            done.add(name)
+            return True
+        return False
+
     while not s["over"]:
-        if turn == 1:
-            illegal_click(d, s)
-        if turn == 2 and "kill" in extras:
-            kill_engine(d)
-        if turn == 2 and "think" in extras:
+        if extra("think", 0):
             watch_heat_map_while_thinking(d, helper)
             s = state(d)
             if s["over"]:
                 break
-        if turn == 3 and "analyse" in extras:
+        if turn == 1:
+            illegal_click(d, s)
+        if extra("analyse", 1):
             analyse_my_turn(d)
-        if turn == 3 and "reload" in extras:
+        if extra("reload", 1):
             reload_keeps_game(d)
+        if extra("kill", 2):
+            kill_engine(d)
         if turn == 2:
             check_board(d, helper, s)
         token = choose(helper, s, prefer_two=(turn == 1))
         play_turn(d, s, token)
         s = wait_human(d, len(s["moves"]) + 1)
         turn += 1
+    missed = set(extras) - done - {"form", "review"}
+    if missed or turn < 3:
+        fail(f"the game ended after {turn} turns of the person, before {missed or 'the checks'}")
     check_board(d, helper, s)
     helper.replay(s)
     score = helper.cmd("final_score")

@@ -367,8 +367,14 @@ function drawMoves() {
     li.addEventListener("click", () => send("/api/view", { turn: i + 1 }));
     list.appendChild(li);
   });
+  // Keep the current turn in view by scrolling the list alone, not the page.
   const current = list.querySelector(".current");
-  if (current) current.scrollIntoView({ block: "nearest" });
+  if (current) {
+    const top = current.offsetTop;
+    if (top < list.scrollTop || top + current.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = top - list.clientHeight / 2;
+    }
+  }
   $("turn-no").textContent = `turn ${state.view} / ${state.moves.length}`;
   $("branch").disabled = state.view === state.moves.length;
 }
