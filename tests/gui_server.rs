@@ -277,3 +277,25 @@ fn engine_pid(parent: u32) -> Option<u32> {
     }
     None
 }
+
+#[test]
+fn a_hung_engine_is_stopped_after_its_time() {
+    // Answers everything but never finishes a genmove.
+    let hung = r#"hung=sh -c 'while read -r id cmd rest; do
+        case "$cmd" in
+          genmove_analyze) printf "=%s\n" "$id"; sleep 20 ;;
+          *) printf "=%s\n\n" "$id" ;;
+        esac; done'"#;
+    let g = Gui::start(&["--engine", hung]);
+    let (status, body) = g.post(
+        "/api/new",
+        r#"{"game":"odd","size":3,"black":"human","white":"hung","seconds":0.2}"#,
+    );
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(g.post("/api/play", r#"{"token":"B:C3"}"#).0, 200);
+    let s = g.wait_for(LIMIT, "the timeout", |s| !s["notice"].is_null());
+    let notice = s["notice"]["text"].as_str().unwrap();
+    assert!(notice.contains("timeout"), "{notice}");
+    assert_eq!(moves(&s), 1);
+    assert_eq!(s["engines"][0]["status"], "stopped");
+}
