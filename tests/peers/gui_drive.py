@@ -13,7 +13,8 @@ gives; the SGF downloaded through the browser parses with sgfmill and holds
 the turns; and, in some games, the live heat map while an engine thinks,
 analysis of the person's turn with a line previewed on hover, a reload,
 reviewing an opened SGF, and an engine killed mid-game (reported, game
-kept, restarted). A screenshot of each finished game goes to SCREENSHOT_DIR.
+kept, restarted). A screenshot of each finished game goes to SCREENSHOT_DIR,
+and one of the heat map while the engine thinks (gui-thinking.png).
 Prints one line per check; exits non-zero on the first failure.
 """
 
@@ -135,7 +136,7 @@ def start_browser(downloads):
     opts.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
     for flag in ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--window-size=1000,760", f"--user-data-dir={tempfile.mkdtemp(prefix='oddity-chrome-')}"]:
+                 "--window-size=1100,860", f"--user-data-dir={tempfile.mkdtemp(prefix='oddity-chrome-')}"]:
         opts.add_argument(flag)
     opts.add_experimental_option("prefs", {
         "download.default_directory": downloads,
@@ -192,6 +193,11 @@ def check_board(d, helper, s):
     drawn = d.execute_script(DRAWN_STONES)
     if drawn != expected or s["stones"] != expected:
         fail(f"board differs from showboard:\n drawn {drawn}\n state {s['stones']}\n showboard {expected}")
+
+
+def screenshot(d, name):
+    d.execute_script("window.scrollTo(0, 0)")
+    d.save_screenshot(os.path.join(SHOTS, name))
 
 
 def click_cell(d, name):
@@ -344,6 +350,7 @@ def watch_heat_map_while_thinking(d, helper):
     if not rows:
         fail("no candidates listed while the engine thinks")
     log(f"  heat map and {len(rows)} candidates shown while the engine thinks")
+    screenshot(d, "gui-thinking.png")
     set_white(d, "e")
     wait_human(d, len(s["moves"]) + 2)
 
@@ -461,7 +468,7 @@ def play_game(d, helper, downloads, game, size, extras):
     if "Game over" not in status or f"{winner} wins" not in status:
         fail(f"status line {status!r} does not announce {winner}")
     log(f"  {len(s['moves'])} turns; announced: {status!r}")
-    d.save_screenshot(os.path.join(SHOTS, f"gui-{game}.png"))
+    screenshot(d, f"gui-{game}.png")
     path = download_sgf(d, downloads, s)
     if "review" in extras:
         review_sgf(d, path, s)
@@ -474,7 +481,7 @@ def main():
     helper = Gtp()
     d = start_browser(downloads)
     try:
-        d.set_window_size(1000, 760)
+        d.set_window_size(1100, 860)
         d.get(URL)
         wait(d, "the first state", lambda: state(d) is not None)
         log(f"page loaded: {d.title}")
