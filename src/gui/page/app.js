@@ -5,6 +5,7 @@
 
 const $ = (id) => document.getElementById(id);
 const SVG_NS = "http://www.w3.org/2000/svg";
+const LISTED = 10;       // candidates listed in the table
 const SIZES = { xodd: [3, 19, 12], yodd: [2, 12, 8], odd: [2, 12, 5], onyx: [4, 20, 12] };
 
 let state = null;       // the last state from the server
@@ -117,26 +118,33 @@ function drawOverlay() {
   const a = state.analysis;
   if (a && !previewLine) {
     // Heat map: each cell by the share of visits of the candidates that
-    // put a stone on it; label: the best win rate among them.
-    const visits = new Map(), best = new Map();
-    for (const c of a.candidates) {
+    // put a stone on it; the cells of the candidates listed are labelled
+    // with the win rate of the most visited candidate there.
+    const visits = new Map(), top = new Map();
+    a.candidates.forEach((c, order) => {
       for (const s of tokenStones(c.token, a.seat.toUpperCase())) {
         visits.set(s.cell, (visits.get(s.cell) || 0) + c.visits);
-        best.set(s.cell, Math.max(best.get(s.cell) || 0, c.winrate));
+        const best = top.get(s.cell);
+        if (order < LISTED && (!best || c.visits > best.visits)) top.set(s.cell, c);
       }
-    }
+    });
     const most = Math.max(1, ...visits.values());
     for (const [cell, v] of visits) {
       const spot = cellSpot(cell);
       if (!spot) continue;
       const t = v / most;
+      if (t < 0.03 && !top.has(cell)) continue; // too few visits to show
       shape(g, "circle", {
-        class: "ov-heat", cx: spot.x, cy: spot.y, r: spot.r * (0.45 + 0.5 * Math.sqrt(t)),
-        fill: heatColour(t), "fill-opacity": 0.35 + 0.45 * t, "data-heat": cell,
+        class: "ov-heat", cx: spot.x, cy: spot.y, r: spot.r * (0.3 + 0.6 * Math.sqrt(t)),
+        fill: heatColour(t), "fill-opacity": 0.3 + 0.5 * t, "data-heat": cell,
       });
-      shape(g, "text", {
-        class: "ov-label", x: spot.x, y: spot.y, "font-size": spot.r * 0.75, fill: "#fff",
-      }, Math.round(best.get(cell) * 100));
+      const labelled = top.get(cell);
+      if (labelled) {
+        shape(g, "text", {
+          class: "ov-label", x: spot.x, y: spot.y, "font-size": spot.r * 0.75, fill: "#fff",
+          stroke: "#000", "stroke-width": spot.r * 0.03,
+        }, Math.round(labelled.winrate * 100));
+      }
     }
   }
   if (previewLine) {
@@ -227,7 +235,8 @@ async function checkPending() {
     showReason(`refused: ${p.error || p.reason}`, false);
   } else if (p.complete) {
     $("confirm").disabled = false;
-    showReason(`${p.token}: confirm the turn${pending.length === 1 ? ", or add a second stone" : ""}`, true);
+    const more = pending.length === 1 && state.moves.length > 0;
+    showReason(`${p.token}: confirm the turn${more ? ", or add a second stone" : ""}`, true);
   } else {
     showReason(p.reason, true);
   }
@@ -314,7 +323,7 @@ function drawCandidates() {
     ? `${a.engine} for ${seatName(a.seat)}, ${a.candidates.reduce((n, c) => n + c.visits, 0)} visits`
     : "No analysis of this position.";
   if (!a) return;
-  for (const c of a.candidates.slice(0, 10)) {
+  for (const c of a.candidates.slice(0, LISTED)) {
     const tr = document.createElement("tr");
     for (const text of [c.token, c.visits, `${(c.winrate * 100).toFixed(1)}%`, c.pv.slice(0, 8).join(" ")]) {
       const td = document.createElement("td");
