@@ -92,6 +92,9 @@ const MOVE_MARGIN: Duration = Duration::from_secs(10);
 /// Analysis lines per second asked of the engine (interval in centiseconds).
 const INTERVAL_CS: u32 = 50;
 
+/// Candidates kept from each analysis line, most visited first.
+const MAX_CANDIDATES: usize = 200;
+
 /// What an engine process has been told of the game.
 struct Synced {
     /// The start and rules, as an SGF root.
@@ -198,7 +201,10 @@ fn run_job(
     let mut on_line = |line: &str| {
         if let Some(token) = line.strip_prefix("play ") {
             played = Some(token.trim().to_string());
-        } else if let Some(candidates) = parse_info(line) {
+        } else if let Some(mut candidates) = parse_info(line) {
+            // Enough for the heat map; keeps the page's updates small.
+            candidates.sort_by(|a, b| b.visits.cmp(&a.visits));
+            candidates.truncate(MAX_CANDIDATES);
             let analysis = Analysis {
                 engine: job.engine.clone(),
                 seat: job.seat,
