@@ -203,7 +203,7 @@ fn run_job(
             played = Some(token.trim().to_string());
         } else if let Some(mut candidates) = parse_info(line) {
             // Enough for the heat map; keeps the page's updates small.
-            candidates.sort_by(|a, b| b.visits.cmp(&a.visits));
+            candidates.sort_by_key(|c| std::cmp::Reverse(c.visits));
             candidates.truncate(MAX_CANDIDATES);
             let analysis = Analysis {
                 engine: job.engine.clone(),
