@@ -1,7 +1,8 @@
 //! oddity: rules, search and tools for Xodd, Yodd, Odd and Onyx.
 //!
 //! Layers: `rules` ← `search` ← {`gtp`, `tournament`, `cli`}; `render`
-//! (board pictures) sits on `rules` alone.
+//! (board pictures) sits on `rules` alone; `gui` (the web page) on `rules`,
+//! `render` and the engine processes of `tournament`, not on `search`.
 
 pub mod analysis;
 pub mod cli;
