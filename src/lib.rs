@@ -1,9 +1,14 @@
 //! oddity: rules, search and tools for Xodd, Yodd, Odd and Onyx.
 //!
-//! Layers: `rules` ← `search` ← {`gtp`, `tournament`, `cli`}.
+//! Layers: `rules` ← `search` ← {`gtp`, `tournament`, `cli`}; `render`
+//! (board pictures) sits on `rules` alone; `gui` (the web page) on `rules`,
+//! `render` and the engine processes of `tournament`, not on `search`.
 
+pub mod analysis;
 pub mod cli;
 pub mod gtp;
+pub mod gui;
+pub mod render;
 pub mod rules;
 pub mod search;
 pub mod tournament;

@@ -24,6 +24,10 @@ enum Command {
     Bench(cli::bench::BenchArgs),
     /// Engine-vs-engine tournaments refereed by oddity's rules.
     Match(Box<cli::match_cmd::MatchArgs>),
+    /// A web page to play and watch the games against GTP engines.
+    Gui(cli::gui::GuiArgs),
+    /// A picture of a position: SVG on stdout, or --out FILE.svg|FILE.png.
+    Render(cli::render::RenderArgs),
 }
 
 fn main() {
@@ -34,6 +38,8 @@ fn main() {
         Some(Command::Bench(args)) => cli::bench::run(args),
         Some(Command::Match(args)) => cli::match_cmd::run(args),
         Some(Command::Gtp(args)) => cli::gtp::run(args),
+        Some(Command::Gui(args)) => cli::gui::run(args),
+        Some(Command::Render(args)) => cli::render::run(args),
         None => cli::gtp::run(&cli.gtp),
     };
     if let Err(message) = result {

@@ -2,8 +2,11 @@
 
 pub mod bench;
 pub mod gtp;
+pub mod gui;
 pub mod match_cmd;
 pub mod perft;
+pub mod position;
+pub mod render;
 
 use clap::Args;
 

@@ -13,7 +13,7 @@
 //! some higher cell takes a second stone that makes it odd.
 
 use crate::rules::bitboard::Bitboard;
-use crate::rules::game::{Game, GameSpec, SetupError};
+use crate::rules::game::{Game, GameSpec, PlayError, SetupError};
 use crate::rules::kind::GameKind;
 use crate::rules::moves::{Action, Colour, Stone};
 use crate::rules::random::{Rng, below, next_u64, random_bit};
@@ -458,6 +458,23 @@ impl<const W: usize> Game for ParityGame<W> {
             }
             _ => false,
         }
+    }
+
+    fn illegal_reason(&self, a: Action) -> Option<PlayError> {
+        if self.is_over() {
+            return Some(PlayError::GameOver);
+        }
+        if a.is_stone() && !self.empty().get(a.cell().index()) {
+            return Some(PlayError::Occupied(a.cell()));
+        }
+        if self.is_legal(a) {
+            return None;
+        }
+        Some(PlayError::Illegal(match (a, self.first) {
+            (Action::PASS, None) if self.turns == 0 => "Black's first turn cannot pass",
+            (a, Some(_)) if a.is_stone() => "these two stones leave an even number of groups",
+            _ => "not a legal move here",
+        }))
     }
 
     fn apply(&mut self, a: Action) {

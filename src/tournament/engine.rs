@@ -126,6 +126,23 @@ pub fn split_command_line(text: &str) -> Result<Vec<String>, String> {
     Ok(words)
 }
 
+/// Reads a response's first line, `=ID text` or `?ID text`, for command
+/// `id`: whether it is a success, and the text after the id.
+fn status_line(line: &str, id: u32) -> Result<(bool, String), Fault> {
+    let ok = match line.chars().next() {
+        Some('=') => true,
+        Some('?') => false,
+        _ => return Err(Fault::Garbage(line.to_string())),
+    };
+    let rest = &line[1..];
+    let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+    if digits != id.to_string() {
+        // Answers must carry the id sent (GTP echoes it).
+        return Err(Fault::Garbage(line.to_string()));
+    }
+    Ok((ok, rest[digits.len()..].trim().to_string()))
+}
+
 /// What went wrong talking to an engine. Each kind is a forfeit reason.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Fault {
@@ -325,18 +342,7 @@ impl EngineProcess {
                     if line.trim().is_empty() {
                         continue;
                     }
-                    let ok = match line.chars().next() {
-                        Some('=') => true,
-                        Some('?') => false,
-                        _ => return Err(Fault::Garbage(line)),
-                    };
-                    let rest = &line[1..];
-                    let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
-                    if digits != id.to_string() {
-                        // Answers must carry the id sent (GTP echoes it).
-                        return Err(Fault::Garbage(line));
-                    }
-                    let text = rest[digits.len()..].trim().to_string();
+                    let (ok, text) = status_line(&line, id)?;
                     result = Some((ok, vec![text]));
                 }
                 Some((ok, lines)) => {
@@ -355,6 +361,107 @@ impl EngineProcess {
                     lines.push(line.trim_end().to_string());
                 }
             }
+        }
+    }
+
+    /// Sends a command whose answer streams (`lz-analyze`, `genmove_analyze`):
+    /// every line after the status line goes to `on_line` as it arrives,
+    /// until the empty line that ends the answer. Once `finish()` returns
+    /// true, `finish_line` is sent (an empty line ends an analysis,
+    /// `# interrupt` a `genmove`) and the end is awaited for up to `grace`.
+    /// `timeout` bounds the whole answer; `None` waits for `finish()`.
+    pub fn stream(
+        &mut self,
+        command: &str,
+        timeout: Option<Duration>,
+        finish: &mut dyn FnMut() -> bool,
+        finish_line: &str,
+        on_line: &mut dyn FnMut(&str),
+    ) -> Result<(), Fault> {
+        if self.dead {
+            return Err(Fault::Crash("engine is not running".into()));
+        }
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send_line(&format!("{id} {command}"))?;
+        let started = Instant::now();
+        let mut deadline = timeout.map(|t| started + t);
+        let grace = Duration::from_secs(5);
+        let mut finishing = false;
+        // None until the status line; then whether it was `=`, and the
+        // message of a `?` answer.
+        let mut status: Option<(bool, Vec<String>)> = None;
+        loop {
+            if !finishing && finish() {
+                finishing = true;
+                self.send_line(finish_line)?;
+                let end = Instant::now() + grace;
+                deadline = Some(deadline.map_or(end, |d| d.min(end)));
+            }
+            if let Some(d) = deadline
+                && Instant::now() >= d
+            {
+                return Err(Fault::Timeout(Instant::now() - started));
+            }
+            let line = match self.lines.recv_timeout(Duration::from_millis(50)) {
+                Ok(Line::Text(line)) => line,
+                Ok(Line::Eof) | Err(RecvTimeoutError::Disconnected) => {
+                    self.dead = true;
+                    let why = self.exit_text();
+                    return Err(Fault::Crash(why));
+                }
+                Err(RecvTimeoutError::Timeout) => continue,
+            };
+            match &mut status {
+                None if line.trim().is_empty() => {}
+                None => {
+                    let (ok, text) = status_line(&line, id)?;
+                    status = Some((ok, vec![text]));
+                }
+                Some((ok, message)) => {
+                    if line.trim().is_empty() {
+                        if *ok {
+                            return Ok(());
+                        }
+                        return Err(Fault::Refused {
+                            command: command.to_string(),
+                            message: message.join("\n").trim().to_string(),
+                        });
+                    }
+                    if *ok {
+                        on_line(line.trim_end());
+                    } else {
+                        message.push(line.trim_end().to_string());
+                    }
+                }
+            }
+        }
+    }
+
+    fn send_line(&mut self, line: &str) -> Result<(), Fault> {
+        let sent = match self.stdin.as_mut() {
+            Some(stdin) => writeln!(stdin, "{line}").and_then(|_| stdin.flush()),
+            None => Err(std::io::Error::other("stdin closed")),
+        };
+        if sent.is_err() {
+            self.dead = true;
+            return Err(Fault::Crash(self.exit_text()));
+        }
+        Ok(())
+    }
+
+    /// Whether the process has ended on its own, and how (checked without
+    /// waiting, so an idle engine's death is noticed before it is needed).
+    pub fn exited(&mut self) -> Option<String> {
+        if self.dead {
+            return Some("engine is not running".into());
+        }
+        match self.child.try_wait() {
+            Ok(Some(status)) => {
+                self.dead = true;
+                Some(format!("engine exited ({status})"))
+            }
+            _ => None,
         }
     }
 
@@ -451,6 +558,43 @@ mod tests {
         );
         assert!(matches!(e.command("c", t, &stop), Err(Fault::Garbage(_))));
         assert!(matches!(e.command("d", t, &stop), Err(Fault::Crash(_))));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn streams_lines_and_finishes_on_request() {
+        let t = Duration::from_secs(5);
+        // A genmove_analyze: lines, then the end; then an analysis that runs
+        // until a line arrives, then a refused stream.
+        let mut e = shell(
+            r#"read a; printf '=1\ninfo move A1\nplay A1\n\n';
+               read a; printf '=2\ninfo x\ninfo y\n'; read b; printf '\n';
+               read a; printf '?3 no\n\n'; exit 0"#,
+        );
+        let mut lines = Vec::new();
+        e.stream("g", Some(t), &mut || false, "", &mut |l| {
+            lines.push(l.to_string())
+        })
+        .unwrap();
+        assert_eq!(lines, vec!["info move A1", "play A1"]);
+        let mut n = 0;
+        let mut polls = 0;
+        e.stream(
+            "a",
+            None,
+            &mut || {
+                polls += 1;
+                polls > 3
+            },
+            "",
+            &mut |_| n += 1,
+        )
+        .unwrap();
+        assert_eq!(n, 2);
+        assert!(matches!(
+            e.stream("b", Some(t), &mut || false, "", &mut |_| {}),
+            Err(Fault::Refused { .. })
+        ));
     }
 
     #[cfg(unix)]

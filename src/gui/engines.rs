@@ -1,0 +1,386 @@
+//! The thread that drives the engine processes. It waits until the session
+//! asks for engine work (an engine's turn, or analysis of the position
+//! shown), brings that engine's game up to date over GTP, runs
+//! `genmove_analyze` or `kata-analyze`, and streams the candidates back.
+//! A crash, a hang past the time allowed, a refused command or an illegal
+//! turn stops the engine and is reported; the game is kept.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
+
+use tokio::sync::watch;
+
+use super::session::{Analysis, Candidate, Job, Session, seat_word};
+use crate::rules::moves::{Colour, Stone, Turn};
+use crate::rules::position::AnyGame;
+use crate::rules::record::GameRecord;
+use crate::rules::sgf::{self, RecordInfo};
+use crate::tournament::engine::{EngineProcess, EngineSpec, Fault};
+use crate::tournament::referee::setup_commands;
+
+/// The version sent when the server stops.
+pub const STOPPED: u64 = u64::MAX;
+
+/// The session and the means to tell others it changed.
+pub struct Shared {
+    session: Mutex<Session>,
+    /// Woken when the game changes (engine work may be due).
+    wake: Condvar,
+    /// The session's version, for the page's event stream.
+    changes: watch::Sender<u64>,
+    quit: AtomicBool,
+}
+
+impl Shared {
+    pub fn new(session: Session) -> Shared {
+        let (changes, _) = watch::channel(session.version());
+        Shared {
+            session: Mutex::new(session),
+            wake: Condvar::new(),
+            changes,
+            quit: AtomicBool::new(false),
+        }
+    }
+
+    /// Runs `f` on the session, then tells the page and the engine thread
+    /// about what changed.
+    pub fn update<R>(&self, f: impl FnOnce(&mut Session) -> R) -> R {
+        let mut s = self.lock();
+        let before = (s.version(), s.generation());
+        let r = f(&mut s);
+        let after = (s.version(), s.generation());
+        drop(s);
+        if after.0 != before.0 {
+            self.changes.send_replace(after.0);
+        }
+        if after.1 != before.1 {
+            self.wake.notify_all();
+        }
+        r
+    }
+
+    pub fn lock(&self) -> std::sync::MutexGuard<'_, Session> {
+        // A panic while holding the lock leaves a session that is still
+        // consistent (every change is made whole or not at all).
+        self.session.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn subscribe(&self) -> watch::Receiver<u64> {
+        self.changes.subscribe()
+    }
+
+    /// Stops the engine thread (it quits the engines) and ends the event
+    /// streams (they end at [`STOPPED`]).
+    pub fn stop(&self) {
+        self.quit.store(true, Ordering::SeqCst);
+        self.wake.notify_all();
+        self.changes.send_replace(STOPPED);
+    }
+
+    fn stopping(&self) -> bool {
+        self.quit.load(Ordering::SeqCst)
+    }
+}
+
+/// The longest wait for an answer to a command that does not think.
+const COMMAND_TIMEOUT: Duration = Duration::from_secs(30);
+/// Lateness forgiven on top of the thinking time before an engine is
+/// declared hung.
+const MOVE_MARGIN: Duration = Duration::from_secs(10);
+/// Analysis lines per second asked of the engine (interval in centiseconds).
+const INTERVAL_CS: u32 = 50;
+
+/// Candidates kept from each analysis line, most visited first.
+const MAX_CANDIDATES: usize = 200;
+
+/// What an engine process has been told of the game.
+struct Synced {
+    /// The start and rules, as an SGF root.
+    start: String,
+    moves: Vec<(Colour, Turn)>,
+    seconds: f64,
+}
+
+struct Running {
+    process: EngineProcess,
+    synced: Option<Synced>,
+}
+
+/// Runs until [`Shared::stop`]; quits the engines on the way out.
+pub fn drive(shared: Arc<Shared>, specs: Vec<EngineSpec>) {
+    let mut running: HashMap<String, Running> = HashMap::new();
+    let never = AtomicBool::new(false);
+    loop {
+        let job = {
+            let mut s = shared.lock();
+            loop {
+                if shared.stopping() {
+                    break None;
+                }
+                if let Some(job) = s.next_job() {
+                    break Some(job);
+                }
+                let (guard, timeout) = shared
+                    .wake
+                    .wait_timeout(s, Duration::from_millis(300))
+                    .unwrap_or_else(|e| e.into_inner());
+                s = guard;
+                if timeout.timed_out() {
+                    drop(s);
+                    notice_deaths(&shared, &mut running);
+                    s = shared.lock();
+                }
+            }
+        };
+        let Some(job) = job else { break };
+        let Some(spec) = specs.iter().find(|s| s.name == job.engine) else {
+            shared.update(|s| s.engine_fault(&job.engine, "no such engine".into()));
+            continue;
+        };
+        let outcome = run_job(&shared, spec, &mut running, &job, &never);
+        shared.update(|s| s.set_engine_status(&job.engine, "idle"));
+        if let Err(why) = outcome {
+            if let Some(mut r) = running.remove(&job.engine) {
+                r.process.kill();
+            }
+            log::warn!("engine {}: {why}", job.engine);
+            shared.update(|s| s.engine_fault(&job.engine, why));
+        }
+    }
+    for (_, r) in running.drain() {
+        r.process.quit();
+    }
+}
+
+/// Reports engines that died while nobody was talking to them.
+fn notice_deaths(shared: &Shared, running: &mut HashMap<String, Running>) {
+    let dead: Vec<(String, String)> = running
+        .iter_mut()
+        .filter_map(|(name, r)| r.process.exited().map(|why| (name.clone(), why)))
+        .collect();
+    for (name, why) in dead {
+        running.remove(&name);
+        shared.update(|s| s.engine_fault(&name, why));
+    }
+}
+
+fn describe(fault: &Fault) -> String {
+    format!("{}: {}", fault.reason(), fault.detail())
+}
+
+/// One job; `Err` says why the engine must be stopped.
+fn run_job(
+    shared: &Shared,
+    spec: &EngineSpec,
+    running: &mut HashMap<String, Running>,
+    job: &Job,
+    never: &AtomicBool,
+) -> Result<(), String> {
+    if !running.contains_key(&spec.name) {
+        let process = EngineProcess::start(spec, None)
+            .map_err(|e| format!("cannot start '{}': {e}", spec.command_line()))?;
+        let mut r = Running {
+            process,
+            synced: None,
+        };
+        r.process
+            .command("protocol_version", COMMAND_TIMEOUT, never)
+            .map_err(|f| describe(&f))?;
+        running.insert(spec.name.clone(), r);
+    }
+    let r = running.get_mut(&spec.name).expect("started above");
+    sync(r, job, never).map_err(|f| describe(&f))?;
+    let status = if job.genmove { "thinking" } else { "analysing" };
+    shared.update(|s| s.set_engine_status(&job.engine, status));
+
+    let stale = || shared.stopping() || shared.lock().generation() != job.generation;
+    let turn_index = job.record.moves().len();
+    let mut played: Option<String> = None;
+    let mut on_line = |line: &str| {
+        if let Some(token) = line.strip_prefix("play ") {
+            played = Some(token.trim().to_string());
+        } else if let Some(mut candidates) = parse_info(line) {
+            // Enough for the heat map; keeps the page's updates small.
+            candidates.sort_by_key(|c| std::cmp::Reverse(c.visits));
+            candidates.truncate(MAX_CANDIDATES);
+            let analysis = Analysis {
+                engine: job.engine.clone(),
+                seat: job.seat,
+                turn: turn_index,
+                candidates,
+            };
+            shared.update(|s| s.analysis_update(job.generation, analysis));
+        }
+    };
+    let seat = seat_word(job.seat);
+    if !job.genmove {
+        return r
+            .process
+            .stream(
+                &format!("kata-analyze {seat} {INTERVAL_CS}"),
+                None,
+                &mut || stale(),
+                "",
+                &mut on_line,
+            )
+            .map_err(|f| describe(&f));
+    }
+    let allowed = Duration::from_secs_f64(job.seconds) + MOVE_MARGIN;
+    r.process
+        .stream(
+            &format!("genmove_analyze {seat} {INTERVAL_CS}"),
+            Some(allowed),
+            &mut || stale(),
+            "# interrupt",
+            &mut on_line,
+        )
+        .map_err(|f| describe(&f))?;
+    let token = played.ok_or("answered genmove_analyze without a 'play' line")?;
+    let pos = job.record.position();
+    let turn = Turn::parse(&token, pos.kind(), pos.topology(), job.seat);
+    // The engine has played its turn in its own game.
+    match (&mut r.synced, turn) {
+        (Some(synced), Ok(turn)) => synced.moves.push((job.seat, turn)),
+        (synced, _) => *synced = None,
+    }
+    shared.update(|s| s.engine_turn(job.generation, job.seat, &token))
+}
+
+/// Brings the engine's game to `job.record`: only the missing turns when
+/// it already has the start of it, else a new game from the start.
+fn sync(r: &mut Running, job: &Job, never: &AtomicBool) -> Result<(), Fault> {
+    let start = sgf::write(
+        &GameRecord::new(job.record.start().clone()),
+        &RecordInfo::default(),
+    );
+    let moves = job.record.moves();
+    let fresh = match &r.synced {
+        Some(s) => {
+            s.start != start
+                || s.seconds != job.seconds
+                || s.moves.len() > moves.len()
+                || s.moves[..] != moves[..s.moves.len()]
+        }
+        None => true,
+    };
+    let send = |r: &mut Running, cmd: String| -> Result<(), Fault> {
+        r.process.command(&cmd, COMMAND_TIMEOUT, never).map(|_| ())
+    };
+    let from = if fresh {
+        r.synced = None;
+        let start_pos = job.record.start();
+        for cmd in setup_commands(start_pos.spec()) {
+            send(r, cmd)?;
+        }
+        let topo = start_pos.topology();
+        let stones: Vec<String> = topo
+            .cells()
+            .iter()
+            .filter_map(|&c| {
+                start_pos.stone_at(c).map(|col| Stone {
+                    cell: c,
+                    colour: col,
+                })
+            })
+            .map(|s| format!("{}:{}", s.colour.letter(), topo.name(s.cell)))
+            .collect();
+        let usual = AnyGame::new(start_pos.spec());
+        let set_up = start_pos.turns_played() > 0
+            || start_pos.to_move() != usual.to_move()
+            || topo
+                .cells()
+                .iter()
+                .any(|&c| start_pos.stone_at(c) != usual.stone_at(c));
+        if set_up {
+            let seat = seat_word(start_pos.to_move());
+            send(
+                r,
+                format!("oddity-set_position {seat} {}", stones.join(" ")),
+            )?;
+        }
+        send(r, format!("time_settings 0 {} 1", job.seconds))?;
+        0
+    } else {
+        r.synced.as_ref().map_or(0, |s| s.moves.len())
+    };
+    for (seat, turn) in &moves[from..] {
+        let token = job.record.start().token(turn);
+        send(r, format!("play {} {token}", seat_word(*seat)))?;
+    }
+    r.synced = Some(Synced {
+        start,
+        moves: moves.to_vec(),
+        seconds: job.seconds,
+    });
+    Ok(())
+}
+
+/// Reads an analysis line: `info move T visits N winrate F ... pv T T ...`,
+/// repeated for each candidate. Unknown fields are skipped (each is taken
+/// as a name and one value); `None` when the line has no candidate.
+pub fn parse_info(line: &str) -> Option<Vec<Candidate>> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        if words[i] != "info" {
+            i += 1;
+            continue;
+        }
+        i += 1;
+        let mut c = Candidate {
+            token: String::new(),
+            visits: 0,
+            winrate: 0.0,
+            pv: Vec::new(),
+        };
+        while i < words.len() && words[i] != "info" {
+            match words[i] {
+                "pv" => {
+                    i += 1;
+                    while i < words.len() && words[i] != "info" {
+                        c.pv.push(words[i].to_string());
+                        i += 1;
+                    }
+                }
+                key => {
+                    let value = words.get(i + 1).copied().unwrap_or("");
+                    match key {
+                        "move" => c.token = value.to_string(),
+                        "visits" => c.visits = value.parse().unwrap_or(0),
+                        "winrate" => c.winrate = value.parse().unwrap_or(0.0),
+                        _ => {}
+                    }
+                    i += 2;
+                }
+            }
+        }
+        if !c.token.is_empty() {
+            out.push(c);
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_analysis_lines() {
+        let line = "info move B:E5 visits 120 winrate 0.543300 prior 0 lcb 0.45 order 0 \
+                    pv B:E5 W:D4 info move W:C3 visits 80 winrate 0.5 newfield 7 order 1 pv W:C3";
+        let c = parse_info(line).unwrap();
+        assert_eq!(c.len(), 2);
+        assert_eq!(c[0].token, "B:E5");
+        assert_eq!(c[0].visits, 120);
+        assert!((c[0].winrate - 0.5433).abs() < 1e-9);
+        assert_eq!(c[0].pv, vec!["B:E5", "W:D4"]);
+        assert_eq!(c[1].token, "W:C3");
+        assert_eq!(c[1].pv, vec!["W:C3"]);
+        assert!(parse_info("").is_none());
+        assert!(parse_info("play B:E5").is_none());
+    }
+}

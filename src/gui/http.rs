@@ -1,0 +1,399 @@
+//! The HTTP side: the page, a JSON API over the session, and a stream of
+//! server-sent events that carries the state whenever it changes.
+//!
+//! Guards: a request whose `Host` is not one of the server's own names, or
+//! whose `Origin` is not the server's own, is refused (another web page
+//! cannot drive the GUI, and DNS rebinding gets nowhere); bodies are
+//! size-limited; malformed JSON and SGF get a clear error and change
+//! nothing.
+
+use std::convert::Infallible;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{DefaultBodyLimit, Request, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use tokio_stream::StreamExt;
+use tokio_stream::wrappers::WatchStream;
+
+use super::board;
+use super::engines::{STOPPED, Shared};
+use super::session::{NewGame, PendingStone, Session};
+
+/// The largest JSON request body.
+pub const JSON_LIMIT: usize = 16 * 1024;
+/// The largest SGF upload.
+pub const SGF_LIMIT: usize = 512 * 1024;
+
+const INDEX_HTML: &str = include_str!("page/index.html");
+const APP_JS: &str = include_str!("page/app.js");
+const STYLE_CSS: &str = include_str!("page/style.css");
+
+pub struct App {
+    pub shared: Arc<Shared>,
+    /// `host:port` spellings this server answers to, lower case.
+    pub authorities: Vec<String>,
+}
+
+pub fn router(app: Arc<App>) -> Router {
+    let json_routes = Router::new()
+        .route("/api/new", post(new_game))
+        .route("/api/preview", post(preview))
+        .route("/api/play", post(play))
+        .route("/api/undo", post(undo))
+        .route("/api/resign", post(resign))
+        .route("/api/seats", post(seats))
+        .route("/api/analyze", post(analyze))
+        .route("/api/view", post(view))
+        .route("/api/branch", post(branch))
+        .route("/api/engine/restart", post(restart_engine))
+        .layer(DefaultBodyLimit::max(JSON_LIMIT));
+    let sgf_routes = Router::new()
+        .route("/api/sgf", get(download_sgf).post(upload_sgf))
+        .layer(DefaultBodyLimit::max(SGF_LIMIT));
+    Router::new()
+        .route(
+            "/",
+            get(|| async { page(INDEX_HTML, "text/html; charset=utf-8") }),
+        )
+        .route(
+            "/app.js",
+            get(|| async { page(APP_JS, "text/javascript; charset=utf-8") }),
+        )
+        .route(
+            "/style.css",
+            get(|| async { page(STYLE_CSS, "text/css; charset=utf-8") }),
+        )
+        .route("/api/state", get(state))
+        .route("/api/events", get(events))
+        .merge(json_routes)
+        .merge(sgf_routes)
+        .fallback(|| async { error(StatusCode::NOT_FOUND, "no such page") })
+        .layer(middleware::from_fn_with_state(app.clone(), guard))
+        .with_state(app)
+}
+
+fn page(body: &'static str, kind: &'static str) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, kind),
+            (header::CACHE_CONTROL, "no-store"),
+            (
+                header::CONTENT_SECURITY_POLICY,
+                "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; \
+                 frame-ancestors 'none'",
+            ),
+            (header::X_FRAME_OPTIONS, "DENY"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+fn error(status: StatusCode, message: impl Into<String>) -> Response {
+    let body = serde_json::json!({ "error": message.into() });
+    (status, axum::Json(body)).into_response()
+}
+
+fn done() -> Response {
+    axum::Json(serde_json::json!({ "ok": true })).into_response()
+}
+
+/// Refuses requests not addressed to this server by its own name, and
+/// requests made by other origins.
+async fn guard(State(app): State<Arc<App>>, request: Request, next: Next) -> Response {
+    match check_origin(&app.authorities, request.headers()) {
+        Ok(()) => next.run(request).await,
+        Err(why) => {
+            log::warn!(
+                "refused {} {}: {why}",
+                request.method(),
+                request.uri().path()
+            );
+            error(StatusCode::FORBIDDEN, why)
+        }
+    }
+}
+
+/// `Ok` when `Host` is one of `authorities` and `Origin`, if sent, is
+/// `http://` and one of them.
+pub fn check_origin(authorities: &[String], headers: &HeaderMap) -> Result<(), String> {
+    let text =
+        |v: Option<&HeaderValue>| v.and_then(|v| v.to_str().ok()).map(str::to_ascii_lowercase);
+    let host = text(headers.get(header::HOST)).ok_or("request refused: no Host header")?;
+    if !authorities.contains(&host) {
+        return Err(format!(
+            "request refused: Host '{host}' is not this server's address"
+        ));
+    }
+    if let Some(origin) = text(headers.get(header::ORIGIN)) {
+        let own = origin
+            .strip_prefix("http://")
+            .is_some_and(|a| authorities.iter().any(|x| x == a));
+        if !own {
+            return Err(format!(
+                "request refused: Origin '{origin}' is not this server"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A refused request: its status and the reason.
+struct Refusal(StatusCode, String);
+
+impl IntoResponse for Refusal {
+    fn into_response(self) -> Response {
+        error(self.0, self.1)
+    }
+}
+
+/// Reads a JSON body, with a clear error for a body that is too large or
+/// does not parse.
+fn json<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Result<T, Refusal> {
+    let bytes = body.map_err(|e| {
+        let status = e.status();
+        if status == StatusCode::PAYLOAD_TOO_LARGE {
+            Refusal(
+                status,
+                format!("request body larger than {JSON_LIMIT} bytes"),
+            )
+        } else {
+            Refusal(status, e.body_text())
+        }
+    })?;
+    serde_json::from_slice(&bytes)
+        .map_err(|e| Refusal(StatusCode::BAD_REQUEST, format!("malformed JSON: {e}")))
+}
+
+/// Applies a session change and answers `{"ok":true}` or the reason.
+fn change(app: &App, f: impl FnOnce(&mut Session) -> Result<(), String>) -> Response {
+    match app.shared.update(f) {
+        Ok(()) => done(),
+        Err(why) => error(StatusCode::CONFLICT, why),
+    }
+}
+
+fn state_json(app: &App) -> String {
+    let s = app.shared.lock();
+    serde_json::to_string(&s.state(board::svg)).expect("the state serialises")
+}
+
+async fn state(State(app): State<Arc<App>>) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "application/json"),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        state_json(&app),
+    )
+        .into_response()
+}
+
+/// The state now and after every change, as `state` events.
+async fn events(State(app): State<Arc<App>>) -> impl IntoResponse {
+    let changes = WatchStream::new(app.shared.subscribe());
+    let stream = changes
+        .take_while(|v| *v != STOPPED)
+        .map(move |_| Ok::<_, Infallible>(Event::default().event("state").data(state_json(&app))));
+    Sse::new(stream).keep_alive(KeepAlive::default())
+}
+
+async fn new_game(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Response {
+    match json::<NewGame>(body) {
+        Ok(form) => change(&app, |s| s.new_game(&form)),
+        Err(r) => r.into_response(),
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PreviewRequest {
+    stones: Vec<PendingStone>,
+}
+
+async fn preview(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Response {
+    match json::<PreviewRequest>(body) {
+        Ok(req) => axum::Json(app.shared.lock().preview(&req.stones)).into_response(),
+        Err(r) => r.into_response(),
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PlayRequest {
+    token: String,
+}
+
+async fn play(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Response {
+    match json::<PlayRequest>(body) {
+        Ok(req) => change(&app, |s| s.play_human(&req.token)),
+        Err(r) => r.into_response(),
+    }
+}
+
+async fn undo(State(app): State<Arc<App>>) -> Response {
+    change(&app, Session::undo)
+}
+
+async fn resign(State(app): State<Arc<App>>) -> Response {
+    change(&app, Session::resign)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SeatsRequest {
+    black: String,
+    white: String,
+}
+
+async fn seats(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Response {
+    match json::<SeatsRequest>(body) {
+        Ok(req) => change(&app, |s| s.set_seats(&req.black, &req.white)),
+        Err(r) => r.into_response(),
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AnalyzeRequest {
+    on: bool,
+}
+
+async fn analyze(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Response {
+    match json::<AnalyzeRequest>(body) {
+        Ok(req) => change(&app, |s| {
+            s.set_analysis_wanted(req.on);
+            Ok(())
+        }),
+        Err(r) => r.into_response(),
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ViewRequest {
+    turn: usize,
+}
+
+async fn view(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Response {
+    match json::<ViewRequest>(body) {
+        Ok(req) => change(&app, |s| s.set_view(req.turn)),
+        Err(r) => r.into_response(),
+    }
+}
+
+async fn branch(State(app): State<Arc<App>>) -> Response {
+    change(&app, |s| {
+        s.branch_here();
+        Ok(())
+    })
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RestartRequest {
+    name: String,
+}
+
+async fn restart_engine(
+    State(app): State<Arc<App>>,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    match json::<RestartRequest>(body) {
+        Ok(req) => change(&app, |s| s.restart_engine(&req.name)),
+        Err(r) => r.into_response(),
+    }
+}
+
+async fn download_sgf(State(app): State<Arc<App>>) -> Response {
+    let text = app.shared.lock().sgf();
+    (
+        [
+            (header::CONTENT_TYPE, "application/x-go-sgf; charset=utf-8"),
+            (
+                header::CONTENT_DISPOSITION,
+                "attachment; filename=\"oddity-game.sgf\"",
+            ),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        text,
+    )
+        .into_response()
+}
+
+async fn upload_sgf(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Response {
+    let bytes = match body {
+        Ok(b) => b,
+        Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+            return error(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!("SGF file larger than {SGF_LIMIT} bytes"),
+            );
+        }
+        Err(e) => return error(e.status(), e.body_text()),
+    };
+    let Ok(text) = std::str::from_utf8(&bytes) else {
+        return error(StatusCode::BAD_REQUEST, "the SGF file is not UTF-8 text");
+    };
+    match app.shared.update(|s| s.load_sgf(text)) {
+        Ok(()) => done(),
+        Err(why) => error(StatusCode::BAD_REQUEST, why),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(header::HeaderName, &str)]) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for (k, v) in pairs {
+            h.insert(k.clone(), HeaderValue::from_str(v).unwrap());
+        }
+        h
+    }
+
+    #[test]
+    fn host_and_origin_must_be_our_own() {
+        let own = vec!["127.0.0.1:8080".to_string(), "localhost:8080".to_string()];
+        assert!(check_origin(&own, &headers(&[(header::HOST, "127.0.0.1:8080")])).is_ok());
+        assert!(
+            check_origin(
+                &own,
+                &headers(&[
+                    (header::HOST, "LOCALHOST:8080"),
+                    (header::ORIGIN, "http://localhost:8080")
+                ])
+            )
+            .is_ok()
+        );
+        assert!(check_origin(&own, &headers(&[])).is_err());
+        assert!(check_origin(&own, &headers(&[(header::HOST, "evil.example:8080")])).is_err());
+        assert!(
+            check_origin(
+                &own,
+                &headers(&[
+                    (header::HOST, "127.0.0.1:8080"),
+                    (header::ORIGIN, "http://evil.example")
+                ])
+            )
+            .is_err()
+        );
+        assert!(
+            check_origin(
+                &own,
+                &headers(&[(header::HOST, "127.0.0.1:8080"), (header::ORIGIN, "null")])
+            )
+            .is_err()
+        );
+    }
+}

@@ -1,0 +1,130 @@
+//! `oddity gui`: a web page that plays the four games against engine
+//! processes spoken to over GTP, shows their analysis live, and keeps
+//! records. A layer over the rules and over engine processes: it never
+//! calls the search itself.
+//!
+//! Parts: `session` (the game, checked by the rules), `engines` (the thread
+//! that drives the engine processes), `http` (the page, the JSON API and
+//! the event stream, with their guards), `board` (pictures of positions).
+
+mod board;
+pub mod engines;
+pub mod http;
+pub mod session;
+
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+
+use crate::tournament::engine::EngineSpec;
+use engines::Shared;
+use session::Session;
+
+pub struct Config {
+    pub engines: Vec<EngineSpec>,
+    pub host: IpAddr,
+    /// 0: any free port.
+    pub port: u16,
+    /// Start the system's browser on the page.
+    pub open: bool,
+}
+
+/// The `host:port` spellings a browser may use for this server.
+fn authorities(addr: SocketAddr) -> Vec<String> {
+    let port = addr.port();
+    let mut names = vec![match addr.ip() {
+        IpAddr::V4(ip) => format!("{ip}:{port}"),
+        IpAddr::V6(ip) => format!("[{ip}]:{port}"),
+    }];
+    if addr.ip().is_loopback() {
+        names.push(format!("localhost:{port}"));
+    }
+    names
+}
+
+/// Serves until interrupted (Ctrl-C); then quits the engines.
+pub fn serve(config: Config) -> Result<(), String> {
+    if config.engines.is_empty() {
+        return Err("no engine: give at least one --engine NAME=COMMAND".into());
+    }
+    if config.host.is_unspecified() {
+        return Err(format!(
+            "--host {} would answer on every address, but requests are only accepted for the \
+             address they were sent to: give the one browsers will use (e.g. 192.168.1.5)",
+            config.host
+        ));
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the server: {e}"))?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind((config.host, config.port))
+            .await
+            .map_err(|e| format!("cannot listen on {}:{}: {e}", config.host, config.port))?;
+        let addr = listener
+            .local_addr()
+            .map_err(|e| format!("cannot listen: {e}"))?;
+        if !config.host.is_loopback() {
+            eprintln!(
+                "WARNING: oddity gui listens on {addr}, which is NOT loopback: anyone who can \
+                 reach this address can play, start engine searches and read the game. \
+                 There is no password. Use --host 127.0.0.1 unless you mean it."
+            );
+        }
+        let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
+        let shared = Arc::new(Shared::new(Session::new(&names)));
+        let driver = {
+            let shared = shared.clone();
+            let specs = config.engines.clone();
+            std::thread::Builder::new()
+                .name("engines".into())
+                .spawn(move || engines::drive(shared, specs))
+                .map_err(|e| format!("cannot start the engine thread: {e}"))?
+        };
+        let app = Arc::new(http::App {
+            shared: shared.clone(),
+            authorities: authorities(addr),
+        });
+        let url = format!("http://{}/", authorities(addr)[0]);
+        println!("oddity gui: open {url}");
+        for e in &config.engines {
+            eprintln!("engine {}: {}", e.name, e.command_line());
+        }
+        if config.open {
+            open_browser(&url);
+        }
+        let served = axum::serve(listener, http::router(app))
+            .with_graceful_shutdown({
+                let shared = shared.clone();
+                async move {
+                    let _ = tokio::signal::ctrl_c().await;
+                    eprintln!("oddity gui: stopping");
+                    // Ends the pages' event streams, so the server can stop.
+                    shared.stop();
+                }
+            })
+            .await;
+        shared.stop();
+        let _ = driver.join();
+        served.map_err(|e| format!("server error: {e}"))
+    })
+}
+
+fn open_browser(url: &str) {
+    let opener = if cfg!(target_os = "macos") {
+        "open"
+    } else if cfg!(windows) {
+        "explorer"
+    } else {
+        "xdg-open"
+    };
+    if let Err(e) = std::process::Command::new(opener)
+        .arg(url)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+    {
+        eprintln!("cannot start a browser ({opener}: {e}); open {url} yourself");
+    }
+}

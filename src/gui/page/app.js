@@ -1,0 +1,506 @@
+// The oddity GUI page. The server keeps the game and checks every turn by
+// the rules; this script draws the state it sends, composes a person's
+// turn, and draws the analysis over the board picture.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const SVG_NS = "http://www.w3.org/2000/svg";
+const LISTED = 10;       // candidates listed in the table
+const SIZES = { xodd: [3, 19, 12], yodd: [2, 12, 8], odd: [2, 12, 5], onyx: [4, 20, 12] };
+
+let state = null;       // the last state from the server
+let boardSvgText = "";  // the picture now in the page
+let pending = [];       // stones of the turn being composed: {cell, colour}
+let previewLine = null; // a candidate's line shown on the board
+let formFilled = false;
+
+// ---- talking to the server ----
+
+async function api(path, body) {
+  const options = { method: "POST", headers: { "Content-Type": "application/json" } };
+  if (body !== undefined) options.body = JSON.stringify(body);
+  let response;
+  try {
+    response = await fetch(path, options);
+  } catch (e) {
+    return { error: "the server cannot be reached" };
+  }
+  try {
+    return await response.json();
+  } catch (e) {
+    return { error: `the server answered ${response.status}` };
+  }
+}
+
+function showReason(text, fine) {
+  const r = $("reason");
+  r.textContent = text || "";
+  r.className = fine ? "fine" : "";
+}
+
+async function send(path, body) {
+  const answer = await api(path, body);
+  if (answer.error) showReason(answer.error, false);
+  return answer;
+}
+
+function connect() {
+  const events = new EventSource("/api/events");
+  events.addEventListener("state", (e) => {
+    $("connection").hidden = true;
+    draw(JSON.parse(e.data));
+  });
+  events.onerror = () => { $("connection").hidden = false; };
+}
+
+// ---- the board ----
+
+function svgRoot() { return $("board").querySelector("svg"); }
+
+function cellElement(name) {
+  const svg = svgRoot();
+  return svg && svg.querySelector(`[data-cell="${CSS.escape(name)}"]`);
+}
+
+// Centre and radius of a cell in the picture's own coordinates.
+function cellSpot(name) {
+  const el = cellElement(name);
+  const svg = svgRoot();
+  if (!el || !svg) return null;
+  const box = el.getBBox();
+  const toRoot = svg.getScreenCTM().inverse().multiply(el.getScreenCTM());
+  const p = svg.createSVGPoint();
+  p.x = box.x + box.width / 2;
+  p.y = box.y + box.height / 2;
+  const c = p.matrixTransform(toRoot);
+  const r = Math.max(Math.min(box.width, box.height) * Math.abs(toRoot.a) / 2, 0.2);
+  return { x: c.x, y: c.y, r };
+}
+
+function overlay() {
+  const svg = svgRoot();
+  let g = svg && svg.querySelector("#overlay");
+  if (svg && !g) {
+    g = document.createElementNS(SVG_NS, "g");
+    g.id = "overlay";
+    svg.appendChild(g);
+  }
+  return g;
+}
+
+function shape(g, tag, attrs, text) {
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+  if (text !== undefined) el.textContent = text;
+  g.appendChild(el);
+  return el;
+}
+
+// The stones a token puts down: [{cell, colour}] (Onyx: the mover's colour).
+function tokenStones(token, mover) {
+  if (!token || token === "pass" || token === "swap" || token === "resign") return [];
+  return token.split(",").map((part) => {
+    const i = part.indexOf(":");
+    return i < 0 ? { cell: part, colour: mover } : { cell: part.slice(i + 1), colour: part.slice(0, i) };
+  });
+}
+
+function heatColour(t) {
+  const lo = [49, 130, 189], hi = [222, 45, 38];
+  const m = (a, b) => Math.round(a + (b - a) * t);
+  return `rgb(${m(lo[0], hi[0])},${m(lo[1], hi[1])},${m(lo[2], hi[2])})`;
+}
+
+function drawOverlay() {
+  const g = overlay();
+  if (!g) return;
+  g.replaceChildren();
+  const a = state.analysis;
+  if (a && !previewLine) {
+    // Heat map: each cell by the share of visits of the candidates that
+    // put a stone on it; the cells of the candidates listed are labelled
+    // with the win rate of the most visited candidate there.
+    const visits = new Map(), top = new Map();
+    a.candidates.forEach((c, order) => {
+      for (const s of tokenStones(c.token, a.seat.toUpperCase())) {
+        visits.set(s.cell, (visits.get(s.cell) || 0) + c.visits);
+        const best = top.get(s.cell);
+        if (order < LISTED && (!best || c.visits > best.visits)) top.set(s.cell, c);
+      }
+    });
+    const most = Math.max(1, ...visits.values());
+    for (const [cell, v] of visits) {
+      const spot = cellSpot(cell);
+      if (!spot) continue;
+      const t = v / most;
+      if (t < 0.03 && !top.has(cell)) continue; // too few visits to show
+      shape(g, "circle", {
+        class: "ov-heat", cx: spot.x, cy: spot.y, r: spot.r * (0.3 + 0.6 * Math.sqrt(t)),
+        fill: heatColour(t), "fill-opacity": 0.3 + 0.5 * t, "data-heat": cell,
+      });
+      const labelled = top.get(cell);
+      if (labelled) {
+        shape(g, "text", {
+          class: "ov-label", x: spot.x, y: spot.y, "font-size": spot.r * 0.75, fill: "#fff",
+          stroke: "#000", "stroke-width": spot.r * 0.03,
+        }, Math.round(labelled.winrate * 100));
+      }
+    }
+  }
+  if (previewLine) {
+    let mover = previewLine.seat;
+    previewLine.pv.forEach((token, i) => {
+      for (const s of tokenStones(token, mover)) {
+        const spot = cellSpot(s.cell);
+        if (!spot) continue;
+        const black = s.colour === "B";
+        shape(g, "circle", {
+          class: "ov-pv", cx: spot.x, cy: spot.y, r: spot.r * 0.8,
+          fill: black ? "#1c1c1c" : "#fafafa", stroke: "#555", "stroke-width": spot.r * 0.06,
+        });
+        shape(g, "text", {
+          class: "ov-label", x: spot.x, y: spot.y, "font-size": spot.r * 0.8,
+          fill: black ? "#fff" : "#000",
+        }, i + 1);
+      }
+      mover = mover === "B" ? "W" : "B";
+    });
+  }
+  for (const s of pending) {
+    const spot = cellSpot(s.cell);
+    if (!spot) continue;
+    shape(g, "circle", {
+      class: "ov-pending", cx: spot.x, cy: spot.y, r: spot.r * 0.8,
+      fill: s.colour === "B" ? "#1c1c1c" : "#fafafa", "stroke-width": spot.r * 0.12,
+      "data-pending": s.cell,
+    });
+  }
+  if (state.result && state.view === state.moves.length) {
+    for (const cell of state.result.chain) {
+      const spot = cellSpot(cell);
+      if (!spot) continue;
+      shape(g, "circle", {
+        class: "ov-chain", cx: spot.x, cy: spot.y, r: spot.r * 0.95, "stroke-width": spot.r * 0.22,
+      });
+    }
+  }
+}
+
+// ---- composing a person's turn ----
+
+function chosenColour() {
+  return $("colour-w").checked ? "W" : "B";
+}
+
+function resetComposer() {
+  pending = [];
+  $("confirm").disabled = true;
+  $("clear").disabled = true;
+}
+
+async function clickCell(cell) {
+  if (!state || !state.human_turn) {
+    if (state && state.over) showReason("the game is over", false);
+    else if (state && state.view !== state.moves.length) showReason("you are reviewing: go to the last turn or press 'Play from here'", false);
+    else if (state) showReason("it is the engine's turn", false);
+    return;
+  }
+  if (state.game === "onyx") return playToken(cell);
+  if (state.game === "odd") return playToken(`${chosenColour()}:${cell}`);
+  // Xodd and Yodd: one or two stones, then confirm.
+  const at = pending.findIndex((s) => s.cell === cell);
+  if (at >= 0) {
+    pending.splice(at, 1);
+  } else if (pending.length >= 2) {
+    showReason("a turn has at most two stones: confirm, or click a stone to take it back", false);
+    return;
+  } else {
+    pending.push({ cell, colour: chosenColour() });
+  }
+  await checkPending();
+}
+
+async function checkPending() {
+  $("clear").disabled = pending.length === 0;
+  $("confirm").disabled = true;
+  if (pending.length === 0) {
+    showReason("");
+    drawOverlay();
+    return;
+  }
+  drawOverlay();
+  const p = await api("/api/preview", { stones: pending });
+  if (p.error || !p.ok) {
+    pending.pop();
+    showReason(`refused: ${p.error || p.reason}`, false);
+  } else if (p.complete) {
+    $("confirm").disabled = false;
+    const more = pending.length === 1 && state.moves.length > 0;
+    showReason(`${p.token}: confirm the turn${more ? ", or add a second stone" : ""}`, true);
+  } else {
+    showReason(p.reason, true);
+  }
+  $("clear").disabled = pending.length === 0;
+  drawOverlay();
+}
+
+async function playToken(token) {
+  const answer = await api("/api/play", { token });
+  if (answer.error) {
+    showReason(`refused: ${answer.error}`, false);
+  } else {
+    showReason("");
+    resetComposer();
+  }
+}
+
+async function confirmTurn() {
+  const tokens = pending.map((s) => `${s.colour}:${s.cell}`);
+  if (tokens.length) await playToken(tokens.join(","));
+}
+
+// ---- drawing the state ----
+
+function seatName(seat) { return seat === "b" ? "Black" : "White"; }
+
+function draw(s) {
+  const boardChanged = !state || s.board !== boardSvgText;
+  const turnChanged = !state || s.moves.length !== state.moves.length || s.game !== state.game
+    || s.view !== state.view || s.human_turn !== state.human_turn;
+  state = s;
+  if (boardChanged) {
+    $("board").innerHTML = s.board;
+    boardSvgText = s.board;
+  }
+  if (turnChanged) {
+    resetComposer();
+    previewLine = null;
+    const own = s.to_move === "b" ? "colour-b" : "colour-w";
+    $(own).checked = true;
+  }
+  const names = { xodd: "Xodd", yodd: "Yodd", odd: "Odd", onyx: "Onyx" };
+  $("title").textContent = `${names[s.game]} ${s.size}${s.rules ? " (" + s.rules + ")" : ""}: ` +
+    `Black ${s.seats[0]}, White ${s.seats[1]}`;
+  const status = $("status");
+  if (s.result && s.view === s.moves.length) {
+    status.textContent = `Game over (${s.result.code}). ${s.result.text}`;
+    status.className = "over";
+  } else {
+    const who = s.seats[s.to_move === "b" ? 0 : 1];
+    const groups = s.game === "onyx" ? "" : ` Groups: Black ${s.groups[0]}, White ${s.groups[1]}.`;
+    const review = s.view !== s.moves.length ? ` (reviewing turn ${s.view} of ${s.moves.length})` : "";
+    status.textContent = `${seatName(s.to_move)} to move (${who}).${groups}${review}`;
+    if (s.result) status.textContent += ` Game over at turn ${s.moves.length}.`;
+    status.className = "";
+  }
+  const notice = $("notice");
+  notice.hidden = !s.notice;
+  if (s.notice) {
+    notice.textContent = s.notice.text;
+    notice.className = s.notice.level;
+  }
+  const parity = s.game === "xodd" || s.game === "yodd";
+  $("colours").hidden = s.game === "onyx";
+  $("confirm").hidden = !parity;
+  $("clear").hidden = !parity;
+  $("pass").hidden = !s.can_pass;
+  $("swap").hidden = !s.can_swap;
+  $("board").classList.toggle("waiting", !s.human_turn);
+  $("analyze").checked = s.analysis_wanted;
+  drawCandidates();
+  drawGraph();
+  drawMoves();
+  drawEngines();
+  fillForm();
+  drawOverlay();
+}
+
+function drawCandidates() {
+  const a = state.analysis;
+  const body = $("candidates").querySelector("tbody");
+  body.replaceChildren();
+  $("analysis-head").textContent = a
+    ? `${a.engine} for ${seatName(a.seat)}, ${a.candidates.reduce((n, c) => n + c.visits, 0)} visits`
+    : "No analysis of this position.";
+  if (!a) return;
+  for (const c of a.candidates.slice(0, LISTED)) {
+    const tr = document.createElement("tr");
+    for (const text of [c.token, c.visits, `${(c.winrate * 100).toFixed(1)}%`, c.pv.slice(0, 8).join(" ")]) {
+      const td = document.createElement("td");
+      td.textContent = text;
+      tr.appendChild(td);
+    }
+    tr.lastChild.className = "line";
+    const show = () => {
+      previewLine = { seat: a.seat.toUpperCase(), pv: c.pv };
+      body.querySelectorAll("tr").forEach((r) => r.classList.toggle("previewing", r === tr));
+      drawOverlay();
+    };
+    const hide = () => {
+      previewLine = null;
+      tr.classList.remove("previewing");
+      drawOverlay();
+    };
+    tr.addEventListener("mouseenter", show);
+    tr.addEventListener("mouseleave", hide);
+    tr.addEventListener("click", () => (previewLine ? hide() : show()));
+    body.appendChild(tr);
+  }
+}
+
+function drawGraph() {
+  const g = $("graph");
+  g.replaceChildren();
+  const w = state.winrates;
+  const n = Math.max(1, w.length - 1);
+  const x = (i) => (i / n) * 300;
+  const y = (v) => (1 - v) * 100;
+  shape(g, "line", { x1: 0, y1: 50, x2: 300, y2: 50, stroke: "#bbb", "stroke-dasharray": "4 3" });
+  shape(g, "line", {
+    x1: x(state.view), y1: 0, x2: x(state.view), y2: 100, stroke: "#d62728", "stroke-width": 1,
+  });
+  const pts = [];
+  w.forEach((v, i) => { if (v !== null && v !== undefined) pts.push(`${x(i).toFixed(1)},${y(v).toFixed(1)}`); });
+  if (pts.length) {
+    shape(g, "polyline", { points: pts.join(" "), fill: "none", stroke: "#1c1c1c", "stroke-width": 1.5 });
+  }
+}
+
+function drawMoves() {
+  const list = $("moves");
+  list.replaceChildren();
+  state.moves.forEach((m, i) => {
+    const li = document.createElement("li");
+    li.textContent = `${m.seat} ${m.token}`;
+    if (i + 1 === state.view) li.className = "current";
+    li.addEventListener("click", () => send("/api/view", { turn: i + 1 }));
+    list.appendChild(li);
+  });
+  // Keep the current turn in view by scrolling the list alone, not the page.
+  const current = list.querySelector(".current");
+  if (current) {
+    const top = current.offsetTop;
+    if (top < list.scrollTop || top + current.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = top - list.clientHeight / 2;
+    }
+  }
+  $("turn-no").textContent = `turn ${state.view} / ${state.moves.length}`;
+  $("branch").disabled = state.view === state.moves.length;
+}
+
+function drawEngines() {
+  const list = $("engines");
+  list.replaceChildren();
+  for (const e of state.engines) {
+    const li = document.createElement("li");
+    li.textContent = `${e.name}: ${e.status}${e.fault ? " (" + e.fault + ")" : ""} `;
+    if (e.fault) {
+      li.className = "stopped";
+      const b = document.createElement("button");
+      b.textContent = "Restart";
+      b.className = "restart";
+      b.dataset.engine = e.name;
+      b.addEventListener("click", () => send("/api/engine/restart", { name: e.name }));
+      li.appendChild(b);
+    }
+    list.appendChild(li);
+  }
+}
+
+function fillForm() {
+  for (const id of ["black", "white"]) {
+    const select = $(id);
+    const wanted = ["human", ...state.engines.map((e) => e.name)];
+    if ([...select.options].map((o) => o.value).join() !== wanted.join()) {
+      select.replaceChildren(...wanted.map((v) => new Option(v, v)));
+    }
+  }
+  if (formFilled) return;
+  formFilled = true;
+  $("game").value = state.game;
+  $("size").value = state.size;
+  $("black").value = state.seats[0];
+  $("white").value = state.seats[1];
+  $("seconds").value = state.seconds;
+  formForGame();
+}
+
+function formForGame() {
+  const game = $("game").value;
+  const [lo, hi] = SIZES[game];
+  $("size").min = lo;
+  $("size").max = hi;
+  document.querySelectorAll(".odd-only").forEach((e) => { e.hidden = game !== "odd"; });
+  document.querySelectorAll(".onyx-only").forEach((e) => { e.hidden = game !== "onyx"; });
+}
+
+// ---- controls ----
+
+function wire() {
+  $("board").addEventListener("click", (e) => {
+    const el = e.target.closest("[data-cell]");
+    if (el) clickCell(el.getAttribute("data-cell"));
+  });
+  $("confirm").addEventListener("click", confirmTurn);
+  $("clear").addEventListener("click", () => { resetComposer(); showReason(""); drawOverlay(); });
+  $("pass").addEventListener("click", () => playToken("pass"));
+  $("swap").addEventListener("click", () => playToken("swap"));
+  $("undo").addEventListener("click", () => send("/api/undo"));
+  $("resign").addEventListener("click", () => {
+    if (confirm("Resign this game?")) send("/api/resign");
+  });
+  $("analyze").addEventListener("change", (e) => send("/api/analyze", { on: e.target.checked }));
+  $("first").addEventListener("click", () => send("/api/view", { turn: 0 }));
+  $("prev").addEventListener("click", () => send("/api/view", { turn: Math.max(0, state.view - 1) }));
+  $("next").addEventListener("click", () => send("/api/view", { turn: Math.min(state.moves.length, state.view + 1) }));
+  $("last").addEventListener("click", () => send("/api/view", { turn: state.moves.length }));
+  $("branch").addEventListener("click", () => send("/api/branch"));
+  $("game").addEventListener("change", () => {
+    formForGame();
+    $("size").value = SIZES[$("game").value][2];
+  });
+  $("new-game").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const game = $("game").value;
+    const form = {
+      game,
+      size: Number($("size").value) || null,
+      black: $("black").value,
+      white: $("white").value,
+      seconds: Number($("seconds").value) || null,
+    };
+    if (game === "odd" && $("min-group").value) form.min_group = Number($("min-group").value);
+    if (game === "onyx") {
+      form.open_start = $("open-start").checked;
+      form.swap = $("swap-rule").checked;
+    }
+    const answer = await send("/api/new", form);
+    if (!answer.error) showReason("");
+  });
+  $("apply-seats").addEventListener("click", () =>
+    send("/api/seats", { black: $("black").value, white: $("white").value }));
+  $("upload").addEventListener("change", async (e) => {
+    const file = e.target.files[0];
+    if (!file) return;
+    let answer;
+    try {
+      const response = await fetch("/api/sgf", { method: "POST", body: await file.text() });
+      answer = await response.json();
+    } catch (err) {
+      answer = { error: "the file could not be sent" };
+    }
+    showReason(answer.error ? `cannot open ${file.name}: ${answer.error}` : `opened ${file.name}`, !answer.error);
+    e.target.value = "";
+  });
+  window.addEventListener("keydown", (e) => {
+    if (e.target.closest("input, select, textarea")) return;
+    if (e.key === "x") ($("colour-b").checked ? $("colour-w") : $("colour-b")).checked = true;
+    if (e.key === "Enter" && !$("confirm").disabled) confirmTurn();
+    if (e.key === "Escape") { resetComposer(); showReason(""); drawOverlay(); }
+    if (e.key === "ArrowLeft" && state) send("/api/view", { turn: Math.max(0, state.view - 1) });
+    if (e.key === "ArrowRight" && state) send("/api/view", { turn: Math.min(state.moves.length, state.view + 1) });
+  });
+}
+
+wire();
+connect();

@@ -1,0 +1,1000 @@
+//! The game the page shows: its record, who sits in each seat, the turn
+//! being viewed, the engines' analysis and the last message. Every change
+//! is checked with the rules before it is made, so an illegal placement is
+//! refused with its reason before any engine hears of it. Nothing here
+//! talks to processes or to the network.
+
+use serde::Serialize;
+
+use crate::rules::game::{GameSpec, Rules};
+use crate::rules::kind::GameKind;
+use crate::rules::moves::{Colour, Stone, Turn};
+use crate::rules::position::AnyGame;
+use crate::rules::record::GameRecord;
+use crate::rules::sgf::{self, RecordInfo};
+use crate::rules::topology::Cell;
+
+/// Who plays a seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Seat {
+    Human,
+    Engine(String),
+}
+
+impl Seat {
+    fn label(&self) -> String {
+        match self {
+            Seat::Human => "human".into(),
+            Seat::Engine(name) => name.clone(),
+        }
+    }
+}
+
+/// One candidate turn of an engine's analysis.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Candidate {
+    pub token: String,
+    pub visits: u64,
+    /// Win rate of the seat analysed, 0..1.
+    pub winrate: f64,
+    pub pv: Vec<String>,
+}
+
+/// The latest analysis of one position.
+#[derive(Clone, Debug, Serialize)]
+pub struct Analysis {
+    pub engine: String,
+    #[serde(serialize_with = "seat_letter")]
+    pub seat: Colour,
+    /// The position analysed: after this many turns.
+    pub turn: usize,
+    pub candidates: Vec<Candidate>,
+}
+
+/// What an engine is doing, as the page shows it.
+#[derive(Clone, Debug, Serialize)]
+pub struct EngineInfo {
+    pub name: String,
+    /// `idle`, `thinking`, `analysing` or `stopped`.
+    pub status: &'static str,
+    /// Why it stopped (crash, timeout, illegal turn).
+    pub fault: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Notice {
+    /// `error` or `info`.
+    pub level: &'static str,
+    pub text: String,
+}
+
+/// The new-game form.
+#[derive(Clone, Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewGame {
+    pub game: String,
+    pub size: Option<usize>,
+    /// Odd: smallest group that counts (default: the board side).
+    pub min_group: Option<usize>,
+    /// Onyx: start from the empty board.
+    #[serde(default)]
+    pub open_start: bool,
+    /// Onyx: the swap rule (default on).
+    pub swap: Option<bool>,
+    /// `human` or an engine name, for each seat.
+    pub black: String,
+    pub white: String,
+    /// Engines' thinking time per turn, seconds.
+    pub seconds: Option<f64>,
+}
+
+/// A stone the person has placed while composing a turn.
+#[derive(Clone, Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PendingStone {
+    pub cell: String,
+    /// `B` or `W`.
+    pub colour: String,
+}
+
+/// What the rules say about a turn being composed.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Preview {
+    /// The stones are a legal start of a turn.
+    pub ok: bool,
+    /// They make a whole turn that may be confirmed as it is.
+    pub complete: bool,
+    /// Why not, or what is still needed.
+    pub reason: Option<String>,
+    /// The token the turn would be sent as.
+    pub token: Option<String>,
+}
+
+/// Work for the engines that the current state asks for.
+#[derive(Clone)]
+pub struct Job {
+    pub engine: String,
+    pub seat: Colour,
+    /// The game up to the position to search.
+    pub record: GameRecord,
+    /// True: choose and play a turn; false: analyse until told to stop.
+    pub genmove: bool,
+    pub seconds: f64,
+    pub generation: u64,
+}
+
+/// Thinking time per turn when the form gives none.
+const DEFAULT_SECONDS: f64 = 3.0;
+const MAX_SECONDS: f64 = 600.0;
+
+pub struct Session {
+    record: GameRecord,
+    seats: [Seat; 2],
+    seconds: f64,
+    /// Turns shown on the board (the record's length unless reviewing).
+    view: usize,
+    analysis_wanted: bool,
+    analysis: Option<Analysis>,
+    /// Black's win rate in the position after k turns, as last estimated.
+    winrates: Vec<Option<f64>>,
+    engines: Vec<EngineInfo>,
+    notice: Option<Notice>,
+    /// Names written to a downloaded record (`PB`, `PW`).
+    player_names: [String; 2],
+    /// Bumped by every change that makes a running engine job stale.
+    generation: u64,
+    /// Bumped by every change the page should see.
+    version: u64,
+}
+
+fn seat_letter<S: serde::Serializer>(c: &Colour, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(seat_word(*c))
+}
+
+pub fn seat_word(c: Colour) -> &'static str {
+    match c {
+        Colour::Black => "b",
+        Colour::White => "w",
+    }
+}
+
+fn colour_name(c: Colour) -> &'static str {
+    match c {
+        Colour::Black => "Black",
+        Colour::White => "White",
+    }
+}
+
+/// The position after the first `k` turns of `record`.
+pub fn position_at(record: &GameRecord, k: usize) -> AnyGame {
+    let mut pos = record.start().clone();
+    for (seat, turn) in record.moves().iter().take(k) {
+        if *turn == Turn::Resign {
+            continue;
+        }
+        if pos.to_move() != *seat {
+            pos.set_to_move(*seat);
+        }
+        pos.play_turn(turn)
+            .expect("a recorded turn replays legally");
+    }
+    pos
+}
+
+/// The record cut after `k` turns.
+pub fn record_prefix(record: &GameRecord, k: usize) -> GameRecord {
+    let mut out = GameRecord::new(record.start().clone());
+    for (seat, turn) in record.moves().iter().take(k) {
+        out.play(*seat, *turn)
+            .expect("a recorded turn replays legally");
+    }
+    out
+}
+
+impl Session {
+    pub fn new(engines: &[String]) -> Session {
+        let spec = GameSpec::default_for(GameKind::Odd);
+        let white = engines
+            .first()
+            .map_or(Seat::Human, |e| Seat::Engine(e.clone()));
+        let mut s = Session {
+            record: GameRecord::new(AnyGame::new(&spec)),
+            seats: [Seat::Human, white],
+            seconds: DEFAULT_SECONDS,
+            view: 0,
+            analysis_wanted: false,
+            analysis: None,
+            winrates: vec![None],
+            engines: engines
+                .iter()
+                .map(|name| EngineInfo {
+                    name: name.clone(),
+                    status: "idle",
+                    fault: None,
+                })
+                .collect(),
+            notice: None,
+            player_names: [String::new(), String::new()],
+            generation: 0,
+            version: 0,
+        };
+        s.name_players();
+        s
+    }
+
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    pub fn record(&self) -> &GameRecord {
+        &self.record
+    }
+
+    pub fn view(&self) -> usize {
+        self.view
+    }
+
+    /// A change the page should see.
+    fn touched(&mut self) {
+        self.version += 1;
+    }
+
+    /// A change of the game: running engine work is stale.
+    fn changed(&mut self) {
+        self.generation += 1;
+        self.analysis = None;
+        self.winrates.resize(self.record.moves().len() + 1, None);
+        self.touched();
+    }
+
+    fn name_players(&mut self) {
+        for (i, seat) in self.seats.iter().enumerate() {
+            self.player_names[i] = match seat {
+                Seat::Human => "human".into(),
+                Seat::Engine(name) => name.clone(),
+            };
+        }
+    }
+
+    fn parse_seat(&self, text: &str) -> Result<Seat, String> {
+        if text.eq_ignore_ascii_case("human") {
+            return Ok(Seat::Human);
+        }
+        if self.engines.iter().any(|e| e.name == text) {
+            return Ok(Seat::Engine(text.to_string()));
+        }
+        let names: Vec<&str> = self.engines.iter().map(|e| e.name.as_str()).collect();
+        Err(format!(
+            "unknown player '{text}': 'human' or an engine given on the command line ({})",
+            names.join(", ")
+        ))
+    }
+
+    pub fn new_game(&mut self, form: &NewGame) -> Result<(), String> {
+        let kind = GameKind::parse(&form.game)
+            .ok_or_else(|| format!("unknown game '{}' (xodd, yodd, odd, onyx)", form.game))?;
+        let rules = Rules {
+            min_group: form.min_group,
+            open_start: form.open_start,
+            swap: form.swap.unwrap_or(true),
+        };
+        let spec = GameSpec::new(kind, form.size.unwrap_or(kind.default_size()), rules)
+            .map_err(|e| e.to_string())?;
+        let seats = [self.parse_seat(&form.black)?, self.parse_seat(&form.white)?];
+        let seconds = form.seconds.unwrap_or(self.seconds);
+        if !(seconds > 0.0 && seconds <= MAX_SECONDS) {
+            return Err(format!(
+                "seconds per turn must be above 0 and at most {MAX_SECONDS}"
+            ));
+        }
+        self.record = GameRecord::new(AnyGame::new(&spec));
+        self.seats = seats;
+        self.seconds = seconds;
+        self.view = 0;
+        self.winrates = vec![None];
+        self.notice = None;
+        self.name_players();
+        self.changed();
+        Ok(())
+    }
+
+    /// Changes who plays each seat, keeping the game.
+    pub fn set_seats(&mut self, black: &str, white: &str) -> Result<(), String> {
+        self.seats = [self.parse_seat(black)?, self.parse_seat(white)?];
+        self.name_players();
+        self.changed();
+        Ok(())
+    }
+
+    fn seat(&self, c: Colour) -> &Seat {
+        &self.seats[c.index()]
+    }
+
+    fn at_end(&self) -> bool {
+        self.view == self.record.moves().len()
+    }
+
+    /// Refuses a person's turn unless it is a person's turn at the end of
+    /// the game.
+    fn human_may_play(&self) -> Result<Colour, String> {
+        if self.record.is_over() {
+            return Err("the game is over".into());
+        }
+        if !self.at_end() {
+            return Err(format!(
+                "you are looking at turn {} of {}: go to the end or press 'Play from here'",
+                self.view,
+                self.record.moves().len()
+            ));
+        }
+        let seat = self.record.position().to_move();
+        match self.seat(seat) {
+            Seat::Human => Ok(seat),
+            Seat::Engine(name) => Err(format!("it is {name}'s turn ({})", colour_name(seat))),
+        }
+    }
+
+    /// Checks a turn being composed from one or two stones.
+    pub fn preview(&self, stones: &[PendingStone]) -> Preview {
+        let refuse = |reason: String| Preview {
+            ok: false,
+            complete: false,
+            reason: Some(reason),
+            token: None,
+        };
+        if let Err(why) = self.human_may_play() {
+            return refuse(why);
+        }
+        if stones.is_empty() || stones.len() > 2 {
+            return refuse("a turn has one or two stones".into());
+        }
+        let pos = self.record.position();
+        let token = match stone_token(pos, stones) {
+            Ok(t) => t,
+            Err(why) => return refuse(why),
+        };
+        let turn = match pos.parse_turn(&token) {
+            Ok(t) => t,
+            Err(e) => return refuse(e.to_string()),
+        };
+        let topo = pos.topology();
+        let mut next = pos.clone();
+        let played = next.play_turn(&turn);
+        if played.is_ok() {
+            return Preview {
+                ok: true,
+                complete: true,
+                reason: None,
+                token: Some(pos.token(&turn)),
+            };
+        }
+        let why = played.unwrap_err().describe(topo);
+        let Turn::Stones(first, None) = turn else {
+            return refuse(why);
+        };
+        // A single stone that cannot end the turn: fine as the first of
+        // two if some second stone completes a legal turn.
+        if pos.stone_at(first.cell).is_some() || !self.has_second_stone(first) {
+            return refuse(why);
+        }
+        Preview {
+            ok: true,
+            complete: false,
+            reason: Some(format!("{why}: place a second stone")),
+            token: None,
+        }
+    }
+
+    fn has_second_stone(&self, first: Stone) -> bool {
+        let pos = self.record.position();
+        pos.topology().cells().iter().any(|&cell| {
+            cell != first.cell
+                && pos.stone_at(cell).is_none()
+                && Colour::BOTH.iter().any(|&colour| {
+                    let turn = Turn::stones(first, Some(Stone { cell, colour }));
+                    pos.clone().play_turn(&turn).is_ok()
+                })
+        })
+    }
+
+    /// Plays a person's turn given as a token (`pass`, `swap` and `resign`
+    /// included).
+    pub fn play_human(&mut self, token: &str) -> Result<(), String> {
+        if token.trim().eq_ignore_ascii_case("resign") {
+            return self.resign();
+        }
+        let seat = self.human_may_play()?;
+        let pos = self.record.position();
+        let turn = pos.parse_turn(token.trim()).map_err(|e| e.to_string())?;
+        let topo = pos.topology();
+        self.record.play(seat, turn).map_err(|e| e.describe(topo))?;
+        self.view = self.record.moves().len();
+        self.notice = None;
+        self.changed();
+        Ok(())
+    }
+
+    /// The person resigns: the human seat (the one to move when both are).
+    pub fn resign(&mut self) -> Result<(), String> {
+        if self.record.is_over() {
+            return Err("the game is over".into());
+        }
+        let to_move = self.record.position().to_move();
+        let seat = if *self.seat(to_move) == Seat::Human {
+            to_move
+        } else if *self.seat(to_move.opposite()) == Seat::Human {
+            to_move.opposite()
+        } else {
+            return Err("no person plays in this game".into());
+        };
+        self.record = record_prefix(&self.record, self.record.moves().len());
+        self.record
+            .play(seat, Turn::Resign)
+            .map_err(|e| e.describe(self.record.position().topology()))?;
+        self.view = self.record.moves().len();
+        self.changed();
+        Ok(())
+    }
+
+    /// Takes back turns until a person is to move (one turn when engines
+    /// play both seats or people both).
+    pub fn undo(&mut self) -> Result<(), String> {
+        if self.record.moves().is_empty() {
+            return Err("there is no turn to take back".into());
+        }
+        let anyone_human = self.seats.contains(&Seat::Human);
+        loop {
+            self.record.undo();
+            let seat = self.record.position().to_move();
+            let human_to_move = *self.seat(seat) == Seat::Human;
+            if !anyone_human || human_to_move || self.record.moves().is_empty() {
+                break;
+            }
+        }
+        self.view = self.record.moves().len();
+        self.notice = None;
+        self.changed();
+        Ok(())
+    }
+
+    /// Shows the position after `turn` turns (reviewing).
+    pub fn set_view(&mut self, turn: usize) -> Result<(), String> {
+        let len = self.record.moves().len();
+        if turn > len {
+            return Err(format!("turn {turn} does not exist (the game has {len})"));
+        }
+        self.view = turn;
+        self.changed();
+        Ok(())
+    }
+
+    /// Drops the turns after the one viewed, to play on from there.
+    pub fn branch_here(&mut self) {
+        if !self.at_end() {
+            self.record = record_prefix(&self.record, self.view);
+            self.changed();
+        }
+    }
+
+    /// Opens a record to review it: people in both seats, the last turn shown.
+    pub fn load_sgf(&mut self, text: &str) -> Result<(), String> {
+        let record = sgf::read(text, None).map_err(|e| format!("cannot read this SGF: {e}"))?;
+        self.record = record;
+        self.seats = [Seat::Human, Seat::Human];
+        self.view = self.record.moves().len();
+        self.winrates = vec![None; self.view + 1];
+        self.notice = Some(Notice {
+            level: "info",
+            text: "record opened: both seats are people; choose players to go on".into(),
+        });
+        self.name_players();
+        self.changed();
+        Ok(())
+    }
+
+    /// The record as SGF, as `printsgf` writes it.
+    pub fn sgf(&self) -> String {
+        let info = RecordInfo {
+            black: Some(self.player_names[0].clone()),
+            white: Some(self.player_names[1].clone()),
+            result: self.result_code(),
+            ..Default::default()
+        };
+        sgf::write(&self.record, &info)
+    }
+
+    /// `B+3`, `W+`, `B+R`, as `final_score` gives the result.
+    fn result_code(&self) -> Option<String> {
+        let o = self.record.outcome()?;
+        let w = o.winner.letter();
+        if o.by_resignation {
+            return Some(format!("{w}+R"));
+        }
+        Some(match self.record.position().kind() {
+            GameKind::Xodd | GameKind::Yodd => {
+                let [b, wh] = self.record.position().group_counts();
+                format!("{w}+{}", b.abs_diff(wh))
+            }
+            _ => format!("{w}+"),
+        })
+    }
+
+    pub fn set_analysis_wanted(&mut self, on: bool) {
+        self.analysis_wanted = on;
+        self.changed();
+    }
+
+    /// Lets a stopped engine be started again.
+    pub fn restart_engine(&mut self, name: &str) -> Result<(), String> {
+        let e = self
+            .engines
+            .iter_mut()
+            .find(|e| e.name == name)
+            .ok_or_else(|| format!("no engine named '{name}'"))?;
+        e.fault = None;
+        e.status = "idle";
+        self.notice = None;
+        self.changed();
+        Ok(())
+    }
+
+    /// The engine work the state asks for now, if any.
+    pub fn next_job(&self) -> Option<Job> {
+        let usable = |name: &str| {
+            self.engines
+                .iter()
+                .any(|e| e.name == name && e.fault.is_none())
+        };
+        if self.record.is_over() && self.at_end() {
+            return None;
+        }
+        let seat = self.record.position().to_move();
+        if self.at_end()
+            && let Seat::Engine(name) = self.seat(seat)
+        {
+            return usable(name).then(|| Job {
+                engine: name.clone(),
+                seat,
+                record: self.record.clone(),
+                genmove: true,
+                seconds: self.seconds,
+                generation: self.generation,
+            });
+        }
+        if !self.analysis_wanted {
+            return None;
+        }
+        let record = record_prefix(&self.record, self.view);
+        if record.is_over() {
+            return None;
+        }
+        let engine = self.analysis_engine()?;
+        usable(&engine).then(|| Job {
+            engine,
+            seat: record.position().to_move(),
+            record,
+            genmove: false,
+            seconds: self.seconds,
+            generation: self.generation,
+        })
+    }
+
+    /// The engine that analyses a person's turn: an engine in a seat, else
+    /// the first one given.
+    fn analysis_engine(&self) -> Option<String> {
+        self.seats
+            .iter()
+            .find_map(|s| match s {
+                Seat::Engine(name) => Some(name.clone()),
+                Seat::Human => None,
+            })
+            .or_else(|| self.engines.first().map(|e| e.name.clone()))
+    }
+
+    pub fn set_engine_status(&mut self, name: &str, status: &'static str) {
+        if let Some(e) = self.engines.iter_mut().find(|e| e.name == name)
+            && e.status != status
+        {
+            e.status = status;
+            self.touched();
+        }
+    }
+
+    /// An engine misbehaved: it is stopped until restarted; the game stays.
+    pub fn engine_fault(&mut self, name: &str, why: String) {
+        if let Some(e) = self.engines.iter_mut().find(|e| e.name == name) {
+            e.status = "stopped";
+            e.fault = Some(why.clone());
+        }
+        self.notice = Some(Notice {
+            level: "error",
+            text: format!(
+                "engine {name} stopped: {why}. The game is kept: restart the engine or change the players."
+            ),
+        });
+        self.touched();
+    }
+
+    /// New analysis from a job of `generation` (ignored when stale).
+    pub fn analysis_update(&mut self, generation: u64, analysis: Analysis) {
+        if generation != self.generation {
+            return;
+        }
+        if let Some(best) = analysis.candidates.first()
+            && let Some(slot) = self.winrates.get_mut(analysis.turn)
+        {
+            *slot = Some(match analysis.seat {
+                Colour::Black => best.winrate,
+                Colour::White => 1.0 - best.winrate,
+            });
+        }
+        self.analysis = Some(analysis);
+        self.touched();
+    }
+
+    /// An engine's answer to `genmove`: played if still wanted and legal.
+    pub fn engine_turn(
+        &mut self,
+        generation: u64,
+        seat: Colour,
+        token: &str,
+    ) -> Result<(), String> {
+        if generation != self.generation {
+            return Ok(());
+        }
+        let pos = self.record.position();
+        let topo = pos.topology();
+        let turn = Turn::parse(token, pos.kind(), topo, seat)
+            .map_err(|e| format!("answered a malformed turn: {e}"))?;
+        self.record
+            .play(seat, turn)
+            .map_err(|e| format!("answered an illegal turn '{token}': {}", e.describe(topo)))?;
+        self.view = self.record.moves().len();
+        self.changed();
+        Ok(())
+    }
+
+    /// Everything the page draws, for the position viewed.
+    /// `board_svg` draws a position and the turn that led to it.
+    pub fn state(&self, board_svg: impl Fn(&AnyGame, Option<Turn>) -> String) -> State {
+        let pos = position_at(&self.record, self.view);
+        let spec = *pos.spec();
+        let topo = pos.topology();
+        let last = self
+            .view
+            .checked_sub(1)
+            .map(|k| self.record.moves()[k].1)
+            .filter(|t| *t != Turn::Resign);
+        let result = self.result(&pos);
+        let stones = topo
+            .cells()
+            .iter()
+            .filter_map(|&c| {
+                pos.stone_at(c)
+                    .map(|col| (topo.name(c).to_string(), col.letter().to_string()))
+            })
+            .collect();
+        let moves = self
+            .record
+            .moves()
+            .iter()
+            .map(|(seat, turn)| MoveEntry {
+                seat: seat_word(*seat),
+                token: self.record.start().token(turn),
+            })
+            .collect();
+        let to_move = pos.to_move();
+        let try_turn = |t: Turn| !pos.is_over() && pos.clone().play_turn(&t).is_ok();
+        let human_turn = self.human_may_play().is_ok();
+        State {
+            version: self.version,
+            game: spec.kind.name(),
+            size: spec.size,
+            rules: spec.rules_text(),
+            min_group: (spec.kind == GameKind::Odd).then(|| spec.min_group()),
+            seats: [self.seats[0].label(), self.seats[1].label()],
+            engines: self.engines.clone(),
+            seconds: self.seconds,
+            moves,
+            view: self.view,
+            to_move: seat_word(to_move),
+            human_turn,
+            can_pass: human_turn && try_turn(Turn::Pass),
+            can_swap: human_turn && try_turn(Turn::Swap),
+            stones,
+            groups: pos.group_counts(),
+            result: result.map(|r| ResultInfo {
+                winner: seat_word(r.winner),
+                text: r.text,
+                code: self.result_code().unwrap_or_default(),
+                chain: r.chain.iter().map(|&c| topo.name(c).to_string()).collect(),
+            }),
+            over: self.record.is_over(),
+            analysis_wanted: self.analysis_wanted,
+            analysis: self
+                .analysis
+                .as_ref()
+                .filter(|a| a.turn == self.view)
+                .cloned(),
+            winrates: self.winrates.clone(),
+            notice: self.notice.clone(),
+            board: board_svg(&pos, last),
+        }
+    }
+
+    /// The winner and why, when the viewed position ends the game.
+    fn result(&self, pos: &AnyGame) -> Option<GameResult> {
+        if self.at_end()
+            && let Some(o) = self.record.outcome()
+            && o.by_resignation
+        {
+            let loser = o.winner.opposite();
+            return Some(GameResult {
+                winner: o.winner,
+                text: format!(
+                    "{} wins: {} resigned",
+                    colour_name(o.winner),
+                    colour_name(loser)
+                ),
+                chain: Vec::new(),
+            });
+        }
+        let winner = pos.winner()?;
+        Some(describe_win(pos, winner))
+    }
+}
+
+struct GameResult {
+    winner: Colour,
+    text: String,
+    chain: Vec<Cell>,
+}
+
+/// Why `winner` has won the finished position `pos`.
+fn describe_win(pos: &AnyGame, winner: Colour) -> GameResult {
+    let [b, w] = pos.group_counts();
+    let total = b + w;
+    let parity = if total % 2 == 1 { "odd" } else { "even" };
+    let name = colour_name(winner);
+    let (text, chain) = match pos.kind() {
+        GameKind::Xodd | GameKind::Yodd => (
+            format!(
+                "{name} wins with fewer groups: Black {b}, White {w} (total {total}, {parity})"
+            ),
+            Vec::new(),
+        ),
+        GameKind::Odd => (
+            format!(
+                "{name} wins: {total} groups of at least {} stones (Black {b}, White {w}), {parity}; \
+                 Black wins on odd, White on even",
+                pos.spec().min_group()
+            ),
+            Vec::new(),
+        ),
+        GameKind::Onyx => {
+            let chain = onyx_chain(pos, winner);
+            let n = pos.spec().size;
+            let goal = match winner {
+                Colour::Black => format!("rows 1 and {n}"),
+                Colour::White => format!("columns A and {}", (b'A' + n as u8 - 1) as char),
+            };
+            let topo = pos.topology();
+            let names: Vec<&str> = chain.iter().map(|&c| topo.name(c)).collect();
+            (
+                format!("{name} wins by connecting {goal}: {}", names.join("-")),
+                chain,
+            )
+        }
+    };
+    GameResult {
+        winner,
+        text,
+        chain,
+    }
+}
+
+/// Onyx: a shortest chain of `winner`'s stones joining its two edges.
+fn onyx_chain(pos: &AnyGame, winner: Colour) -> Vec<Cell> {
+    let topo = pos.topology();
+    let n = topo.size;
+    let corner_points = n * n;
+    // Which goal edges a point lies on: bit 0 the first, bit 1 the second.
+    let edges = |c: Cell| -> u8 {
+        if c.index() >= corner_points {
+            return 0;
+        }
+        let (x, y) = topo.coords(c);
+        let along = if winner == Colour::Black { y } else { x };
+        u8::from(along == 0) | (u8::from(along == n - 1) << 1)
+    };
+    let mine = |c: Cell| pos.stone_at(c) == Some(winner);
+    let mut from: Vec<Option<Cell>> = vec![None; topo.bits];
+    let mut seen = vec![false; topo.bits];
+    let mut queue = std::collections::VecDeque::new();
+    for &c in topo.cells() {
+        if mine(c) && edges(c) & 1 != 0 {
+            seen[c.index()] = true;
+            queue.push_back(c);
+        }
+    }
+    while let Some(c) = queue.pop_front() {
+        if edges(c) & 2 != 0 {
+            let mut chain = vec![c];
+            let mut at = c;
+            while let Some(prev) = from[at.index()] {
+                chain.push(prev);
+                at = prev;
+            }
+            chain.reverse();
+            return chain;
+        }
+        for &d in topo.neighbours(c) {
+            if mine(d) && !seen[d.index()] {
+                seen[d.index()] = true;
+                from[d.index()] = Some(c);
+                queue.push_back(d);
+            }
+        }
+    }
+    Vec::new()
+}
+
+/// Builds the token of a composed turn.
+fn stone_token(pos: &AnyGame, stones: &[PendingStone]) -> Result<String, String> {
+    let mut parts = Vec::new();
+    for s in stones {
+        let colour = Colour::parse(&s.colour)
+            .ok_or_else(|| format!("'{}' is not a stone colour (B or W)", s.colour))?;
+        if pos.kind() == GameKind::Onyx {
+            parts.push(s.cell.clone());
+        } else {
+            parts.push(format!("{}:{}", colour.letter(), s.cell));
+        }
+    }
+    Ok(parts.join(","))
+}
+
+#[derive(Serialize)]
+pub struct MoveEntry {
+    seat: &'static str,
+    token: String,
+}
+
+#[derive(Serialize)]
+pub struct ResultInfo {
+    winner: &'static str,
+    text: String,
+    /// As `final_score` gives it.
+    code: String,
+    /// Onyx: the winning chain.
+    chain: Vec<String>,
+}
+
+/// What the page receives.
+#[derive(Serialize)]
+pub struct State {
+    version: u64,
+    game: &'static str,
+    size: usize,
+    rules: String,
+    min_group: Option<usize>,
+    /// `human` or an engine name, black first.
+    seats: [String; 2],
+    engines: Vec<EngineInfo>,
+    seconds: f64,
+    moves: Vec<MoveEntry>,
+    view: usize,
+    to_move: &'static str,
+    /// A person may place stones now.
+    human_turn: bool,
+    can_pass: bool,
+    can_swap: bool,
+    /// Cell name -> `B` / `W` in the viewed position.
+    stones: std::collections::BTreeMap<String, String>,
+    /// Groups as the game counts them, black then white.
+    groups: [u32; 2],
+    result: Option<ResultInfo>,
+    over: bool,
+    analysis_wanted: bool,
+    analysis: Option<Analysis>,
+    winrates: Vec<Option<f64>>,
+    notice: Option<Notice>,
+    /// The board picture, SVG.
+    board: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn form(game: &str, size: usize, black: &str, white: &str) -> NewGame {
+        NewGame {
+            game: game.into(),
+            size: Some(size),
+            min_group: None,
+            open_start: true,
+            swap: Some(false),
+            black: black.into(),
+            white: white.into(),
+            seconds: Some(1.0),
+        }
+    }
+
+    fn stone(cell: &str, colour: &str) -> PendingStone {
+        PendingStone {
+            cell: cell.into(),
+            colour: colour.into(),
+        }
+    }
+
+    #[test]
+    fn undo_goes_back_to_the_person() {
+        let mut s = Session::new(&["e".to_string()]);
+        s.new_game(&form("odd", 3, "human", "e")).unwrap();
+        s.play_human("B:C3").unwrap();
+        let g = s.generation();
+        assert!(s.next_job().is_some_and(|j| j.genmove));
+        s.engine_turn(g, Colour::White, "W:A1").unwrap();
+        s.play_human("B:B2").unwrap();
+        assert_eq!(s.record().moves().len(), 3);
+        s.undo().unwrap();
+        // Back to Black's turn: the engine's turn and the person's go.
+        assert_eq!(s.record().moves().len(), 2);
+        s.undo().unwrap();
+        assert_eq!(s.record().moves().len(), 0);
+        assert!(s.undo().is_err());
+    }
+
+    #[test]
+    fn stale_and_illegal_engine_turns() {
+        let mut s = Session::new(&["e".to_string()]);
+        s.new_game(&form("odd", 3, "human", "e")).unwrap();
+        s.play_human("B:C3").unwrap();
+        let g = s.generation();
+        // A turn from an old generation is dropped silently.
+        s.engine_turn(g - 1, Colour::White, "W:A1").unwrap();
+        assert_eq!(s.record().moves().len(), 1);
+        let e = s.engine_turn(g, Colour::White, "W:C3").unwrap_err();
+        assert!(e.contains("C3 is not empty"), "{e}");
+        let e = s.engine_turn(g, Colour::White, "pass").unwrap_err();
+        assert!(e.contains("malformed"), "{e}");
+        assert_eq!(s.record().moves().len(), 1);
+    }
+
+    #[test]
+    fn previews_of_composed_turns() {
+        let mut s = Session::new(&[]);
+        s.new_game(&form("xodd", 4, "human", "human")).unwrap();
+        let p = s.preview(&[stone("B2", "B"), stone("C3", "W")]);
+        assert!(!p.ok);
+        assert!(p.reason.unwrap().contains("only one stone"));
+        s.play_human("B:B2").unwrap();
+        let p = s.preview(&[stone("D4", "W")]);
+        assert!(p.ok && !p.complete, "{p:?}");
+        let p = s.preview(&[stone("B2", "W")]);
+        assert!(!p.ok && p.reason.unwrap().contains("not empty"));
+        let p = s.preview(&[stone("D4", "W"), stone("A4", "B")]);
+        assert_eq!(p.token.as_deref(), Some("B:A4,W:D4"));
+        let p = s.preview(&[stone("D4", "X")]);
+        assert!(!p.ok);
+    }
+
+    #[test]
+    fn onyx_results_name_the_chain() {
+        let mut s = Session::new(&[]);
+        s.new_game(&form("onyx", 4, "human", "human")).unwrap();
+        for t in ["A1", "D4", "A2", "D3", "A3", "D2", "A4"] {
+            s.play_human(t).unwrap();
+        }
+        let st = s.state(|_, _| String::new());
+        let r = st.result.expect("black has connected");
+        assert_eq!(r.winner, "b");
+        assert_eq!(r.chain, vec!["A1", "A2", "A3", "A4"]);
+        assert!(r.text.contains("rows 1 and 4"), "{}", r.text);
+        assert_eq!(r.code, "B+");
+    }
+}

@@ -1,0 +1,11 @@
+//! Pictures of boards: geometry for every board, SVG and PNG writers.
+//! A layer over `rules`; it knows nothing of search. Analyses reach it as
+//! plain per-cell values and lines of play.
+
+pub mod geometry;
+pub mod png;
+pub mod svg;
+
+pub use geometry::Geometry;
+pub use png::png_from_svg;
+pub use svg::{HeatMap, Picture, Rgb, Style, svg};

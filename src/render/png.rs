@@ -1,0 +1,52 @@
+//! PNG pictures: the SVG rasterised by resvg.
+//!
+//! Labels need a font; the system's fonts are loaded once. Without any font
+//! the picture is still drawn, only its text is missing.
+
+use std::sync::{Arc, OnceLock};
+
+use resvg::{tiny_skia, usvg};
+
+fn fonts() -> Arc<usvg::fontdb::Database> {
+    static FONTS: OnceLock<Arc<usvg::fontdb::Database>> = OnceLock::new();
+    FONTS
+        .get_or_init(|| {
+            let mut db = usvg::fontdb::Database::new();
+            db.load_system_fonts();
+            // Generic `sans-serif` falls back to a font that is there.
+            let preferred = ["DejaVu Sans", "Liberation Sans", "Arial"];
+            let family = preferred
+                .iter()
+                .find(|name| {
+                    db.faces()
+                        .any(|f| f.families.iter().any(|(family, _)| family == *name))
+                })
+                .map(|name| name.to_string())
+                .or_else(|| {
+                    db.faces()
+                        .next()
+                        .and_then(|f| f.families.first().map(|(family, _)| family.clone()))
+                });
+            if let Some(family) = family {
+                db.set_sans_serif_family(family);
+            }
+            Arc::new(db)
+        })
+        .clone()
+}
+
+/// Rasterises an SVG document at the size its `width` and `height` give.
+pub fn png_from_svg(svg: &str) -> Result<Vec<u8>, String> {
+    let options = usvg::Options {
+        fontdb: fonts(),
+        ..Default::default()
+    };
+    let tree = usvg::Tree::from_str(svg, &options).map_err(|e| format!("bad SVG: {e}"))?;
+    let size = tree.size().to_int_size();
+    let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height())
+        .ok_or_else(|| format!("cannot draw a {}x{} picture", size.width(), size.height()))?;
+    resvg::render(&tree, tiny_skia::Transform::default(), &mut pixmap.as_mut());
+    pixmap
+        .encode_png()
+        .map_err(|e| format!("cannot encode PNG: {e}"))
+}

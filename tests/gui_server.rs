@@ -1,0 +1,301 @@
+//! `oddity gui` over HTTP, without a browser: the request guards, the rules
+//! checks, records, and engines that play, misbehave or die.
+
+#[path = "support/gui.rs"]
+mod gui;
+
+use std::time::Duration;
+
+use gui::{FAST_ENGINE, Gui};
+
+const LIMIT: Duration = Duration::from_secs(60);
+
+fn moves(s: &serde_json::Value) -> usize {
+    s["moves"].as_array().unwrap().len()
+}
+
+/// A human-vs-human Xodd 4x4 game with one turn played.
+fn started() -> Gui {
+    let g = Gui::start(&["--engine", FAST_ENGINE]);
+    let (status, body) = g.post(
+        "/api/new",
+        r#"{"game":"xodd","size":4,"black":"human","white":"human"}"#,
+    );
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(g.post("/api/play", r#"{"token":"B:B2"}"#).0, 200);
+    g
+}
+
+#[test]
+fn foreign_host_and_origin_are_refused() {
+    let g = started();
+    for headers in [
+        vec![("Host", "evil.example")],
+        vec![("Host", "evil.example:80")],
+        vec![("Origin", "http://evil.example")],
+        vec![("Origin", "null")],
+        vec![("Origin", "https://127.0.0.1")],
+    ] {
+        let (status, body) = g.request("POST", "/api/undo", &headers, b"");
+        assert_eq!(status, 403, "{headers:?}: {body}");
+        assert!(body.contains("refused"), "{body}");
+        let (status, _) = g.request("GET", "/api/state", &headers, b"");
+        assert_eq!(status, 403, "{headers:?}");
+    }
+    // Nothing was undone; the own origin is served.
+    assert_eq!(moves(&g.state()), 1);
+    let own = format!("http://{}", g.authority);
+    let (status, _) = g.request("GET", "/", &[("Origin", &own)], b"");
+    assert_eq!(status, 200);
+    let host = format!("localhost:{}", g.authority.rsplit(':').next().unwrap());
+    assert_eq!(g.request("GET", "/", &[("Host", &host)], b"").0, 200);
+}
+
+#[test]
+fn oversized_and_malformed_bodies_are_refused_and_change_nothing() {
+    let g = started();
+    let before = g.state();
+    let big = format!(r#"{{"token":"{}"}}"#, "x".repeat(100_000));
+    let (status, body) = g.post("/api/play", &big);
+    assert_eq!(status, 413, "{body}");
+    assert!(body.contains("larger than"), "{body}");
+    let (status, body) = g.request("POST", "/api/sgf", &[], &vec![b'('; 2_000_000]);
+    assert_eq!(status, 413, "{body}");
+    for (path, text) in [
+        ("/api/play", "{\"token\":"),
+        ("/api/play", "[1,2]"),
+        ("/api/play", "{\"token\":\"B:A1\",\"extra\":1}"),
+        ("/api/new", "{\"game\":\"xodd\"}"),
+        ("/api/view", "{\"turn\":-1}"),
+        ("/api/preview", "not json"),
+    ] {
+        let (status, body) = g.post(path, text);
+        assert_eq!(status, 400, "{path} {text}: {body}");
+        assert!(body.contains("malformed JSON"), "{body}");
+    }
+    for sgf in [
+        "",
+        "(;FF[4]GM[1]SZ[9])",
+        "(;FF[4]OG[odd]SZ[5];B[B:Z99])",
+        "(;FF[4]OG[odd]SZ[5];B[B:A1];W[W:A1])",
+        "(;FF[4]OG[xodd]SZ[40])",
+        "(;FF[4]OG[odd]SZ[5];B[B:A1]",
+    ] {
+        let (status, body) = g.request("POST", "/api/sgf", &[], sgf.as_bytes());
+        assert_eq!(status, 400, "{sgf}: {body}");
+        assert!(body.contains("cannot read this SGF"), "{body}");
+    }
+    let (status, body) = g.request("POST", "/api/sgf", &[], &[0xff, 0xfe, b'(']);
+    assert_eq!(status, 400, "{body}");
+    let after = g.state();
+    assert_eq!(before["moves"], after["moves"]);
+    assert_eq!(before["stones"], after["stones"]);
+    assert_eq!(g.get("/nothing").0, 404);
+}
+
+#[test]
+fn illegal_turns_are_refused_with_the_reason() {
+    let g = started();
+    let (status, body) = g.post("/api/play", r#"{"token":"B:B2"}"#);
+    assert_eq!(status, 409);
+    assert!(body.contains("B2 is not empty"), "{body}");
+    let (_, body) = g.post("/api/play", r#"{"token":"B:Z9"}"#);
+    assert!(body.contains("not a point of this board"), "{body}");
+    // One white stone next to nothing makes the total even: not alone.
+    let (status, body) = g.post("/api/preview", r#"{"stones":[{"cell":"D4","colour":"W"}]}"#);
+    assert_eq!(status, 200);
+    let p: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(p["ok"], true, "{p}");
+    assert_eq!(p["complete"], false, "{p}");
+    let (_, body) = g.post(
+        "/api/preview",
+        r#"{"stones":[{"cell":"D4","colour":"W"},{"cell":"C2","colour":"B"}]}"#,
+    );
+    let p: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(p["ok"], false, "{p}");
+    assert!(p["reason"].as_str().unwrap().contains("even"), "{p}");
+    let (_, body) = g.post(
+        "/api/preview",
+        r#"{"stones":[{"cell":"D4","colour":"W"},{"cell":"A4","colour":"B"}]}"#,
+    );
+    let p: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(p["complete"], true, "{p}");
+    assert_eq!(p["token"], "B:A4,W:D4", "{p}");
+    assert_eq!(moves(&g.state()), 1);
+    assert_eq!(g.post("/api/play", r#"{"token":"W:D4,B:A4"}"#).0, 200);
+    assert_eq!(moves(&g.state()), 2);
+}
+
+#[test]
+fn records_download_and_open_for_review() {
+    let g = started();
+    assert_eq!(g.post("/api/play", r#"{"token":"pass"}"#).0, 200);
+    let (status, sgf) = g.get("/api/sgf");
+    assert_eq!(status, 200);
+    assert!(sgf.starts_with("(;FF[4]GM[9000]"), "{sgf}");
+    assert!(sgf.contains("OG[xodd]SZ[4]"), "{sgf}");
+    assert!(sgf.contains(";B[B:B2]\n;W[pass]"), "{sgf}");
+    let odd = "(;FF[4]GM[9000]OG[odd]SZ[3]OR[min_group=2]\n;B[B:C3]\n;W[W:A1]\n;B[B:D4])";
+    let (status, body) = g.request("POST", "/api/sgf", &[], odd.as_bytes());
+    assert_eq!(status, 200, "{body}");
+    let s = g.state();
+    assert_eq!(s["game"], "odd");
+    assert_eq!(s["view"], 3);
+    assert_eq!(s["seats"], serde_json::json!(["human", "human"]));
+    assert_eq!(g.post("/api/view", r#"{"turn":1}"#).0, 200);
+    let s = g.state();
+    assert_eq!(s["stones"], serde_json::json!({"C3": "B"}));
+    let (status, body) = g.post("/api/play", r#"{"token":"W:E5"}"#);
+    assert_eq!(status, 409);
+    assert!(body.contains("Play from here"), "{body}");
+    assert_eq!(g.post("/api/view", r#"{"turn":9}"#).0, 409);
+    assert_eq!(g.post("/api/branch", "").0, 200);
+    assert_eq!(moves(&g.state()), 1);
+    assert_eq!(g.post("/api/play", r#"{"token":"W:E5"}"#).0, 200);
+}
+
+#[test]
+fn two_engines_play_a_whole_game() {
+    let g = Gui::start(&[
+        "--engine",
+        "quick=oddity gtp --threads 1 --visits 50 --seed 1",
+        "--engine",
+        "slow=oddity gtp --threads 1 --visits 400 --seed 2",
+    ]);
+    let (status, body) = g.post(
+        "/api/new",
+        r#"{"game":"onyx","size":4,"open_start":true,"black":"quick","white":"slow","seconds":2}"#,
+    );
+    assert_eq!(status, 200, "{body}");
+    let s = g.wait_for(LIMIT, "the end of the game", |s| s["over"] == true);
+    let result = &s["result"];
+    let text = result["text"].as_str().unwrap();
+    let winner = if result["winner"] == "b" {
+        "Black"
+    } else {
+        "White"
+    };
+    assert!(text.starts_with(&format!("{winner} wins")), "{s}");
+    let connected = !result["chain"].as_array().unwrap().is_empty();
+    assert!(connected == text.contains("by connecting"), "{s}");
+    assert!(connected || text.contains("resigned"), "{s}");
+    assert!(moves(&s) >= 4, "{s}");
+    assert!(s["winrates"].as_array().unwrap().iter().any(|w| w.is_f64()));
+}
+
+#[test]
+fn a_misbehaving_engine_is_reported_and_the_game_is_kept() {
+    // Answers the set-up, then an illegal turn to every genmove.
+    let liar = r#"liar=sh -c 'while read -r id cmd rest; do
+        case "$cmd" in
+          genmove_analyze) printf "=%s\nplay B:A1\n\n" "$id" ;;
+          *) printf "=%s\n\n" "$id" ;;
+        esac; done'"#;
+    let g = Gui::start(&["--engine", liar]);
+    let (status, body) = g.post(
+        "/api/new",
+        r#"{"game":"xodd","size":4,"black":"human","white":"liar"}"#,
+    );
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(g.post("/api/play", r#"{"token":"B:A1"}"#).0, 200);
+    let s = g.wait_for(LIMIT, "the fault", |s| !s["notice"].is_null());
+    let notice = s["notice"]["text"].as_str().unwrap();
+    assert!(notice.contains("illegal turn 'B:A1'"), "{notice}");
+    assert!(notice.contains("A1 is not empty"), "{notice}");
+    assert_eq!(s["engines"][0]["status"], "stopped");
+    assert_eq!(moves(&s), 1);
+    // The person takes over the seat and plays on.
+    assert_eq!(
+        g.post("/api/seats", r#"{"black":"human","white":"human"}"#)
+            .0,
+        200
+    );
+    assert_eq!(g.post("/api/play", r#"{"token":"pass"}"#).0, 200);
+    assert_eq!(moves(&g.state()), 2);
+    assert_eq!(
+        g.post("/api/seats", r#"{"black":"human","white":"nobody"}"#)
+            .0,
+        409
+    );
+}
+
+#[test]
+fn a_killed_engine_is_reported_and_can_be_restarted() {
+    let g = Gui::start(&["--engine", FAST_ENGINE]);
+    let (status, body) = g.post(
+        "/api/new",
+        r#"{"game":"odd","size":3,"black":"human","white":"e"}"#,
+    );
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(g.post("/api/play", r#"{"token":"B:C3"}"#).0, 200);
+    let s = g.wait_for(LIMIT, "the engine's turn", |s| moves(s) == 2);
+    let pid = engine_pid(g.pid()).expect("the engine process");
+    let _ = std::process::Command::new("kill")
+        .args(["-9", &pid.to_string()])
+        .status();
+    let after = g.wait_for(LIMIT, "the crash report", |s| !s["notice"].is_null());
+    assert!(
+        after["notice"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("stopped"),
+        "{after}"
+    );
+    assert_eq!(s["stones"], after["stones"]);
+    assert_eq!(g.post("/api/engine/restart", r#"{"name":"e"}"#).0, 200);
+    let token = first_empty_turn(&after);
+    assert_eq!(
+        g.post("/api/play", &format!(r#"{{"token":"{token}"}}"#)).0,
+        200
+    );
+    g.wait_for(LIMIT, "the restarted engine's turn", |s| moves(s) == 4);
+}
+
+/// A one-stone Odd turn on some empty cell of side 3.
+fn first_empty_turn(s: &serde_json::Value) -> String {
+    let stones = s["stones"].as_object().unwrap();
+    let cells = ["A1", "B1", "C1", "A2", "B2", "C2", "D2", "E4", "E5", "D5"];
+    let cell = cells.iter().find(|c| !stones.contains_key(**c)).unwrap();
+    format!("B:{cell}")
+}
+
+/// The child process of `parent` (Linux /proc).
+fn engine_pid(parent: u32) -> Option<u32> {
+    for entry in std::fs::read_dir("/proc").ok()?.flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        // Fields after the command name, which ends with the last ')'.
+        let rest = &stat[stat.rfind(')')? + 2..];
+        let ppid: u32 = rest.split_whitespace().nth(1)?.parse().ok()?;
+        if ppid == parent {
+            return Some(pid);
+        }
+    }
+    None
+}
+
+#[test]
+fn a_hung_engine_is_stopped_after_its_time() {
+    // Answers everything but never finishes a genmove.
+    let hung = r#"hung=sh -c 'while read -r id cmd rest; do
+        case "$cmd" in
+          genmove_analyze) printf "=%s\n" "$id"; sleep 20 ;;
+          *) printf "=%s\n\n" "$id" ;;
+        esac; done'"#;
+    let g = Gui::start(&["--engine", hung]);
+    let (status, body) = g.post(
+        "/api/new",
+        r#"{"game":"odd","size":3,"black":"human","white":"hung","seconds":0.2}"#,
+    );
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(g.post("/api/play", r#"{"token":"B:C3"}"#).0, 200);
+    let s = g.wait_for(LIMIT, "the timeout", |s| !s["notice"].is_null());
+    let notice = s["notice"]["text"].as_str().unwrap();
+    assert!(notice.contains("timeout"), "{notice}");
+    assert_eq!(moves(&s), 1);
+    assert_eq!(s["engines"][0]["status"], "stopped");
+}
