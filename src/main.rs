@@ -26,6 +26,10 @@ enum Command {
     Match(Box<cli::match_cmd::MatchArgs>),
     /// A picture of a position: SVG on stdout, or --out FILE.svg|FILE.png.
     Render(cli::render::RenderArgs),
+    /// Analyse a position (or every turn of a game) for a person, or as JSON.
+    Analyze(Box<cli::analyze::AnalyzeArgs>),
+    /// Batch analysis: JSON queries on stdin, JSON results on stdout.
+    Analysis(cli::analysis::AnalysisArgs),
 }
 
 fn main() {
@@ -37,6 +41,8 @@ fn main() {
         Some(Command::Match(args)) => cli::match_cmd::run(args),
         Some(Command::Gtp(args)) => cli::gtp::run(args),
         Some(Command::Render(args)) => cli::render::run(args),
+        Some(Command::Analyze(args)) => cli::analyze::run(args),
+        Some(Command::Analysis(args)) => cli::analysis::run(args),
         None => cli::gtp::run(&cli.gtp),
     };
     if let Err(message) = result {

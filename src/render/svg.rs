@@ -431,7 +431,7 @@ fn write_last_turn(out: &mut String, geo: &Geometry, turn: &Turn, style: &Style)
     out.push_str("</g>\n");
 }
 
-/// The line's stones, half transparent, numbered by turn (both stones of a
+/// The line's stones, a little transparent, numbered by turn (both stones of a
 /// two-stone turn carry the same number).
 fn write_best_line(out: &mut String, geo: &Geometry, line: &[Turn], style: &Style) {
     out.push_str("<g class=\"best-line\" pointer-events=\"none\">\n");
