@@ -119,7 +119,7 @@ pub struct CellInfo {
     pub cell: String,
     /// Visits of all candidate turns that put a stone here.
     pub visits: u64,
-    /// The best win rate among those turns.
+    /// The win rate of the most visited of those turns.
     pub winrate: f64,
 }
 
@@ -193,21 +193,24 @@ pub fn describe(record: &GameRecord, report: &Report, top: usize) -> Analysis {
             })
             .collect()
     };
-    let mut by_cell: BTreeMap<_, (u64, f64)> = BTreeMap::new();
+    // cell -> (visits, visits of the most visited turn there, its win rate)
+    let mut by_cell: BTreeMap<_, (u64, u64, f64)> = BTreeMap::new();
     if !over {
         for c in &report.candidates {
             if let Turn::Stones(a, second) = c.turn {
                 for s in std::iter::once(a).chain(second) {
-                    let e = by_cell.entry(s.cell).or_insert((0, 0.0));
+                    let e = by_cell.entry(s.cell).or_insert((0, 0, 0.0));
                     e.0 += c.visits;
-                    e.1 = e.1.max(c.value);
+                    if c.visits > e.1 {
+                        (e.1, e.2) = (c.visits, c.value);
+                    }
                 }
             }
         }
     }
     let cells = by_cell
         .into_iter()
-        .map(|(cell, (visits, winrate))| CellInfo {
+        .map(|(cell, (visits, _, winrate))| CellInfo {
             cell: topo.name(cell).to_string(),
             visits,
             winrate: rate(winrate),

@@ -12,7 +12,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use super::position::PositionArgs;
 use super::render::{caption, check_scale, last_turn, write_picture};
 use crate::analysis::blunders::{GameCheck, check_game};
-use crate::analysis::result::{Analysis, DEFAULT_VISITS, Settings, analyse};
+use crate::analysis::result::{Analysis, CellInfo, DEFAULT_VISITS, Settings, analyse};
 use crate::gtp::board;
 use crate::render::{self, HeatMap, Picture, Style};
 use crate::rules::position::AnyGame;
@@ -248,33 +248,35 @@ pub fn text(record: &GameRecord, a: &Analysis) -> String {
 pub fn heat_map(position: &AnyGame, a: &Analysis, kind: HeatKind) -> HeatMap {
     let topo = position.topology();
     let cells = a.cells.as_deref().unwrap_or(&[]);
-    // Visits are spread from the fewest to the most, for contrast.
-    let max = cells.iter().map(|c| c.visits).max().unwrap_or(0);
-    let min = cells.iter().map(|c| c.visits).min().unwrap_or(0);
-    let span = (max - min).max(1) as f64;
+    // Values are spread from the lowest to the highest, for contrast.
+    let value = |c: &CellInfo| match kind {
+        HeatKind::Visits => c.visits as f64,
+        HeatKind::Winrate => c.winrate,
+    };
+    let lo = cells.iter().map(value).fold(f64::INFINITY, f64::min);
+    let hi = cells.iter().map(value).fold(f64::NEG_INFINITY, f64::max);
+    let span = if hi > lo { hi - lo } else { 1.0 };
     let values = cells
         .iter()
-        .filter_map(|c| {
-            let cell = topo.parse_cell(&c.cell)?;
-            let v = match kind {
-                HeatKind::Visits => (c.visits - min) as f64 / span,
-                HeatKind::Winrate => c.winrate,
-            };
-            Some((cell, v))
-        })
+        .filter_map(|c| Some((topo.parse_cell(&c.cell)?, (value(c) - lo) / span)))
         .collect();
+    let (lo, hi) = if cells.is_empty() {
+        (0.0, 0.0)
+    } else {
+        (lo, hi)
+    };
     match kind {
         HeatKind::Visits => HeatMap {
             title: "visits per cell".into(),
             values,
-            low: min.to_string(),
-            high: max.to_string(),
+            low: format!("{lo}"),
+            high: format!("{hi}"),
         },
         HeatKind::Winrate => HeatMap {
-            title: format!("win rate for {}", a.to_move),
+            title: format!("win rate for {} (most visited turn per cell)", a.to_move),
             values,
-            low: "0%".into(),
-            high: "100%".into(),
+            low: percent(lo),
+            high: percent(hi),
         },
     }
 }
