@@ -96,6 +96,16 @@ impl AnalyzeArgs {
             return Err("--threshold is a win-rate drop between 0 and 1".into());
         }
         check_scale(self.scale)?;
+        if let Some(path) = &self.png
+            && !path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("png"))
+        {
+            return Err(format!(
+                "--png {}: give a file name ending in .png",
+                path.display()
+            ));
+        }
         let threads = self
             .threads
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
