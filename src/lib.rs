@@ -1,7 +1,7 @@
 //! oddity: rules, search and tools for Xodd, Yodd, Odd and Onyx.
 //!
-//! Layers: `rules` ← `search` ← {`gtp`, `tournament`, `cli`}; `render`
-//! (board pictures) sits on `rules` alone.
+//! Layers: `rules` ← `search` ← {`gtp`, `tournament`, `analysis`} ← `cli`;
+//! `render` (board pictures) sits on `rules` alone.
 
 pub mod analysis;
 pub mod cli;
