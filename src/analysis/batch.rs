@@ -309,3 +309,28 @@ pub fn answer(line: &str, defaults: &Defaults) -> Vec<String> {
 fn to_line<T: Serialize>(value: &T) -> String {
     serde_json::to_string(value).expect("answers always serialise")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_salvaged_from_broken_lines() {
+        assert_eq!(salvage_id(r#"{"id":"a\"b", "game""#), Value::from("a\"b"));
+        assert_eq!(salvage_id(r#"{"id": 42, "#), Value::from(42));
+        assert_eq!(salvage_id(r#"{"id": "unterminated"#), Value::Null);
+        assert_eq!(salvage_id("no id here"), Value::Null);
+        assert_eq!(salvage_id(r#"{"id" 3}"#), Value::Null);
+    }
+
+    #[test]
+    fn blank_lines_get_no_answer() {
+        let defaults = Defaults {
+            settings: Settings::default(),
+        };
+        assert!(answer("   ", &defaults).is_empty());
+        let err: Value = serde_json::from_str(&answer("{", &defaults)[0]).unwrap();
+        assert_eq!(err["id"], Value::Null);
+        assert!(err["error"].as_str().unwrap().starts_with("malformed JSON"));
+    }
+}
