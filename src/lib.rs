@@ -1,8 +1,9 @@
 //! oddity: rules, search and tools for Xodd, Yodd, Odd and Onyx.
 //!
-//! Layers: `rules` ← `search` ← {`gtp`, `tournament`, `cli`}; `render`
-//! (board pictures) sits on `rules` alone; `gui` (the web page) on `rules`,
-//! `render` and the engine processes of `tournament`, not on `search`.
+//! Layers: `rules` ← `search` ← {`gtp`, `tournament`, `analysis`} ← `cli`;
+//! `render` (board pictures) sits on `rules` alone; `gui` (the web page) on
+//! `rules`, `render` and the engine processes of `tournament`, not on
+//! `search`.
 
 pub mod analysis;
 pub mod cli;

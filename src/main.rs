@@ -28,6 +28,10 @@ enum Command {
     Gui(cli::gui::GuiArgs),
     /// A picture of a position: SVG on stdout, or --out FILE.svg|FILE.png.
     Render(cli::render::RenderArgs),
+    /// Analyse a position (or every turn of a game) for a person, or as JSON.
+    Analyze(Box<cli::analyze::AnalyzeArgs>),
+    /// Batch analysis: JSON queries on stdin, JSON results on stdout.
+    Analysis(cli::analysis::AnalysisArgs),
 }
 
 fn main() {
@@ -40,6 +44,8 @@ fn main() {
         Some(Command::Gtp(args)) => cli::gtp::run(args),
         Some(Command::Gui(args)) => cli::gui::run(args),
         Some(Command::Render(args)) => cli::render::run(args),
+        Some(Command::Analyze(args)) => cli::analyze::run(args),
+        Some(Command::Analysis(args)) => cli::analysis::run(args),
         None => cli::gtp::run(&cli.gtp),
     };
     if let Err(message) = result {

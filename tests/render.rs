@@ -204,7 +204,7 @@ fn png_shows_stones_board_and_heat_at_cell_centres() {
                 }) {
                     Some(v) => under
                         .iter()
-                        .map(|&b| b.mix(style.heat(v), style.heat_opacity))
+                        .map(|&b| b.mix(style.heat(v), style.heat_alpha(v)))
                         .collect(),
                     None => under.to_vec(),
                 };

@@ -1,4 +1,9 @@
 //! Analysis of positions for people and scripts: setting up positions,
-//! queries and their results, and the blunder check over a whole game.
+//! the analysis of one position, batch queries in JSON, and the blunder
+//! check over a whole game. Uses the search's public API; knows nothing of
+//! the protocol or of pictures.
 
+pub mod batch;
+pub mod blunders;
+pub mod result;
 pub mod setup;

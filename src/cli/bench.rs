@@ -4,6 +4,7 @@
 use std::time::{Duration, Instant};
 
 use clap::Args;
+use serde::Serialize;
 
 use super::GameArgs;
 use crate::rules::game::Game;
@@ -60,8 +61,48 @@ fn cpu_seconds() -> Option<f64> {
     Some(ticks as f64 / 100.0)
 }
 
-fn json_str(s: &str) -> String {
-    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+/// The line `--playouts` prints.
+#[derive(Serialize)]
+struct PlayoutLine {
+    game: &'static str,
+    size: usize,
+    playouts: u64,
+    seconds: f64,
+    playouts_per_second: u64,
+}
+
+/// The line a search benchmark prints.
+#[derive(Serialize)]
+struct SearchLine {
+    game: &'static str,
+    size: usize,
+    threads: usize,
+    policy: String,
+    iterations: u64,
+    seconds: f64,
+    iterations_per_second: u64,
+    nodes: usize,
+    bytes_per_node: f64,
+    root_visits: u64,
+    root_value: f64,
+    cpu_seconds: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stop_ms: Option<f64>,
+    best: Option<String>,
+}
+
+/// `v` rounded to `places` decimals, as the line shows it.
+fn round(v: f64, places: i32) -> f64 {
+    let f = 10f64.powi(places);
+    (v * f).round() / f
+}
+
+fn print_line<T: Serialize>(line: &T) -> Result<(), String> {
+    println!(
+        "{}",
+        serde_json::to_string(line).map_err(|e| e.to_string())?
+    );
+    Ok(())
 }
 
 /// Runs the benchmark; `Err` is a one-line message for stderr.
@@ -76,17 +117,17 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
     if seconds.is_some_and(|s| !(s.is_finite() && s >= 0.0)) {
         return Err("--seconds must be a non-negative number".into());
     }
-    let game_name = json_str(spec.kind.name());
     if args.playouts {
         let secs = seconds.unwrap_or(2.0);
         let (playouts, elapsed) = crate::with_game!(&start, g => playout_loop(g, args.seed, Duration::from_secs_f64(secs)));
         let s = elapsed.as_secs_f64();
-        println!(
-            "{{\"game\":{game_name},\"size\":{},\"playouts\":{playouts},\"seconds\":{s:.3},\"playouts_per_second\":{:.0}}}",
-            spec.size,
-            playouts as f64 / s
-        );
-        return Ok(());
+        return print_line(&PlayoutLine {
+            game: spec.kind.name(),
+            size: spec.size,
+            playouts,
+            seconds: round(s, 3),
+            playouts_per_second: (playouts as f64 / s).round() as u64,
+        });
     }
     let mut params = SearchParams {
         seed: args.seed,
@@ -111,7 +152,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         soft_time: None,
     };
     let cpu_before = cpu_seconds();
-    let mut stop_ms = String::new();
+    let mut stop_ms = None;
     let report = if args.stop_latency {
         let wait = Duration::from_secs_f64(seconds.unwrap_or(2.0));
         let stop = StopFlag::new();
@@ -124,23 +165,21 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
             let report = search.join().expect("search thread panicked");
             (report, t0.elapsed())
         });
-        stop_ms = format!(",\"stop_ms\":{:.3}", latency.as_secs_f64() * 1000.0);
+        stop_ms = Some(round(latency.as_secs_f64() * 1000.0, 3));
         report
     } else {
         engine.search(&limits, &StopFlag::new(), None)
     };
     let cpu = match (cpu_before, cpu_seconds()) {
-        (Some(a), Some(b)) => format!("{:.2}", b - a),
-        _ => "null".into(),
+        (Some(a), Some(b)) => Some(round(b - a, 2)),
+        _ => None,
     };
     let s = report.elapsed.as_secs_f64();
-    let best = report
-        .best
-        .map_or("null".to_string(), |t| json_str(&start.token(&t)));
+    let best = report.best.map(|t| start.token(&t));
     if let Some(c) = report.candidates.first() {
         eprintln!(
             "best {} visits {} value {:.3} root value {:.3} pv {}",
-            best,
+            best.as_deref().unwrap_or("none"),
             c.visits,
             c.value,
             report.root_value,
@@ -150,18 +189,22 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
                 .join(" ")
         );
     }
-    println!(
-        "{{\"game\":{game_name},\"size\":{},\"threads\":{threads},\"policy\":\"{}\",\"iterations\":{},\"seconds\":{s:.3},\"iterations_per_second\":{:.0},\"nodes\":{},\"bytes_per_node\":{:.1},\"root_visits\":{},\"root_value\":{:.4},\"cpu_seconds\":{cpu}{stop_ms},\"best\":{best}}}",
-        spec.size,
-        args.policy,
-        report.iterations,
-        report.iterations as f64 / s.max(1e-9),
-        report.nodes,
-        NODE_BYTES as f64,
-        report.root_visits,
-        report.root_value,
-    );
-    Ok(())
+    print_line(&SearchLine {
+        game: spec.kind.name(),
+        size: spec.size,
+        threads,
+        policy: args.policy.to_string(),
+        iterations: report.iterations,
+        seconds: round(s, 3),
+        iterations_per_second: (report.iterations as f64 / s.max(1e-9)).round() as u64,
+        nodes: report.nodes,
+        bytes_per_node: round(NODE_BYTES as f64, 1),
+        root_visits: report.root_visits,
+        root_value: round(report.root_value, 4),
+        cpu_seconds: cpu,
+        stop_ms,
+        best,
+    })
 }
 
 /// Clones the start and plays it out until `time` has passed.

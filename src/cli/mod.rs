@@ -1,5 +1,7 @@
 //! Command-line front ends: thin layers over the library.
 
+pub mod analysis;
+pub mod analyze;
 pub mod bench;
 pub mod gtp;
 pub mod gui;

@@ -3,9 +3,11 @@
 //! plain per-cell values and lines of play.
 
 pub mod geometry;
+pub mod graph;
 pub mod png;
 pub mod svg;
 
 pub use geometry::Geometry;
+pub use graph::win_rate_graph;
 pub use png::png_from_svg;
 pub use svg::{HeatMap, Picture, Rgb, Style, svg};

@@ -90,6 +90,12 @@ impl Style {
     pub fn heat(&self, value: f64) -> Rgb {
         self.heat_low.mix(self.heat_high, value)
     }
+
+    /// The opacity of a value's heat: low values fade, so the few cells
+    /// that matter stand out.
+    pub fn heat_alpha(&self, value: f64) -> f64 {
+        self.heat_opacity * (0.25 + 0.75 * value.clamp(0.0, 1.0))
+    }
 }
 
 /// A value per cell, drawn as a colour from `heat_low` (0) to `heat_high` (1).
@@ -130,7 +136,7 @@ impl<'a> Picture<'a> {
     }
 }
 
-const LEGEND_HEIGHT: f64 = 1.5;
+const LEGEND_HEIGHT: f64 = 1.7;
 const CAPTION_HEIGHT: f64 = 0.9;
 
 /// A number for an SVG attribute: at most three decimals, no trailing zeros.
@@ -352,28 +358,25 @@ fn write_lattice(out: &mut String, geo: &Geometry, style: &Style) {
 }
 
 fn write_heat(out: &mut String, geo: &Geometry, heat: &HeatMap, style: &Style) {
-    let _ = writeln!(
-        out,
-        r#"<g class="heat" fill-opacity="{}" pointer-events="none">"#,
-        num(style.heat_opacity)
-    );
+    out.push_str("<g class=\"heat\" pointer-events=\"none\">\n");
     for &(cell, value) in &heat.values {
         let Some(c) = geo.cell(cell) else { continue };
         let fill = style.heat(value).hex();
+        let alpha = num(style.heat_alpha(value));
         let v = num(value.clamp(0.0, 1.0));
         if c.outline.is_empty() {
             let _ = writeln!(
                 out,
-                r#"<circle data-heat="{}" data-value="{v}" cx="{}" cy="{}" r="{}" fill="{fill}"/>"#,
+                r#"<circle data-heat="{}" data-value="{v}" cx="{}" cy="{}" r="{}" fill="{fill}" fill-opacity="{alpha}"/>"#,
                 c.name,
                 num(c.centre.x),
                 num(c.centre.y),
-                num(c.radius * 1.25)
+                num(c.radius)
             );
         } else {
             let _ = writeln!(
                 out,
-                r#"<polygon data-heat="{}" data-value="{v}" points="{}" fill="{fill}"/>"#,
+                r#"<polygon data-heat="{}" data-value="{v}" points="{}" fill="{fill}" fill-opacity="{alpha}"/>"#,
                 c.name,
                 points(&c.outline)
             );
@@ -431,7 +434,7 @@ fn write_last_turn(out: &mut String, geo: &Geometry, turn: &Turn, style: &Style)
     out.push_str("</g>\n");
 }
 
-/// The line's stones, half transparent, numbered by turn (both stones of a
+/// The line's stones, numbered by turn (both stones of a
 /// two-stone turn carry the same number).
 fn write_best_line(out: &mut String, geo: &Geometry, line: &[Turn], style: &Style) {
     out.push_str("<g class=\"best-line\" pointer-events=\"none\">\n");
@@ -440,14 +443,7 @@ fn write_best_line(out: &mut String, geo: &Geometry, line: &[Turn], style: &Styl
             for s in std::iter::once(a).chain(b.as_ref()) {
                 let Some(c) = geo.cell(s.cell) else { continue };
                 let class = format!("line-stone {}", colour_class(s.colour));
-                stone(
-                    out,
-                    &class,
-                    c,
-                    style.stone(s.colour),
-                    style,
-                    r#" fill-opacity="0.6""#,
-                );
+                stone(out, &class, c, style.stone(s.colour), style, "");
                 let ink = style.stone(s.colour.opposite());
                 let size = if k + 1 >= 10 { 0.34 } else { 0.42 } * c.radius / 0.42;
                 text(
@@ -464,11 +460,22 @@ fn write_best_line(out: &mut String, geo: &Geometry, line: &[Turn], style: &Styl
     out.push_str("</g>\n");
 }
 
+/// The scale: its title above a colour bar, the values at the bar's ends.
 fn write_legend(out: &mut String, heat: &HeatMap, vx: f64, vw: f64, top: f64, style: &Style) {
-    let width = (vw * 0.5).min(8.0);
+    let width = (vw * 0.6).min(8.0);
     let left = vx + (vw - width) / 2.0;
-    let bar_top = top + 0.25;
-    let bar_h = 0.4;
+    let size = 0.36;
+    let fill = Some(style.label);
+    text(
+        out,
+        "legend-title",
+        Point::new(left + width / 2.0, top + 0.35),
+        size,
+        fill,
+        &heat.title,
+    );
+    let bar_top = top + 0.7;
+    let bar_h = 0.35;
     let _ = writeln!(
         out,
         r#"<g class="legend"><defs><linearGradient id="oddity-heat-scale"><stop offset="0" stop-color="{}"/><stop offset="1" stop-color="{}"/></linearGradient></defs>"#,
@@ -486,32 +493,20 @@ fn write_legend(out: &mut String, heat: &HeatMap, vx: f64, vw: f64, top: f64, st
         style.line.hex(),
         num(style.line_width)
     );
-    let y = bar_top + bar_h + 0.4;
-    let size = 0.38;
-    let fill = Some(style.label);
-    text(
-        out,
-        "legend-low",
-        Point::new(left, y),
-        size,
-        fill,
-        &heat.low,
-    );
-    text(
-        out,
-        "legend-title",
-        Point::new(left + width / 2.0, y),
-        size,
-        fill,
-        &heat.title,
-    );
-    text(
-        out,
-        "legend-high",
-        Point::new(left + width, y),
-        size,
-        fill,
-        &heat.high,
-    );
+    let y = bar_top + bar_h + 0.35;
+    for (class, x, body) in [
+        ("legend-low", left, &heat.low),
+        ("legend-high", left + width, &heat.high),
+    ] {
+        let _ = writeln!(
+            out,
+            r#"<text class="{class}" x="{}" y="{}" font-size="{}" fill="{}">{}</text>"#,
+            num(x),
+            num(y + size * 0.36),
+            num(size),
+            style.label.hex(),
+            escape(body)
+        );
+    }
     out.push_str("</g>\n");
 }

@@ -1,0 +1,379 @@
+//! Analysis from the shell and from scripts: a fixed-seed one-thread
+//! analysis is the same every time, the batch loop answers every bad query
+//! with an error naming its id and goes on, records are analysed at a given
+//! turn, and the blunder check finds a planted blunder.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+use oddity::analysis::blunders::check_game;
+use oddity::analysis::result::{Settings, analyse};
+use oddity::analysis::setup::replay;
+use oddity::rules::game::{GameSpec, Rules};
+use oddity::rules::kind::GameKind;
+use oddity::rules::sgf::{RecordInfo, write};
+use serde_json::Value;
+
+fn oddity(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_oddity"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+/// A scratch file name unique to this test process.
+fn scratch(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("oddity-analysis-{}-{name}", std::process::id()))
+}
+
+fn settings(visits: u64) -> Settings {
+    Settings {
+        visits: Some(visits),
+        threads: 1,
+        seed: 11,
+        ..Settings::default()
+    }
+}
+
+#[test]
+fn fixed_seed_one_thread_analysis_is_stable() {
+    for (kind, size, moves) in [
+        (GameKind::Xodd, 5, "B:C3"),
+        (GameKind::Yodd, 3, "B:C3 W:A1,W:E5"),
+        (GameKind::Odd, 3, "B:C3 W:A1"),
+        (GameKind::Onyx, 8, "D4"),
+    ] {
+        let spec = GameSpec::new(kind, size, Rules::default()).unwrap();
+        let tokens: Vec<&str> = moves.split_whitespace().collect();
+        let record = replay(&spec, &tokens).unwrap();
+        let s = settings(1500);
+        let first = analyse(&mut s.engine(), &record, &s, None);
+        let second = analyse(&mut s.engine(), &record, &s, None);
+        assert_eq!(first, second, "{kind}");
+        assert_eq!(first.root_info.visits, 1500);
+        assert_eq!(first.turn_number, tokens.len());
+        assert!(!first.move_infos.is_empty() && first.move_infos.len() <= 5);
+        for m in &first.move_infos {
+            assert_eq!(m.pv[0], m.token, "a pv starts with its move");
+            assert!((0.0..=1.0).contains(&m.winrate));
+        }
+    }
+    // The same through the command line, as JSON.
+    let args = [
+        "analyze",
+        "--game",
+        "odd",
+        "--size",
+        "4",
+        "--moves",
+        "B:D4 W:C3",
+        "--visits",
+        "2000",
+        "--threads",
+        "1",
+        "--seed",
+        "5",
+        "--json",
+    ];
+    let a = oddity(&args, "");
+    let b = oddity(&args, "");
+    assert!(a.status.success(), "{}", String::from_utf8_lossy(&a.stderr));
+    assert_eq!(stdout(&a), stdout(&b));
+    let json: Value = serde_json::from_str(stdout(&a).trim()).unwrap();
+    assert_eq!(json["game"], "odd");
+    assert_eq!(json["turnNumber"], 2);
+    assert_eq!(json["toMove"], "b");
+    assert_eq!(json["rootInfo"]["visits"], 2000);
+    assert!(json["moveInfos"][0]["pv"].is_array());
+    assert!(json["cells"].as_array().is_some_and(|c| !c.is_empty()));
+}
+
+#[test]
+fn analyze_prints_board_and_candidates_for_people() {
+    let out = oddity(
+        &[
+            "analyze",
+            "--game",
+            "xodd",
+            "--size",
+            "5",
+            "--moves",
+            "B:C3",
+            "--visits",
+            "500",
+            "--threads",
+            "1",
+            "--top",
+            "3",
+        ],
+        "",
+    );
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert!(text.contains("Groups: B 1, W 0, total 1 (odd)"), "{text}");
+    assert!(text.contains("To move: w (White)"));
+    assert!(text.contains("Analysis: 500 visits; w to move"));
+    let rows = text
+        .lines()
+        .filter(|l| l.trim_start().starts_with(['1', '2', '3']))
+        .count();
+    assert!(rows >= 3, "{text}");
+    // Bad input: a clear error on stderr, nothing on stdout.
+    let bad = oddity(&["analyze", "--game", "odd", "--moves", "B:Z9"], "");
+    assert!(!bad.status.success());
+    assert!(stdout(&bad).is_empty());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("'Z9' is not a point"));
+}
+
+#[test]
+fn batch_answers_every_bad_query_with_its_id_and_goes_on() {
+    let input = [
+        r#"{"id":"good1","game":"odd","size":3,"moves":["B:C3"],"maxVisits":300,"topK":2}"#,
+        r#"{"id":"broken", "game": "odd""#,
+        r#"{"id":"chess","game":"chess"}"#,
+        r#"{"id":"big","game":"xodd","size":40}"#,
+        r#"{"id":"token","game":"yodd","size":3,"moves":["B:C3","W:C3"]}"#,
+        r#"{"id":"junk","game":"odd","moves":["B:C3 junk"]}"#,
+        r#"{"id":"turns","game":"odd","moves":["B:E5"],"analyzeTurns":[2]}"#,
+        r#"{"id":"visits","game":"odd","maxVisits":0}"#,
+        r#"{"id":7,"game":"odd","moves":"B:E5"}"#,
+        r#"{"game":"odd"}"#,
+        "",
+        r#"{"id":"good2","game":"onyx","size":4,"rules":{"start":"open"},"moves":["B2"],"analyzeTurns":[0,1],"maxVisits":200,"includeCells":true,"extra":1}"#,
+    ]
+    .join("\n");
+    let out = oddity(&["analysis", "--threads", "1"], &(input + "\n"));
+    assert!(out.status.success());
+    let lines: Vec<Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let ids: Vec<String> = lines.iter().map(|l| l["id"].to_string()).collect();
+    assert_eq!(
+        ids,
+        [
+            "\"good1\"",
+            "\"broken\"",
+            "\"chess\"",
+            "\"big\"",
+            "\"token\"",
+            "\"junk\"",
+            "\"turns\"",
+            "\"visits\"",
+            "7",
+            "null",
+            "\"good2\"",
+            "\"good2\""
+        ]
+    );
+    let errors: Vec<&Value> = lines.iter().filter(|l| l.get("error").is_some()).collect();
+    assert_eq!(errors.len(), 9);
+    let error_of = |id: &str| {
+        lines
+            .iter()
+            .find(|l| l["id"] == id)
+            .and_then(|l| l["error"].as_str())
+            .unwrap_or("")
+            .to_string()
+    };
+    assert!(error_of("broken").starts_with("malformed JSON"));
+    assert!(error_of("chess").contains("unknown game 'chess'"));
+    assert!(error_of("big").contains("size 40"));
+    assert!(error_of("token").contains("move 2"));
+    assert!(error_of("junk").contains("B:C3 junk"));
+    assert!(error_of("turns").contains("turn 2"));
+    assert!(error_of("visits").contains("maxVisits"));
+    let good1 = &lines[0];
+    assert_eq!(good1["isDuringSearch"], false);
+    assert_eq!(good1["turnNumber"], 1);
+    assert_eq!(good1["moveInfos"].as_array().unwrap().len(), 2);
+    assert!(good1.get("cells").is_none(), "cells only when asked");
+    let (g0, g1) = (&lines[10], &lines[11]);
+    assert_eq!(
+        (g0["turnNumber"].as_u64(), g1["turnNumber"].as_u64()),
+        (Some(0), Some(1))
+    );
+    assert_eq!(g0["toMove"], "b");
+    assert_eq!(g1["toMove"], "w");
+    assert!(g1["cells"].is_array());
+    assert_eq!(g1["warnings"][0], "unknown field 'extra' ignored");
+}
+
+#[test]
+fn batch_in_parallel_answers_every_query() {
+    let input: String = (0..6)
+        .map(|k| {
+            format!(
+                "{{\"id\":\"q{k}\",\"game\":\"odd\",\"size\":3,\"maxVisits\":200,\"seed\":3}}\n"
+            )
+        })
+        .collect();
+    let out = oddity(&["analysis", "--parallel", "3"], &input);
+    let mut ids: Vec<String> = stdout(&out)
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["id"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    ids.sort();
+    assert_eq!(ids, ["q0", "q1", "q2", "q3", "q4", "q5"]);
+    // Same seed, same query: the same answer whichever worker took it.
+    let bodies: Vec<String> = stdout(&out)
+        .lines()
+        .map(|l| {
+            let mut v: Value = serde_json::from_str(l).unwrap();
+            v["id"] = Value::Null;
+            v.to_string()
+        })
+        .collect();
+    assert!(bodies.iter().all(|b| *b == bodies[0]));
+}
+
+/// Odd on side 2 (minimum group 2): a ring of six cells around B2, then
+/// Black fills B2. A black centre joins the black run A2-A1-B1 and the
+/// single C3 into one group, leaving one counted group: odd, Black wins. A
+/// white centre makes two: even, White wins.
+fn planted_game(last: &str) -> Vec<&str> {
+    vec!["B:A1", "B:B1", "W:C2", "B:C3", "W:B3", "B:A2", last]
+}
+
+#[test]
+fn blunder_check_finds_a_planted_blunder() {
+    let spec = GameSpec::new(GameKind::Odd, 2, Rules::default()).unwrap();
+    let record = replay(&spec, &planted_game("W:B2")).unwrap();
+    assert_eq!(
+        record.outcome().unwrap().winner,
+        oddity::rules::moves::Colour::White
+    );
+    let check = check_game(&record, &settings(3000), 0.3, 10, &mut |_, _| {});
+    assert_eq!(check.turns.len(), 7);
+    assert_eq!(check.black_winrates.len(), 8);
+    let planted = check
+        .blunders
+        .iter()
+        .find(|t| t.turn == 7)
+        .expect("turn 7 is a blunder");
+    assert_eq!(planted.seat, "b");
+    assert_eq!(planted.token, "W:B2");
+    assert_eq!(planted.winrate_before, 1.0);
+    assert_eq!(planted.winrate_after, 0.0);
+    assert_eq!(planted.best.as_deref(), Some("B:B2"));
+    // Played right, the last turn loses nothing.
+    let record = replay(&spec, &planted_game("B:B2")).unwrap();
+    let check = check_game(&record, &settings(3000), 0.3, 10, &mut |_, _| {});
+    assert_eq!(check.turns[6].drop, 0.0);
+    assert!(check.blunders.iter().all(|t| t.turn != 7));
+}
+
+#[test]
+fn records_are_analysed_at_a_turn_and_checked_from_the_shell() {
+    let spec = GameSpec::new(GameKind::Odd, 2, Rules::default()).unwrap();
+    let record = replay(&spec, &planted_game("W:B2")).unwrap();
+    let sgf = scratch("planted.sgf");
+    std::fs::write(&sgf, write(&record, &RecordInfo::default())).unwrap();
+    let path = sgf.to_str().unwrap();
+    let out = oddity(
+        &[
+            "analyze",
+            "--position",
+            path,
+            "--turn",
+            "6",
+            "--visits",
+            "500",
+            "--threads",
+            "1",
+            "--json",
+        ],
+        "",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(json["turnNumber"], 6);
+    assert_eq!(json["moveInfos"][0]["move"], "B:B2");
+    assert_eq!(json["rootInfo"]["proven"], "b");
+    let beyond = oddity(&["analyze", "--position", path, "--turn", "9"], "");
+    assert!(!beyond.status.success());
+    assert!(String::from_utf8_lossy(&beyond.stderr).contains("no turn 9"));
+
+    let graph = scratch("graph.svg");
+    let out = oddity(
+        &[
+            "analyze",
+            "--position",
+            path,
+            "--each-turn",
+            "--visits",
+            "1000",
+            "--threads",
+            "1",
+            "--threshold",
+            "0.5",
+            "--graph",
+            graph.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = stdout(&out);
+    assert!(
+        text.contains("turn 7 by b: W:B2 dropped 100.0% -> 0.0%"),
+        "{text}"
+    );
+    let svg = std::fs::read_to_string(&graph).unwrap();
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    assert!(
+        doc.descendants()
+            .any(|n| n.attribute("data-turn") == Some("7"))
+    );
+
+    let picture = scratch("odd.png");
+    let out = oddity(
+        &[
+            "analyze",
+            "--position",
+            path,
+            "--turn",
+            "6",
+            "--visits",
+            "300",
+            "--threads",
+            "1",
+            "--png",
+            picture.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(out.status.success());
+    let png = std::fs::read(&picture).unwrap();
+    assert_eq!(&png[1..4], b"PNG");
+    for f in [sgf, graph, picture] {
+        let _ = std::fs::remove_file(f);
+    }
+}
