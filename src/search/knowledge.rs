@@ -4,8 +4,12 @@
 //! (how promising it looks before any playout). The tree stores it in one
 //! byte per node and uses it twice: children are tried in decreasing prior
 //! order before any has been visited, and UCT gets a progressive-bias term
-//! `PRIOR_WEIGHT * prior / n` that fades as a child's visits `n` grow.
+//! `prior_weight * prior / n` that fades as a child's visits `n` grow.
 //! [`super::Policy::Plain`] never calls it.
+//!
+//! [`defaults`] holds each game's settings of the default policy (which
+//! knowledge is on, and its constants); [`super::tuning`] overrides them at
+//! run time.
 //!
 //! [`playout`] is the playout of the default policy: the place for smarter
 //! per-game playout policies. It is the rules core's uniformly random
@@ -21,9 +25,22 @@ use crate::rules::kind::GameKind;
 use crate::rules::moves::{Action, Colour};
 use crate::rules::random::Rng;
 
-/// Weight of the progressive-bias term, in playouts: a child with prior 1
-/// counts as having won this many extra playouts.
-pub const PRIOR_WEIGHT: f32 = 4.0;
+use super::tuning::Resolved;
+
+/// The default policy's settings for `kind`, before any override.
+pub fn defaults(kind: GameKind) -> Resolved {
+    let base = Resolved {
+        rave: true,
+        rave_equiv: 1000.0,
+        priors: true,
+        prior_weight: 4.0,
+        playouts: true,
+        expand: super::EXPAND_DIVISOR,
+    };
+    match kind {
+        GameKind::Odd | GameKind::Xodd | GameKind::Yodd | GameKind::Onyx => base,
+    }
+}
 
 /// Whether [`priors`] can give priors in this game (when false, the
 /// selection loop is compiled without the bias term).
