@@ -212,6 +212,14 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Groups per stone colour, as the game counts them (Odd: only groups of
     /// at least the minimum size).
     fn group_counts(&self) -> [u32; 2];
+    /// How a stone action would change the group count of its colour, for
+    /// games that count every group (Xodd, Yodd: `1 - k` for a stone next
+    /// to `k` groups of its colour); `None` in the others or for a special
+    /// action. `action` must be legal.
+    fn group_change(&self, action: Action) -> Option<i32> {
+        let _ = action;
+        None
+    }
     /// Recounts everything from scratch and compares with the incremental
     /// state; `Err` describes the first difference.
     fn check_consistency(&self) -> Result<(), String>;

@@ -574,6 +574,12 @@ impl<const W: usize> Game for ParityGame<W> {
         self.groups
     }
 
+    fn group_change(&self, action: Action) -> Option<i32> {
+        let cell = action.cell().index();
+        (action.is_stone() && self.empty().get(cell))
+            .then(|| 1 - self.adjacent_groups(cell, action.colour()) as i32)
+    }
+
     fn check_consistency(&self) -> Result<(), String> {
         if self.stones[0].intersects(&self.stones[1]) {
             return Err("a cell holds two stones".into());

@@ -38,7 +38,14 @@ pub fn defaults(kind: GameKind) -> Resolved {
         expand: super::EXPAND_DIVISOR,
     };
     match kind {
-        GameKind::Odd | GameKind::Xodd | GameKind::Yodd | GameKind::Onyx => base,
+        // AMAF keyed by (cell, colour) misleads in the parity games, where
+        // a stone's worth depends on the groups it touches (measured:
+        // 12-32% against plain with RAVE on, see STRENGTH.md).
+        GameKind::Xodd | GameKind::Yodd => Resolved {
+            rave: false,
+            ..base
+        },
+        GameKind::Odd | GameKind::Onyx => base,
     }
 }
 
@@ -46,7 +53,8 @@ pub fn defaults(kind: GameKind) -> Resolved {
 /// selection loop is compiled without the bias term).
 pub fn has_priors(kind: GameKind) -> bool {
     match kind {
-        GameKind::Odd | GameKind::Xodd | GameKind::Yodd | GameKind::Onyx => false,
+        GameKind::Xodd | GameKind::Yodd => true,
+        GameKind::Odd | GameKind::Onyx => false,
     }
 }
 
@@ -56,10 +64,31 @@ pub fn has_priors(kind: GameKind) -> bool {
 pub fn priors<G: Game>(game: &G, actions: &[Action], out: &mut Vec<f32>) -> bool {
     out.clear();
     match game.spec().kind {
-        GameKind::Odd | GameKind::Xodd | GameKind::Yodd | GameKind::Onyx => {
-            let _ = actions;
-            false
+        GameKind::Xodd | GameKind::Yodd => {
+            let mover = game.to_move();
+            out.extend(actions.iter().map(|&a| parity_prior(game, a, mover)));
+            true
         }
+        GameKind::Odd | GameKind::Onyx => false,
+    }
+}
+
+/// Xodd/Yodd: the mover wants fewer groups of its own colour and more of
+/// the other. A stone that joins own groups or starts a new group of the
+/// opponent's colour is promising; one that starts an own group or joins
+/// the opponent's groups is poor. Passes and ends of turn are neutral.
+fn parity_prior<G: Game>(game: &G, a: Action, mover: Colour) -> f32 {
+    let Some(change) = game.group_change(a) else {
+        return 0.5;
+    };
+    // The change in (own groups - opponent groups), which the mover wants low.
+    let gain = if a.colour() == mover { -change } else { change };
+    match gain {
+        g if g >= 2 => 1.0,
+        1 => 0.9,
+        0 => 0.4,
+        -1 => 0.1,
+        _ => 0.02,
     }
 }
 
