@@ -149,14 +149,15 @@ impl fmt::Display for Policy {
 }
 
 /// The exploration constant used when [`SearchParams::exploration`] is
-/// `None`. Plain: `sqrt(2)` for every game. Default: Odd 1.0, Xodd/Yodd 1.0,
-/// Onyx 0.8 — untuned starting values (rewards are 0/1 win rates).
+/// `None`. Plain: `sqrt(2)` for every game. Default: Odd 1.0, Xodd/Yodd 0.5
+/// (measured against 1.0 and 2.0, see STRENGTH.md), Onyx 0.8 (rewards are
+/// 0/1 win rates).
 pub fn default_exploration(kind: GameKind, policy: Policy) -> f64 {
     match policy {
         Policy::Plain => std::f64::consts::SQRT_2,
         Policy::Default => match kind {
             GameKind::Odd => 1.0,
-            GameKind::Xodd | GameKind::Yodd => 1.0,
+            GameKind::Xodd | GameKind::Yodd => 0.5,
             GameKind::Onyx => 0.8,
         },
     }
