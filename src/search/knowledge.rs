@@ -20,7 +20,7 @@
 //! Knowledge is added here one game at a time, measured by the match runner
 //! against `--policy plain`.
 
-use crate::rules::game::Game;
+use crate::rules::game::{ColourChoice, Game};
 use crate::rules::kind::GameKind;
 use crate::rules::moves::{Action, Colour};
 use crate::rules::random::Rng;
@@ -93,8 +93,29 @@ fn parity_prior<G: Game>(game: &G, a: Action, mover: Colour) -> f32 {
 }
 
 /// Plays `game` out to the end with the default policy's playout policy;
-/// returns the winner.
+/// returns the winner. Xodd/Yodd: each stone takes the colour better for
+/// the mover ([`greedy_colour`]); the other games play uniformly random
+/// playouts.
 #[inline]
 pub fn playout<G: Game>(game: &mut G, rng: &mut Rng) -> Colour {
-    game.playout(rng)
+    match game.spec().kind {
+        GameKind::Xodd | GameKind::Yodd => game.playout_preferring(rng, &mut greedy_colour),
+        GameKind::Odd | GameKind::Onyx => game.playout(rng),
+    }
+}
+
+/// Xodd/Yodd playouts: of the two colours a stone can take, the one that
+/// leaves the mover's groups fewer relative to the opponent's (joining own
+/// groups, or starting an opponent group); the random draw on a tie.
+fn greedy_colour(choice: ColourChoice) -> Colour {
+    let gain = |c: Colour| {
+        let change = choice.change[c.index()];
+        if c == choice.mover { -change } else { change }
+    };
+    let (drawn, other) = (choice.drawn, choice.drawn.opposite());
+    if gain(other) > gain(drawn) {
+        other
+    } else {
+        drawn
+    }
 }
