@@ -1,8 +1,8 @@
 //! Tactics: positions whose right turn is known, which the default policy
 //! finds within a stated number of visits and the plain policy does not.
 //!
-//! Each right turn is checked to be a proven win with a deep search (the
-//! solver). The default policy must choose it with each of five seeds; the
+//! Each right turn is checked to be a proven win: exactly in Odd, with a
+//! deep search (the solver) in the other games. The default policy must choose it with each of five seeds; the
 //! plain policy, with the same visits, with at most [`PLAIN_MAX`] of them,
 //! and none of its other choices may be a proven win. Single thread, fixed
 //! seeds: the searches are deterministic.
@@ -73,7 +73,87 @@ fn proven_after(pos: &AnyGame, turn: &Turn) -> Option<Colour> {
     if let Some(w) = next.winner() {
         return Some(w);
     }
+    if next.kind() == GameKind::Odd {
+        return Some(OddSolver::new(&next).winner());
+    }
     search(&next, Policy::Default, PROOF_VISITS, 1).proven
+}
+
+/// Exact Odd endgames: the result depends only on the final colouring of
+/// the empty cells, so each of the `2^e` colourings is scored once and the
+/// game tree is a minimax over (filled cells, their colours) with a memo.
+struct OddSolver {
+    /// Winner of each final colouring (bit i set: empty cell i white).
+    leaves: Vec<Colour>,
+    cells: usize,
+    first: Colour,
+    memo: std::collections::HashMap<(u32, u32), Colour>,
+}
+
+impl OddSolver {
+    fn new(pos: &AnyGame) -> OddSolver {
+        let empties: Vec<_> = pos
+            .topology()
+            .cells()
+            .iter()
+            .copied()
+            .filter(|&c| pos.stone_at(c).is_none())
+            .collect();
+        assert!(empties.len() <= 16, "too many empty cells to solve");
+        let leaves = (0..1u32 << empties.len())
+            .map(|colours| {
+                let mut g = pos.clone();
+                for (i, &cell) in empties.iter().enumerate() {
+                    let colour = if colours >> i & 1 == 0 {
+                        Colour::Black
+                    } else {
+                        Colour::White
+                    };
+                    let turn = Turn::stones(Stone { cell, colour }, None);
+                    g.play_turn(&turn).unwrap();
+                }
+                g.winner().unwrap()
+            })
+            .collect();
+        OddSolver {
+            leaves,
+            cells: empties.len(),
+            first: pos.to_move(),
+            memo: Default::default(),
+        }
+    }
+
+    fn winner(&mut self) -> Colour {
+        self.solve(0, 0)
+    }
+
+    fn solve(&mut self, filled: u32, colours: u32) -> Colour {
+        if filled.count_ones() as usize == self.cells {
+            return self.leaves[colours as usize];
+        }
+        if let Some(&w) = self.memo.get(&(filled, colours)) {
+            return w;
+        }
+        let mover = if filled.count_ones() % 2 == 0 {
+            self.first
+        } else {
+            self.first.opposite()
+        };
+        let mut result = mover.opposite();
+        'cells: for i in 0..self.cells {
+            if filled >> i & 1 == 1 {
+                continue;
+            }
+            for white in [0, 1] {
+                if self.solve(filled | 1 << i, colours | white << i) == mover {
+                    result = mover;
+                    break 'cells;
+                }
+            }
+        }
+        self.memo.insert((filled, colours), result);
+        result
+    }
 }
 
 fn check(t: &Tactic) {
@@ -121,6 +201,21 @@ fn onyx_white_connects_with_a2() {
                  B:H5 B:A7 W:D8 W:E8 B:H8 W:BC12 W:EF23 B:GH23 W:FG34 W:BC56 B:DE56 \
                  W:GH67 B:BC78",
         right: "A2",
+        visits: 200,
+    });
+}
+
+/// Odd side 4 (groups of 4 count), 12 empty cells: B:G5 is the only
+/// winning turn of 24 (the exact solve checks every turn plain chooses).
+#[test]
+fn odd_white_wins_only_with_black_g5() {
+    check(&Tactic {
+        kind: GameKind::Odd,
+        size: 4,
+        to_move: Colour::White,
+        stones: "W:A1 W:C1 B:D1 W:A2 W:B2 B:C2 W:D2 B:E2 W:A3 W:C3 W:D3 B:F3 W:A4 W:B4 \
+                 B:C4 B:D4 B:E4 W:F4 B:G4 W:D5 B:F5 B:E6 W:G6 W:E7 B:F7",
+        right: "B:G5",
         visits: 200,
     });
 }
