@@ -134,7 +134,7 @@ impl OddSolver {
         if let Some(&w) = self.memo.get(&(filled, colours)) {
             return w;
         }
-        let mover = if filled.count_ones() % 2 == 0 {
+        let mover = if filled.count_ones().is_multiple_of(2) {
             self.first
         } else {
             self.first.opposite()
