@@ -32,6 +32,7 @@ pub fn defaults(kind: GameKind) -> Resolved {
     let base = Resolved {
         rave: true,
         rave_equiv: 1000.0,
+        rave_depth: u32::MAX,
         priors: true,
         prior_weight: 4.0,
         playouts: true,

@@ -420,6 +420,7 @@ fn tree_config(kind: GameKind, params: &SearchParams) -> TreeConfig {
         prior_weight: r.prior_weight,
         rave: r.rave,
         rave_equiv: r.rave_equiv,
+        rave_depth: r.rave_depth,
         smart_playouts: r.playouts,
     }
 }

@@ -240,6 +240,8 @@ pub(crate) struct TreeConfig {
     pub(crate) rave: bool,
     /// Visits at which a child's own rate and its AMAF rate weigh the same.
     pub(crate) rave_equiv: f32,
+    /// AMAF is kept below the first this many nodes of a path.
+    pub(crate) rave_depth: u32,
     /// [`super::knowledge::playout`] instead of the rules' random playout.
     pub(crate) smart_playouts: bool,
 }
@@ -451,7 +453,8 @@ impl<G: Game> Tree<G> {
         }
         // The seat choosing among a node's children is the mover recorded
         // with the next node on the path.
-        for k in 0..w.path.len() - 1 {
+        let levels = (w.path.len() - 1).min(self.config.rave_depth as usize);
+        for k in 0..levels {
             let (parent, _) = w.path[k];
             let won = u32::from(w.path[k + 1].1 == winner);
             for c in self.node(parent).children() {

@@ -21,6 +21,9 @@ pub struct Tuning {
     /// RAVE equivalence: the visits at which a child's own win rate and its
     /// AMAF rate weigh the same.
     pub rave_equiv: Option<f32>,
+    /// AMAF statistics are kept for the children of the first this many
+    /// nodes of each iteration's path (the root is the first).
+    pub rave_depth: Option<u32>,
     /// Priors from game knowledge (move ordering and progressive bias).
     pub priors: Option<bool>,
     /// Progressive-bias weight, in playouts won by a child with prior 1.
@@ -32,9 +35,10 @@ pub struct Tuning {
 }
 
 /// The names [`Tuning::set`] accepts, in listing order.
-pub const NAMES: [&str; 6] = [
+pub const NAMES: [&str; 7] = [
     "rave",
     "rave_equiv",
+    "rave_depth",
     "priors",
     "prior_weight",
     "playouts",
@@ -62,6 +66,7 @@ impl fmt::Display for TuningError {
 pub struct Resolved {
     pub rave: bool,
     pub rave_equiv: f32,
+    pub rave_depth: u32,
     pub priors: bool,
     pub prior_weight: f32,
     pub playouts: bool,
@@ -107,6 +112,9 @@ impl Tuning {
         match name {
             "rave" => self.rave = parse_switch(value)?,
             "rave_equiv" => self.rave_equiv = parse_number(value, 1.0, 1e9)?,
+            "rave_depth" => {
+                self.rave_depth = parse_number(value, 1.0, 1e6)?.map(|x| x.round() as u32);
+            }
             "priors" => self.priors = parse_switch(value)?,
             "prior_weight" => self.prior_weight = parse_number(value, 0.0, 1e6)?,
             "playouts" => self.playouts = parse_switch(value)?,
@@ -123,6 +131,7 @@ impl Tuning {
         Some(match name {
             "rave" => show_switch(self.rave),
             "rave_equiv" => show(self.rave_equiv),
+            "rave_depth" => show(self.rave_depth),
             "priors" => show_switch(self.priors),
             "prior_weight" => show(self.prior_weight),
             "playouts" => show_switch(self.playouts),
@@ -145,6 +154,7 @@ impl Tuning {
             Policy::Default => Resolved {
                 rave: self.rave.unwrap_or(d.rave),
                 rave_equiv: self.rave_equiv.unwrap_or(d.rave_equiv),
+                rave_depth: self.rave_depth.unwrap_or(d.rave_depth),
                 priors: self.priors.unwrap_or(d.priors) && knowledge::has_priors(kind),
                 prior_weight: self.prior_weight.unwrap_or(d.prior_weight),
                 playouts: self.playouts.unwrap_or(d.playouts),
