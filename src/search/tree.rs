@@ -273,26 +273,32 @@ fn quantize(p: f32) -> u8 {
 /// (Gelly and Silver's schedule: the AMAF rate counts for a child with few
 /// visits and fades as they grow past `equiv`), plus the exploration term
 /// `explore / sqrt(max(n, 1))` and the progressive bias `bias / (n + 1)`.
+/// The blend is computed as `(wins * (1 + av / equiv) + aw) / (av + n + n * av / equiv)`,
+/// one division, and `1/sqrt(n)` comes from the table: selection scores
+/// every child, so this is the search's hot loop.
 #[inline(always)]
 fn rave_score(
     visits: u32,
     wins: u32,
-    av: u32,
-    aw: u32,
+    (av, aw): (u32, u32),
     inv_equiv: f32,
     explore: f32,
     bias: f32,
+    table: &[f32; RSQRT_TABLE],
 ) -> f32 {
     let n = visits as f32;
     let a = av as f32;
-    let q = if visits > 0 { wins as f32 / n } else { 0.0 };
-    let value = if av > 0 {
-        let beta = a / (a + n + n * a * inv_equiv);
-        q + beta * (aw as f32 / a - q)
-    } else {
-        q
+    let damp = a * inv_equiv;
+    let value = (wins as f32 * (1.0 + damp) + aw as f32) / (a + n + n * damp);
+    let r = match table.get(visits.max(1) as usize) {
+        Some(&r) => r,
+        None => 1.0 / n.sqrt(),
     };
-    value + explore / n.max(1.0).sqrt() + bias / (n + 1.0)
+    let mut score = value + explore * r;
+    if bias != 0.0 {
+        score += bias / (n + 1.0);
+    }
+    score
 }
 
 /// Entries of the `1/sqrt(n)` table.
@@ -667,18 +673,19 @@ impl<G: Game> Tree<G> {
                 if visits == 0 && av == 0 {
                     return Err(());
                 }
+                let bias = if BIAS {
+                    bias_scale * f32::from(c.prior.load(Relaxed))
+                } else {
+                    0.0
+                };
                 return Ok(Some(rave_score(
                     visits,
                     wins,
-                    av,
-                    aw,
+                    (av, aw),
                     inv_equiv,
                     explore,
-                    if BIAS {
-                        bias_scale * f32::from(c.prior.load(Relaxed))
-                    } else {
-                        0.0
-                    },
+                    bias,
+                    table,
                 )));
             }
             if visits == 0 {
