@@ -37,6 +37,7 @@ pub fn defaults(kind: GameKind) -> Resolved {
         prior_weight: 4.0,
         playouts: true,
         expand: super::EXPAND_DIVISOR,
+        leaf_playouts: 1,
     };
     match kind {
         // AMAF keyed by (cell, colour) misleads in the parity games, where

@@ -242,6 +242,8 @@ pub(crate) struct TreeConfig {
     pub(crate) rave_equiv: f32,
     /// AMAF is kept below the first this many nodes of a path.
     pub(crate) rave_depth: u32,
+    /// Playouts per leaf reached (at least 1): each counts as a visit.
+    pub(crate) leaf_playouts: u32,
     /// [`super::knowledge::playout`] instead of the rules' random playout.
     pub(crate) smart_playouts: bool,
 }
@@ -365,6 +367,10 @@ impl<G: Game> Tree<G> {
         let mut parent_children: u32 = 0;
         // Visits of `idx` this thread has not yet added to its counter.
         let mut own_pending: u32 = 0;
+        // Playouts from the leaf besides the last one, and their wins per
+        // seat ([`TreeConfig::leaf_playouts`]).
+        let mut extra = 0u32;
+        let mut extra_wins = [0u32; 2];
         let winner = loop {
             let node = self.node(idx);
             if let Some(winner) = node.proof() {
@@ -381,11 +387,16 @@ impl<G: Game> Tree<G> {
                 first = f;
             }
             if first == NO_CHILDREN || first == EXPANDING {
-                break if self.config.smart_playouts {
-                    super::knowledge::playout(&mut game, &mut w.rng)
-                } else {
-                    game.playout(&mut w.rng)
-                };
+                for _ in 1..self.config.leaf_playouts {
+                    let mut end = game.clone();
+                    let won = self.playout(&mut end, w);
+                    if self.config.rave {
+                        self.update_amaf(w, &end, won);
+                    }
+                    extra += 1;
+                    extra_wins[won.index()] += 1;
+                }
+                break self.playout(&mut game, w);
             }
             let n = u32::from(node.num_children.load(Relaxed));
             let mover = game.to_move();
@@ -423,14 +434,21 @@ impl<G: Game> Tree<G> {
         if w.path[0].1 == winner {
             w.pending_wins += 1;
         }
-        if let Some(&(i, mover)) = w.path.get(1)
-            && mover == winner
-        {
-            w.root_delta[(i - w.root_first) as usize].1 += 1;
+        w.pending_visits += extra;
+        w.pending_wins += extra_wins[w.path[0].1.index()];
+        if let Some(&(i, mover)) = w.path.get(1) {
+            let delta = &mut w.root_delta[(i - w.root_first) as usize];
+            delta.0 += extra;
+            delta.1 += extra_wins[mover.index()] + u32::from(mover == winner);
         }
         for &(i, mover) in w.path.iter().skip(2) {
-            if mover == winner {
-                self.node(i).wins.fetch_add(1, Relaxed);
+            let node = self.node(i);
+            if extra > 0 {
+                node.visits.fetch_add(extra, Relaxed);
+            }
+            let won = extra_wins[mover.index()] + u32::from(mover == winner);
+            if won > 0 {
+                node.wins.fetch_add(won, Relaxed);
             }
         }
         if self.config.rave {
@@ -439,9 +457,20 @@ impl<G: Game> Tree<G> {
         if self.node(idx).proof().is_some() {
             self.propagate_proof(&w.path);
         }
-        w.iterations += 1;
+        w.iterations += 1 + u64::from(extra);
         if w.pending_visits >= ROOT_BATCH {
             self.flush(w);
+        }
+    }
+
+    /// One playout from `game` (a leaf of the current path) by the
+    /// configured policy; returns the winner.
+    #[inline(always)]
+    fn playout(&self, game: &mut G, w: &mut Worker) -> Colour {
+        if self.config.smart_playouts {
+            super::knowledge::playout(game, &mut w.rng)
+        } else {
+            game.playout(&mut w.rng)
         }
     }
 

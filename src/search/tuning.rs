@@ -32,10 +32,12 @@ pub struct Tuning {
     pub playouts: Option<bool>,
     /// A leaf with `k` siblings is expanded after `k / expand` visits.
     pub expand: Option<u32>,
+    /// Playouts from each leaf an iteration reaches (each counts as a visit).
+    pub leaf_playouts: Option<u32>,
 }
 
 /// The names [`Tuning::set`] accepts, in listing order.
-pub const NAMES: [&str; 7] = [
+pub const NAMES: [&str; 8] = [
     "rave",
     "rave_equiv",
     "rave_depth",
@@ -43,6 +45,7 @@ pub const NAMES: [&str; 7] = [
     "prior_weight",
     "playouts",
     "expand",
+    "leaf_playouts",
 ];
 
 /// Why a tuning parameter was refused.
@@ -71,6 +74,7 @@ pub struct Resolved {
     pub prior_weight: f32,
     pub playouts: bool,
     pub expand: u32,
+    pub leaf_playouts: u32,
 }
 
 fn parse_switch(value: &str) -> Result<Option<bool>, TuningError> {
@@ -121,6 +125,9 @@ impl Tuning {
             "expand" => {
                 self.expand = parse_number(value, 1.0, 1024.0)?.map(|x| x.round() as u32);
             }
+            "leaf_playouts" => {
+                self.leaf_playouts = parse_number(value, 1.0, 64.0)?.map(|x| x.round() as u32);
+            }
             _ => return Err(TuningError::UnknownName),
         }
         Ok(())
@@ -136,6 +143,7 @@ impl Tuning {
             "prior_weight" => show(self.prior_weight),
             "playouts" => show_switch(self.playouts),
             "expand" => show(self.expand),
+            "leaf_playouts" => show(self.leaf_playouts),
             _ => return None,
         })
     }
@@ -149,6 +157,7 @@ impl Tuning {
                 priors: false,
                 playouts: false,
                 expand: super::EXPAND_DIVISOR,
+                leaf_playouts: 1,
                 ..d
             },
             Policy::Default => Resolved {
@@ -159,6 +168,7 @@ impl Tuning {
                 prior_weight: self.prior_weight.unwrap_or(d.prior_weight),
                 playouts: self.playouts.unwrap_or(d.playouts),
                 expand: self.expand.unwrap_or(d.expand),
+                leaf_playouts: self.leaf_playouts.unwrap_or(d.leaf_playouts),
             },
         }
     }
