@@ -235,10 +235,12 @@ fn params_and_description() {
 
 #[test]
 fn reg_genmove_does_not_play_and_is_reproducible() {
+    // A second search continues the first one's tree, so reproducible
+    // means: the same commands give the same answer in another process.
     let mut e = Engine::start(&[]);
     let a = e.ok("reg_genmove b");
-    let b = e.ok("reg_genmove b");
-    assert_eq!(a, b);
+    let mut f = Engine::start(&[]);
+    assert_eq!(a, f.ok("reg_genmove b"));
     assert_eq!(e.fails("undo"), "cannot undo");
 }
 
@@ -602,4 +604,61 @@ fn forbidden_tokens_are_illegal_moves_in_every_game() {
     let mut e = Engine::start(&["--game", "xodd", "--size", "3"]);
     e.ok("play b B:A1");
     e.ok("play w pass");
+}
+
+#[test]
+fn knowledge_parameters_on_the_command_line_and_in_the_protocol() {
+    let mut e = Engine::start(&["--param", "rave=off", "--param", "exploration=0.7"]);
+    let params = e.ok("oddity-param");
+    for l in [
+        "rave off",
+        "exploration 0.7",
+        "priors auto",
+        "rave_equiv auto",
+    ] {
+        assert!(params.lines().any(|x| x == l), "{params}");
+    }
+    e.ok("oddity-param prior_weight 8");
+    e.ok("oddity-param rave auto");
+    e.ok("oddity-param exploration auto");
+    assert_eq!(e.fails("oddity-param rave maybe"), "syntax error");
+    assert_eq!(e.fails("oddity-param expand 0"), "syntax error");
+    assert_eq!(e.fails("oddity-param exploration -1"), "syntax error");
+    let params = e.ok("oddity-param");
+    for l in [
+        "prior_weight 8",
+        "rave auto",
+        "exploration auto",
+        "expand auto",
+    ] {
+        assert!(params.lines().any(|x| x == l), "{params}");
+    }
+    // The engine still plays with knowledge switched off.
+    e.ok("oddity-param playouts off");
+    e.ok("oddity-game xodd 5");
+    assert!(!e.ok("genmove b").is_empty());
+}
+
+#[test]
+fn bad_param_option_is_refused() {
+    for bad in ["rave", "rave=maybe", "nonsense=1"] {
+        let out = std::process::Command::new(util::binary())
+            .args(["--param", bad])
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "--param {bad} was accepted");
+        assert!(out.stdout.is_empty());
+        assert!(String::from_utf8_lossy(&out.stderr).contains("--param"));
+    }
+}
+
+#[test]
+fn xodd_does_not_pass_early() {
+    let mut e = Engine::start(&[]);
+    e.ok("oddity-game xodd 12");
+    e.ok("oddity-param visits 3000");
+    e.ok("play b B:F6");
+    assert_ne!(e.ok("genmove w"), "pass");
+    assert_ne!(e.ok("genmove b"), "pass");
 }

@@ -448,3 +448,21 @@ fn onyx_solver_wins_and_defends() {
         assert_ne!(c.proven, Some(Colour::White));
     }
 }
+
+#[test]
+fn several_playouts_per_leaf_count_as_visits() {
+    let record = GameRecord::new(AnyGame::new(&spec(GameKind::Odd, 5)));
+    for k in ["1", "4"] {
+        let mut p = params(1, 3);
+        p.tuning.set("leaf_playouts", k).unwrap();
+        let r = search(&record, p, visits(2000));
+        assert!(
+            (2000..2004).contains(&r.root_visits),
+            "leaf_playouts {k}: {} root visits",
+            r.root_visits
+        );
+        let children: u64 = r.candidates.iter().map(|c| c.visits).sum();
+        assert_eq!(children, r.root_visits, "leaf_playouts {k}");
+        assert!((0.0..=1.0).contains(&r.root_value));
+    }
+}

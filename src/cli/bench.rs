@@ -47,6 +47,10 @@ pub struct BenchArgs {
     /// UCT exploration constant (default: per game and policy).
     #[arg(long)]
     pub exploration: Option<f64>,
+    /// A knowledge switch or constant of the default policy as NAME=VALUE
+    /// (repeatable), e.g. `--param rave=off` (see protocol.md, `oddity-param`).
+    #[arg(long = "param", value_name = "NAME=VALUE")]
+    pub params: Vec<String>,
 }
 
 /// CPU time of this process (all threads) from `/proc/self/stat`, in
@@ -141,6 +145,15 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
     }
     if let Some(m) = args.memory {
         params.memory_mb = m;
+    }
+    for item in &args.params {
+        let (name, value) = item
+            .split_once('=')
+            .ok_or_else(|| format!("--param '{item}' is not NAME=VALUE"))?;
+        params
+            .tuning
+            .set(name, value)
+            .map_err(|e| format!("--param {name}={value}: {e}"))?;
     }
     let threads = params.threads;
     let mut engine = Engine::new(params);

@@ -44,6 +44,11 @@ pub struct GtpArgs {
     /// sizes and vertex names (see protocol.md).
     #[arg(long)]
     pub gogui: bool,
+    /// Any engine parameter as NAME=VALUE (repeatable), e.g.
+    /// `--param rave=off --param exploration=0.5`: the names and values of
+    /// `oddity-param` (protocol.md).
+    #[arg(long = "param", value_name = "NAME=VALUE")]
+    pub params: Vec<String>,
 }
 
 impl GtpArgs {
@@ -64,6 +69,13 @@ impl GtpArgs {
                 set_param(&mut params, name, v)
                     .map_err(|_| format!("bad value '{v}' for --{name}"))?;
             }
+        }
+        for item in &self.params {
+            let (name, value) = item
+                .split_once('=')
+                .ok_or_else(|| format!("--param '{item}' is not NAME=VALUE"))?;
+            set_param(&mut params, name, value)
+                .map_err(|e| format!("--param {name}={value}: {e}"))?;
         }
         Ok(Session::new(spec, params)?.with_gogui(self.gogui))
     }

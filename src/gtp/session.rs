@@ -17,6 +17,7 @@ use crate::rules::moves::{Action, Colour, Stone, TokenErrorKind, Turn};
 use crate::rules::position::AnyGame;
 use crate::rules::record::GameRecord;
 use crate::rules::sgf;
+use crate::search::tuning;
 
 type Out = Output<Box<dyn std::io::Write>>;
 
@@ -786,8 +787,8 @@ impl Session {
 
     fn params_list(&self) -> String {
         let p = &self.params;
-        format!(
-            "threads {}\nvisits {}\ntime {}\nmemory {}\nseed {}\nponder {}\nresign {}\npolicy {}",
+        let mut text = format!(
+            "threads {}\nvisits {}\ntime {}\nmemory {}\nseed {}\nponder {}\nresign {}\npolicy {}\nexploration {}",
             p.threads,
             p.visits,
             p.time,
@@ -795,8 +796,15 @@ impl Session {
             p.seed,
             on_off(p.ponder),
             p.resign,
-            p.policy
-        )
+            p.policy,
+            p.exploration
+                .map_or_else(|| "auto".to_string(), |c| c.to_string()),
+        );
+        for name in tuning::NAMES {
+            let value = p.tuning.get(name).unwrap_or_default();
+            let _ = write!(text, "\n{name} {value}");
+        }
+        text
     }
 
     fn param(&mut self, args: &[String], _: &mut Ctx) -> Reply {
@@ -1138,7 +1146,12 @@ pub fn set_param(p: &mut Params, name: &str, value: &str) -> Result<(), String> 
             _ => return Err(bad()),
         },
         "policy" => p.policy = value.parse().map_err(|_| bad())?,
-        _ => return Err("unknown parameter".into()),
+        "exploration" => match value.parse::<f64>() {
+            _ if value.eq_ignore_ascii_case("auto") => p.exploration = None,
+            Ok(c) if c >= 0.0 && c.is_finite() => p.exploration = Some(c),
+            _ => return Err(bad()),
+        },
+        _ => return p.tuning.set(name, value).map_err(|e| e.to_string()),
     }
     Ok(())
 }

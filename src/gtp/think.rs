@@ -4,6 +4,7 @@
 //! Values here are always the win probability (0..1) of the seat to move.
 
 use crate::rules::record::GameRecord;
+use crate::search::tuning::Tuning;
 use crate::search::{Engine, Policy, SearchParams};
 
 pub use crate::search::{Candidate, Limits, Progress, Report, StopFlag};
@@ -22,6 +23,10 @@ pub struct Params {
     /// Win rate below which `genmove` resigns; 0 = only when the loss is proven.
     pub resign: f64,
     pub policy: Policy,
+    /// UCT exploration constant; `None` = the game's default.
+    pub exploration: Option<f64>,
+    /// Knowledge switches and constants of the default policy.
+    pub tuning: Tuning,
 }
 
 impl Default for Params {
@@ -35,6 +40,8 @@ impl Default for Params {
             ponder: false,
             resign: 0.0,
             policy: Policy::Default,
+            exploration: None,
+            tuning: Tuning::default(),
         }
     }
 }
@@ -51,6 +58,8 @@ fn search_params(p: &Params) -> SearchParams {
         seed: p.seed,
         memory_mb: p.memory_mb.max(1),
         policy: p.policy,
+        exploration: p.exploration,
+        tuning: p.tuning,
         ..SearchParams::default()
     }
 }

@@ -208,10 +208,33 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn apply(&mut self, action: Action);
     /// Plays random legal turns to the end of the game; returns the winner.
     fn playout(&mut self, rng: &mut Rng) -> Colour;
+    /// As [`Game::playout`], but where a stone's colour is free (Xodd,
+    /// Yodd) `prefer` chooses it: it gets the mover, the colour drawn at
+    /// random and, per stone colour, the change a stone of that colour
+    /// would make to its colour's group count (`1 - k`), and returns the
+    /// colour to try. The parity rule still decides whether the stone
+    /// makes a turn alone or needs a second one. Other games play their
+    /// random playout.
+    fn playout_preferring(
+        &mut self,
+        rng: &mut Rng,
+        prefer: &mut dyn FnMut(ColourChoice) -> Colour,
+    ) -> Colour {
+        let _ = prefer;
+        self.playout(rng)
+    }
     fn stone_at(&self, cell: Cell) -> Option<Colour>;
     /// Groups per stone colour, as the game counts them (Odd: only groups of
     /// at least the minimum size).
     fn group_counts(&self) -> [u32; 2];
+    /// How a stone action would change the group count of its colour, for
+    /// games that count every group (Xodd, Yodd: `1 - k` for a stone next
+    /// to `k` groups of its colour); `None` in the others or for a special
+    /// action. `action` must be legal.
+    fn group_change(&self, action: Action) -> Option<i32> {
+        let _ = action;
+        None
+    }
     /// Recounts everything from scratch and compares with the incremental
     /// state; `Err` describes the first difference.
     fn check_consistency(&self) -> Result<(), String>;
@@ -298,6 +321,18 @@ pub trait Game: Clone + Send + Sync + 'static {
         }
         turns
     }
+}
+
+/// What [`Game::playout_preferring`] tells its colour chooser about a stone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ColourChoice {
+    /// The seat whose turn it is.
+    pub mover: Colour,
+    /// The colour drawn at random.
+    pub drawn: Colour,
+    /// Per stone colour (indexed by [`Colour::index`]): the change to that
+    /// colour's group count if the stone has that colour.
+    pub change: [i32; 2],
 }
 
 /// The turn made of one action, or of a first and a second stone.

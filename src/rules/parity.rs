@@ -13,7 +13,7 @@
 //! some higher cell takes a second stone that makes it odd.
 
 use crate::rules::bitboard::Bitboard;
-use crate::rules::game::{Game, GameSpec, PlayError, SetupError};
+use crate::rules::game::{ColourChoice, Game, GameSpec, PlayError, SetupError};
 use crate::rules::kind::GameKind;
 use crate::rules::moves::{Action, Colour, Stone};
 use crate::rules::random::{Rng, below, next_u64, random_bit};
@@ -335,6 +335,111 @@ impl<const W: usize> ParityGame<W> {
             return true;
         }
     }
+
+    /// Random turns to the end: the empty cells are drawn in random order
+    /// (a lazy Fisher-Yates shuffle) with a colour each, drawn at random and
+    /// then passed through `prefer` (see [`Game::playout_preferring`]; the
+    /// identity for the random playout). A stone that leaves the total odd
+    /// is a turn by itself; one that makes it even is followed by the next
+    /// drawn cell that takes a parity-flipping stone (of the preferred
+    /// colour when both flip).
+    #[inline(always)]
+    fn playout_with<const PREFER: bool>(
+        &mut self,
+        rng: &mut Rng,
+        prefer: &mut dyn FnMut(ColourChoice) -> Colour,
+    ) -> Colour {
+        if self.is_over() {
+            return self.winner_by_groups();
+        }
+        if self.first.is_some() {
+            if !self.total_is_odd() {
+                let (cell, c) = self
+                    .random_completion(rng)
+                    .expect("a legal first stone has a completion");
+                self.place(cell, c);
+            }
+            self.end_turn();
+        }
+        let mut cells = [0u16; MAX_CELLS];
+        let mut n = self.fill_empty_list(&mut cells);
+        let mut i = 0;
+        while i < n {
+            let (j, c) = draw(rng, n - i);
+            cells.swap(i, i + j);
+            let e = cells[i] as usize;
+            let c = if PREFER {
+                self.preferred(e, c, prefer)
+            } else {
+                c
+            };
+            if self.turns == 0 || !self.flips(e, c) {
+                self.place(e, c);
+                self.end_turn();
+                i += 1;
+                continue;
+            }
+            let mut guaranteed = self.free_cells() & !self.tables.neighbours[e];
+            guaranteed.clear(e);
+            let backup = guaranteed.is_empty().then(|| self.clone());
+            self.place(e, c);
+            let mut completed = false;
+            for k in i + 1..n {
+                let (j, c2) = draw(rng, n - k);
+                cells.swap(k, k + j);
+                let f = cells[k] as usize;
+                let c2 = match (self.flips(f, c2), self.flips(f, c2.opposite())) {
+                    (true, true) if PREFER => self.preferred(f, c2, prefer),
+                    (true, _) => c2,
+                    (false, true) => c2.opposite(),
+                    (false, false) => continue,
+                };
+                self.place(f, c2);
+                cells.swap(k, i + 1);
+                completed = true;
+                break;
+            }
+            if completed {
+                self.end_turn();
+                i += 2;
+                continue;
+            }
+            *self = backup.expect("a free cell away from the first stone completes the turn");
+            if !self.random_turn_exact(rng) {
+                break;
+            }
+            // The cells not drawn yet, less those just filled, stay in the
+            // list (their order does not matter: draws are uniform).
+            let empty = self.empty();
+            let mut kept = 0;
+            for k in i..n {
+                let cell = cells[k];
+                if empty.get(cell as usize) {
+                    cells[kept] = cell;
+                    kept += 1;
+                }
+            }
+            n = kept;
+            i = 0;
+        }
+        self.winner_by_groups()
+    }
+
+    /// The colour `prefer` picks for a stone on the empty `cell`.
+    #[inline(always)]
+    fn preferred(
+        &self,
+        cell: usize,
+        drawn: Colour,
+        prefer: &mut dyn FnMut(ColourChoice) -> Colour,
+    ) -> Colour {
+        let change = |c: Colour| 1 - self.adjacent_groups(cell, c) as i32;
+        prefer(ColourChoice {
+            mover: self.to_move,
+            drawn,
+            change: [change(Colour::Black), change(Colour::White)],
+        })
+    }
 }
 
 impl<const W: usize> Game for ParityGame<W> {
@@ -504,81 +609,16 @@ impl<const W: usize> Game for ParityGame<W> {
         }
     }
 
-    /// Random turns to the end: the empty cells are drawn in random order
-    /// (a lazy Fisher-Yates shuffle) with a random colour each. A stone that
-    /// leaves the total odd is a turn by itself; one that makes it even is
-    /// followed by the next drawn cell that takes a parity-flipping stone.
     fn playout(&mut self, rng: &mut Rng) -> Colour {
-        if self.is_over() {
-            return self.winner_by_groups();
-        }
-        if self.first.is_some() {
-            if !self.total_is_odd() {
-                let (cell, c) = self
-                    .random_completion(rng)
-                    .expect("a legal first stone has a completion");
-                self.place(cell, c);
-            }
-            self.end_turn();
-        }
-        let mut cells = [0u16; MAX_CELLS];
-        let mut n = self.fill_empty_list(&mut cells);
-        let mut i = 0;
-        while i < n {
-            let (j, c) = draw(rng, n - i);
-            cells.swap(i, i + j);
-            let e = cells[i] as usize;
-            if self.turns == 0 || !self.flips(e, c) {
-                self.place(e, c);
-                self.end_turn();
-                i += 1;
-                continue;
-            }
-            let mut guaranteed = self.free_cells() & !self.tables.neighbours[e];
-            guaranteed.clear(e);
-            let backup = guaranteed.is_empty().then(|| self.clone());
-            self.place(e, c);
-            let mut completed = false;
-            for k in i + 1..n {
-                let (j, c2) = draw(rng, n - k);
-                cells.swap(k, k + j);
-                let f = cells[k] as usize;
-                let c2 = if self.flips(f, c2) {
-                    c2
-                } else if self.flips(f, c2.opposite()) {
-                    c2.opposite()
-                } else {
-                    continue;
-                };
-                self.place(f, c2);
-                cells.swap(k, i + 1);
-                completed = true;
-                break;
-            }
-            if completed {
-                self.end_turn();
-                i += 2;
-                continue;
-            }
-            *self = backup.expect("a free cell away from the first stone completes the turn");
-            if !self.random_turn_exact(rng) {
-                break;
-            }
-            // The cells not drawn yet, less those just filled, stay in the
-            // list (their order does not matter: draws are uniform).
-            let empty = self.empty();
-            let mut kept = 0;
-            for k in i..n {
-                let cell = cells[k];
-                if empty.get(cell as usize) {
-                    cells[kept] = cell;
-                    kept += 1;
-                }
-            }
-            n = kept;
-            i = 0;
-        }
-        self.winner_by_groups()
+        self.playout_with::<false>(rng, &mut |choice| choice.drawn)
+    }
+
+    fn playout_preferring(
+        &mut self,
+        rng: &mut Rng,
+        prefer: &mut dyn FnMut(ColourChoice) -> Colour,
+    ) -> Colour {
+        self.playout_with::<true>(rng, prefer)
     }
 
     fn stone_at(&self, cell: Cell) -> Option<Colour> {
@@ -589,6 +629,12 @@ impl<const W: usize> Game for ParityGame<W> {
 
     fn group_counts(&self) -> [u32; 2] {
         self.groups
+    }
+
+    fn group_change(&self, action: Action) -> Option<i32> {
+        let cell = action.cell().index();
+        (action.is_stone() && self.empty().get(cell))
+            .then(|| 1 - self.adjacent_groups(cell, action.colour()) as i32)
     }
 
     fn check_consistency(&self) -> Result<(), String> {

@@ -4,8 +4,12 @@
 //! (how promising it looks before any playout). The tree stores it in one
 //! byte per node and uses it twice: children are tried in decreasing prior
 //! order before any has been visited, and UCT gets a progressive-bias term
-//! `PRIOR_WEIGHT * prior / n` that fades as a child's visits `n` grow.
+//! `prior_weight * prior / n` that fades as a child's visits `n` grow.
 //! [`super::Policy::Plain`] never calls it.
+//!
+//! [`defaults`] holds each game's settings of the default policy (which
+//! knowledge is on, and its constants); [`super::tuning`] overrides them at
+//! run time.
 //!
 //! [`playout`] is the playout of the default policy: the place for smarter
 //! per-game playout policies. It is the rules core's uniformly random
@@ -16,20 +20,43 @@
 //! Knowledge is added here one game at a time, measured by the match runner
 //! against `--policy plain`.
 
-use crate::rules::game::Game;
+use crate::rules::game::{ColourChoice, Game};
 use crate::rules::kind::GameKind;
 use crate::rules::moves::{Action, Colour};
 use crate::rules::random::Rng;
 
-/// Weight of the progressive-bias term, in playouts: a child with prior 1
-/// counts as having won this many extra playouts.
-pub const PRIOR_WEIGHT: f32 = 4.0;
+use super::tuning::Resolved;
+
+/// The default policy's settings for `kind`, before any override.
+pub fn defaults(kind: GameKind) -> Resolved {
+    let base = Resolved {
+        rave: true,
+        rave_equiv: 1000.0,
+        rave_depth: u32::MAX,
+        priors: true,
+        prior_weight: 4.0,
+        playouts: true,
+        expand: super::EXPAND_DIVISOR,
+        leaf_playouts: 1,
+    };
+    match kind {
+        // AMAF keyed by (cell, colour) misleads in the parity games, where
+        // a stone's worth depends on the groups it touches (measured:
+        // 12-32% against plain with RAVE on, see STRENGTH.md).
+        GameKind::Xodd | GameKind::Yodd => Resolved {
+            rave: false,
+            ..base
+        },
+        GameKind::Odd | GameKind::Onyx => base,
+    }
+}
 
 /// Whether [`priors`] can give priors in this game (when false, the
 /// selection loop is compiled without the bias term).
 pub fn has_priors(kind: GameKind) -> bool {
     match kind {
-        GameKind::Odd | GameKind::Xodd | GameKind::Yodd | GameKind::Onyx => false,
+        GameKind::Xodd | GameKind::Yodd => true,
+        GameKind::Odd | GameKind::Onyx => false,
     }
 }
 
@@ -39,16 +66,58 @@ pub fn has_priors(kind: GameKind) -> bool {
 pub fn priors<G: Game>(game: &G, actions: &[Action], out: &mut Vec<f32>) -> bool {
     out.clear();
     match game.spec().kind {
-        GameKind::Odd | GameKind::Xodd | GameKind::Yodd | GameKind::Onyx => {
-            let _ = actions;
-            false
+        GameKind::Xodd | GameKind::Yodd => {
+            let mover = game.to_move();
+            out.extend(actions.iter().map(|&a| parity_prior(game, a, mover)));
+            true
         }
+        GameKind::Odd | GameKind::Onyx => false,
+    }
+}
+
+/// Xodd/Yodd: the mover wants fewer groups of its own colour and more of
+/// the other. A stone that joins own groups or starts a new group of the
+/// opponent's colour is promising; one that starts an own group or joins
+/// the opponent's groups is poor. Passes and ends of turn are neutral.
+fn parity_prior<G: Game>(game: &G, a: Action, mover: Colour) -> f32 {
+    let Some(change) = game.group_change(a) else {
+        return 0.5;
+    };
+    // The change in (own groups - opponent groups), which the mover wants low.
+    let gain = if a.colour() == mover { -change } else { change };
+    match gain {
+        g if g >= 2 => 1.0,
+        1 => 0.9,
+        0 => 0.4,
+        -1 => 0.1,
+        _ => 0.02,
     }
 }
 
 /// Plays `game` out to the end with the default policy's playout policy;
-/// returns the winner.
+/// returns the winner. Xodd/Yodd: each stone takes the colour better for
+/// the mover ([`greedy_colour`]); the other games play uniformly random
+/// playouts.
 #[inline]
 pub fn playout<G: Game>(game: &mut G, rng: &mut Rng) -> Colour {
-    game.playout(rng)
+    match game.spec().kind {
+        GameKind::Xodd | GameKind::Yodd => game.playout_preferring(rng, &mut greedy_colour),
+        GameKind::Odd | GameKind::Onyx => game.playout(rng),
+    }
+}
+
+/// Xodd/Yodd playouts: of the two colours a stone can take, the one that
+/// leaves the mover's groups fewer relative to the opponent's (joining own
+/// groups, or starting an opponent group); the random draw on a tie.
+fn greedy_colour(choice: ColourChoice) -> Colour {
+    let gain = |c: Colour| {
+        let change = choice.change[c.index()];
+        if c == choice.mover { -change } else { change }
+    };
+    let (drawn, other) = (choice.drawn, choice.drawn.opposite());
+    if gain(other) > gain(drawn) {
+        other
+    } else {
+        drawn
+    }
 }

@@ -9,8 +9,9 @@
 //!
 //! Nodes live in one arena allocated up front from zeroed memory (pages are
 //! mapped by the OS only when first written) and are addressed by `u32`
-//! index. A node is 20 bytes: first-child index, visits, wins (all `u32`),
-//! action and child count (`u16`), proof and prior (`u8`). The children of a node are
+//! index. A node is 28 bytes: first-child index, visits, wins (all `u32`),
+//! action and child count (`u16`), proof and prior (`u8`), AMAF visits and
+//! wins (`u32`, for RAVE). The children of a node are
 //! created all at once, contiguously, in a random order, when the node is
 //! expanded. A leaf is expanded when its visits reach its parent's number of
 //! children divided by [`EXPAND_DIVISOR`] (the root at once), so the tree
@@ -25,7 +26,9 @@
 //! [`default_exploration`]: `sqrt(2)` for [`Policy::Plain`] (textbook UCB1),
 //! and per game for [`Policy::Default`] (see that function; starting values
 //! until the match runner tunes them). With [`Policy::Default`], games with
-//! knowledge add a progressive-bias term from priors ([`knowledge`]).
+//! knowledge add a progressive-bias term from priors ([`knowledge`]), and
+//! with RAVE on the win rate is blended with the child's AMAF rate (see
+//! [`tuning`] for the switches and constants).
 //!
 //! # Threads and virtual loss
 //! All threads search one tree without locks. Statistics are relaxed
@@ -54,7 +57,7 @@
 //! stops early once the root is proven.
 //!
 //! # Memory cap
-//! The arena holds `min(max_nodes, memory_mb MiB / 20 B)` nodes. When it is
+//! The arena holds `min(max_nodes, memory_mb MiB / 28 B)` nodes. When it is
 //! full the tree stops growing and the search goes on with playouts from
 //! the leaves; it never aborts. Tree reuse copies the kept subtree into a
 //! fresh arena (so the old tree's memory is returned).
@@ -91,6 +94,7 @@
 pub mod knowledge;
 pub mod time;
 mod tree;
+pub mod tuning;
 
 use std::fmt;
 use std::str::FromStr;
@@ -145,14 +149,15 @@ impl fmt::Display for Policy {
 }
 
 /// The exploration constant used when [`SearchParams::exploration`] is
-/// `None`. Plain: `sqrt(2)` for every game. Default: Odd 1.0, Xodd/Yodd 1.0,
-/// Onyx 0.8 — untuned starting values (rewards are 0/1 win rates).
+/// `None`. Plain: `sqrt(2)` for every game. Default: Odd 1.0, Xodd/Yodd 0.5
+/// (measured against 1.0 and 2.0, see STRENGTH.md), Onyx 0.8 (rewards are
+/// 0/1 win rates).
 pub fn default_exploration(kind: GameKind, policy: Policy) -> f64 {
     match policy {
         Policy::Plain => std::f64::consts::SQRT_2,
         Policy::Default => match kind {
             GameKind::Odd => 1.0,
-            GameKind::Xodd | GameKind::Yodd => 1.0,
+            GameKind::Xodd | GameKind::Yodd => 0.5,
             GameKind::Onyx => 0.8,
         },
     }
@@ -171,6 +176,8 @@ pub struct SearchParams {
     pub exploration: Option<f64>,
     /// A cap on tree nodes besides `memory_mb`.
     pub max_nodes: Option<usize>,
+    /// Knowledge switches and constants of [`Policy::Default`].
+    pub tuning: tuning::Tuning,
 }
 
 impl Default for SearchParams {
@@ -182,6 +189,7 @@ impl Default for SearchParams {
             memory_mb: 1024,
             exploration: None,
             max_nodes: None,
+            tuning: tuning::Tuning::default(),
         }
     }
 }
@@ -401,14 +409,20 @@ trait AnySearcher: Send {
 }
 
 fn tree_config(kind: GameKind, params: &SearchParams) -> TreeConfig {
+    let r = params.tuning.resolve(kind, params.policy);
     TreeConfig {
         exploration: params
             .exploration
             .unwrap_or_else(|| default_exploration(kind, params.policy))
             as f32,
-        expand_divisor: EXPAND_DIVISOR,
-        priors: params.policy == Policy::Default && knowledge::has_priors(kind),
-        policy: params.policy,
+        expand_divisor: r.expand.max(1),
+        priors: r.priors,
+        prior_weight: r.prior_weight,
+        rave: r.rave,
+        rave_equiv: r.rave_equiv,
+        rave_depth: r.rave_depth,
+        leaf_playouts: r.leaf_playouts.max(1),
+        smart_playouts: r.playouts,
     }
 }
 
@@ -484,11 +498,15 @@ impl<G: Game> Searcher<G> {
         let game = &t.root_game;
         let root = t.root();
         let side = game.to_move();
-        let mut candidates = Vec::new();
-        for c in root.children() {
-            candidates.push(self.candidate(c, side));
-        }
-        candidates.sort_by(|a, b| {
+        // Ranked by the visits of the root's own child, the choice the
+        // search made: a two-stone turn's visits are shared among its
+        // second stones, so comparing whole-turn nodes would favour
+        // one-action turns such as a pass.
+        let mut ranked: Vec<(u32, Candidate)> = root
+            .children()
+            .map(|c| (t.node(c).visits(), self.candidate(c, side)))
+            .collect();
+        ranked.sort_by(|(va, a), (vb, b)| {
             let rank = |c: &Candidate| match c.proven {
                 Some(w) if w == side => 2,
                 Some(_) => 0,
@@ -496,9 +514,11 @@ impl<G: Game> Searcher<G> {
             };
             rank(b)
                 .cmp(&rank(a))
+                .then(vb.cmp(va))
                 .then(b.visits.cmp(&a.visits))
                 .then(b.value.total_cmp(&a.value))
         });
+        let candidates: Vec<Candidate> = ranked.into_iter().map(|(_, c)| c).collect();
         let best = if game.is_over() {
             None
         } else if let Some(c) = candidates.first() {

@@ -5,7 +5,6 @@
 use std::alloc::{Layout, alloc_zeroed};
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, AtomicU32, AtomicUsize, Ordering};
 
-use super::Policy;
 use crate::rules::game::Game;
 use crate::rules::moves::{Action, Colour};
 use crate::rules::random::{Rng, below};
@@ -23,7 +22,7 @@ pub(crate) const MAX_CAPACITY: usize = (u32::MAX - 1) as usize;
 /// reaches this many visits (it then waits for its stop condition).
 pub(crate) const VISIT_CAP: u32 = 1 << 31;
 
-/// One tree node: 20 bytes. All fields are atomics so that any thread can
+/// One tree node: 28 bytes. All fields are atomics so that any thread can
 /// read and update any node without a lock; an all-zero node is a fresh,
 /// unvisited leaf.
 #[derive(Default)]
@@ -44,9 +43,18 @@ pub(crate) struct Node {
     proof: AtomicU8,
     /// The action's prior from [`super::knowledge`], in 255ths (0 = none).
     prior: AtomicU8,
+    /// AMAF ("all moves as first") playouts: those in which this node's
+    /// stone (cell and colour) was on the final board, whoever placed it
+    /// and whenever below the parent; and of them, those won by the seat
+    /// choosing this node. Only kept when RAVE is on. Updated by a plain
+    /// load and store, not a read-modify-write: a rare lost update between
+    /// threads costs nothing measurable and the atomic add would cost
+    /// more than the playout.
+    amaf_visits: AtomicU32,
+    amaf_wins: AtomicU32,
 }
 
-const _: () = assert!(std::mem::size_of::<Node>() == 20);
+const _: () = assert!(std::mem::size_of::<Node>() == 28);
 
 impl Node {
     pub(crate) fn visits(&self) -> u32 {
@@ -62,6 +70,10 @@ impl Node {
     pub(crate) fn prior(&self) -> Option<f64> {
         let p = self.prior.load(Relaxed);
         (p > 0).then(|| f64::from(p) / 255.0)
+    }
+    /// AMAF playouts and wins (see the fields).
+    pub(crate) fn amaf(&self) -> (u32, u32) {
+        (self.amaf_visits.load(Relaxed), self.amaf_wins.load(Relaxed))
     }
     pub(crate) fn proof(&self) -> Option<Colour> {
         match self.proof.load(Relaxed) {
@@ -173,6 +185,9 @@ pub(crate) struct Worker {
     path: Vec<(u32, Colour)>,
     actions: Vec<Action>,
     priors: Vec<f32>,
+    /// RAVE: per cell index, 1 + the colour of the stone on the final board
+    /// of the current playout (0 = empty).
+    final_colour: Vec<u8>,
     pub(crate) iterations: u64,
     /// Root visits and wins not yet added to the shared root: the root is
     /// on every path, so its counters are updated in batches of
@@ -197,6 +212,7 @@ impl Worker {
             path: Vec::with_capacity(512),
             actions: Vec::with_capacity(1024),
             priors: Vec::with_capacity(1024),
+            final_colour: Vec::new(),
             iterations: 0,
             pending_visits: 0,
             pending_wins: 0,
@@ -217,8 +233,19 @@ pub(crate) struct TreeConfig {
     pub(crate) expand_divisor: u32,
     /// Ask [`super::knowledge::priors`] at expansion.
     pub(crate) priors: bool,
-    /// Plain playouts or [`super::knowledge::playout`].
-    pub(crate) policy: Policy,
+    /// Progressive-bias weight: a child with prior 1 counts as having won
+    /// this many extra playouts.
+    pub(crate) prior_weight: f32,
+    /// Keep AMAF statistics and blend them into selection.
+    pub(crate) rave: bool,
+    /// Visits at which a child's own rate and its AMAF rate weigh the same.
+    pub(crate) rave_equiv: f32,
+    /// AMAF is kept below the first this many nodes of a path.
+    pub(crate) rave_depth: u32,
+    /// Playouts per leaf reached (at least 1): each counts as a visit.
+    pub(crate) leaf_playouts: u32,
+    /// [`super::knowledge::playout`] instead of the rules' random playout.
+    pub(crate) smart_playouts: bool,
 }
 
 /// A search tree over the game `G`, rooted at `root_game`.
@@ -240,6 +267,40 @@ pub(crate) const ROOT: u32 = 0;
 /// A prior in `0..=1` in 255ths, at least 1 (0 means "no prior").
 fn quantize(p: f32) -> u8 {
     (p.clamp(0.0, 1.0) * 255.0).round().max(1.0) as u8
+}
+
+/// The RAVE selection score of a child with `visits` and `wins` of its own
+/// and `av`, `aw` AMAF playouts and wins: the blend
+/// `(1 - beta) * q + beta * q_amaf` with `beta = av / (av + n + n * av / equiv)`
+/// (Gelly and Silver's schedule: the AMAF rate counts for a child with few
+/// visits and fades as they grow past `equiv`), plus the exploration term
+/// `explore / sqrt(max(n, 1))` and the progressive bias `bias / (n + 1)`.
+/// The blend is computed as `(wins * (1 + av / equiv) + aw) / (av + n + n * av / equiv)`,
+/// one division, and `1/sqrt(n)` comes from the table: selection scores
+/// every child, so this is the search's hot loop.
+#[inline(always)]
+fn rave_score(
+    visits: u32,
+    wins: u32,
+    (av, aw): (u32, u32),
+    inv_equiv: f32,
+    explore: f32,
+    bias: f32,
+    table: &[f32; RSQRT_TABLE],
+) -> f32 {
+    let n = visits as f32;
+    let a = av as f32;
+    let damp = a * inv_equiv;
+    let value = (wins as f32 * (1.0 + damp) + aw as f32) / (a + n + n * damp);
+    let r = match table.get(visits.max(1) as usize) {
+        Some(&r) => r,
+        None => 1.0 / n.sqrt(),
+    };
+    let mut score = value + explore * r;
+    if bias != 0.0 {
+        score += bias / (n + 1.0);
+    }
+    score
 }
 
 /// Entries of the `1/sqrt(n)` table.
@@ -306,6 +367,10 @@ impl<G: Game> Tree<G> {
         let mut parent_children: u32 = 0;
         // Visits of `idx` this thread has not yet added to its counter.
         let mut own_pending: u32 = 0;
+        // Playouts from the leaf besides the last one, and their wins per
+        // seat ([`TreeConfig::leaf_playouts`]).
+        let mut extra = 0u32;
+        let mut extra_wins = [0u32; 2];
         let winner = loop {
             let node = self.node(idx);
             if let Some(winner) = node.proof() {
@@ -322,10 +387,16 @@ impl<G: Game> Tree<G> {
                 first = f;
             }
             if first == NO_CHILDREN || first == EXPANDING {
-                break match self.config.policy {
-                    Policy::Plain => game.playout(&mut w.rng),
-                    Policy::Default => super::knowledge::playout(&mut game, &mut w.rng),
-                };
+                for _ in 1..self.config.leaf_playouts {
+                    let mut end = game.clone();
+                    let won = self.playout(&mut end, w);
+                    if self.config.rave {
+                        self.update_amaf(w, &end, won);
+                    }
+                    extra += 1;
+                    extra_wins[won.index()] += 1;
+                }
+                break self.playout(&mut game, w);
             }
             let n = u32::from(node.num_children.load(Relaxed));
             let mover = game.to_move();
@@ -363,22 +434,79 @@ impl<G: Game> Tree<G> {
         if w.path[0].1 == winner {
             w.pending_wins += 1;
         }
-        if let Some(&(i, mover)) = w.path.get(1)
-            && mover == winner
-        {
-            w.root_delta[(i - w.root_first) as usize].1 += 1;
+        w.pending_visits += extra;
+        w.pending_wins += extra_wins[w.path[0].1.index()];
+        if let Some(&(i, mover)) = w.path.get(1) {
+            let delta = &mut w.root_delta[(i - w.root_first) as usize];
+            delta.0 += extra;
+            delta.1 += extra_wins[mover.index()] + u32::from(mover == winner);
         }
         for &(i, mover) in w.path.iter().skip(2) {
-            if mover == winner {
-                self.node(i).wins.fetch_add(1, Relaxed);
+            let node = self.node(i);
+            if extra > 0 {
+                node.visits.fetch_add(extra, Relaxed);
             }
+            let won = extra_wins[mover.index()] + u32::from(mover == winner);
+            if won > 0 {
+                node.wins.fetch_add(won, Relaxed);
+            }
+        }
+        if self.config.rave {
+            self.update_amaf(w, &game, winner);
         }
         if self.node(idx).proof().is_some() {
             self.propagate_proof(&w.path);
         }
-        w.iterations += 1;
+        w.iterations += 1 + u64::from(extra);
         if w.pending_visits >= ROOT_BATCH {
             self.flush(w);
+        }
+    }
+
+    /// One playout from `game` (a leaf of the current path) by the
+    /// configured policy; returns the winner.
+    #[inline(always)]
+    fn playout(&self, game: &mut G, w: &mut Worker) -> Colour {
+        if self.config.smart_playouts {
+            super::knowledge::playout(game, &mut w.rng)
+        } else {
+            game.playout(&mut w.rng)
+        }
+    }
+
+    /// RAVE: credits every child of every node on the path whose stone is
+    /// on the final board `end` (a stone action's cell was empty at its
+    /// parent, so it was placed below it, in the tree or the playout).
+    fn update_amaf(&self, w: &mut Worker, end: &G, winner: Colour) {
+        let topo = end.topology();
+        w.final_colour.clear();
+        w.final_colour.resize(topo.bits, 0);
+        for &cell in topo.cells() {
+            if let Some(c) = end.stone_at(cell) {
+                w.final_colour[cell.index()] = 1 + c as u8;
+            }
+        }
+        // The seat choosing among a node's children is the mover recorded
+        // with the next node on the path.
+        let levels = (w.path.len() - 1).min(self.config.rave_depth as usize);
+        for k in 0..levels {
+            let (parent, _) = w.path[k];
+            let won = u32::from(w.path[k + 1].1 == winner);
+            for c in self.node(parent).children() {
+                let node = self.node(c);
+                let a = node.action();
+                if !a.is_stone()
+                    || w.final_colour.get(a.cell().index()).copied() != Some(1 + a.colour() as u8)
+                {
+                    continue;
+                }
+                node.amaf_visits
+                    .store(node.amaf_visits.load(Relaxed).wrapping_add(1), Relaxed);
+                if won == 1 {
+                    node.amaf_wins
+                        .store(node.amaf_wins.load(Relaxed).wrapping_add(1), Relaxed);
+                }
+            }
         }
     }
 
@@ -498,10 +626,19 @@ impl<G: Game> Tree<G> {
     /// ties go to the lowest index, as in a plain scan.
     #[inline]
     fn select(&self, parent_visits: u32, first: u32, n: u32, mover: Colour) -> u32 {
-        if self.config.priors {
-            self.select_with::<true, false>(parent_visits, first, n, mover, &[])
-        } else {
-            self.select_with::<false, false>(parent_visits, first, n, mover, &[])
+        match (self.config.priors, self.config.rave) {
+            (true, true) => {
+                self.select_with::<true, false, true>(parent_visits, first, n, mover, &[])
+            }
+            (true, false) => {
+                self.select_with::<true, false, false>(parent_visits, first, n, mover, &[])
+            }
+            (false, true) => {
+                self.select_with::<false, false, true>(parent_visits, first, n, mover, &[])
+            }
+            (false, false) => {
+                self.select_with::<false, false, false>(parent_visits, first, n, mover, &[])
+            }
         }
     }
 
@@ -515,15 +652,24 @@ impl<G: Game> Tree<G> {
         mover: Colour,
         deltas: &[(u32, u32)],
     ) -> u32 {
-        if self.config.priors {
-            self.select_with::<true, true>(parent_visits, first, n, mover, deltas)
-        } else {
-            self.select_with::<false, true>(parent_visits, first, n, mover, deltas)
+        match (self.config.priors, self.config.rave) {
+            (true, true) => {
+                self.select_with::<true, true, true>(parent_visits, first, n, mover, deltas)
+            }
+            (true, false) => {
+                self.select_with::<true, true, false>(parent_visits, first, n, mover, deltas)
+            }
+            (false, true) => {
+                self.select_with::<false, true, true>(parent_visits, first, n, mover, deltas)
+            }
+            (false, false) => {
+                self.select_with::<false, true, false>(parent_visits, first, n, mover, deltas)
+            }
         }
     }
 
     #[inline(always)]
-    fn select_with<const BIAS: bool, const DELTA: bool>(
+    fn select_with<const BIAS: bool, const DELTA: bool, const RAVE: bool>(
         &self,
         parent_visits: u32,
         first: u32,
@@ -532,7 +678,8 @@ impl<G: Game> Tree<G> {
         deltas: &[(u32, u32)],
     ) -> u32 {
         const LANES: usize = 4;
-        let bias_scale = super::knowledge::PRIOR_WEIGHT / 255.0;
+        let bias_scale = self.config.prior_weight / 255.0;
+        let inv_equiv = 1.0 / self.config.rave_equiv;
         let explore = self.config.exploration * (parent_visits.max(1) as f32).ln().sqrt();
         let table: &[f32; RSQRT_TABLE] = &RSQRT;
         let kids = self.arena.slice(first, n);
@@ -550,6 +697,26 @@ impl<G: Game> Tree<G> {
             if proof != 0 {
                 return if proof == mine { Err(()) } else { Ok(None) };
             }
+            if RAVE {
+                let (av, aw) = c.amaf();
+                if visits == 0 && av == 0 {
+                    return Err(());
+                }
+                let bias = if BIAS {
+                    bias_scale * f32::from(c.prior.load(Relaxed))
+                } else {
+                    0.0
+                };
+                return Ok(Some(rave_score(
+                    visits,
+                    wins,
+                    (av, aw),
+                    inv_equiv,
+                    explore,
+                    bias,
+                    table,
+                )));
+            }
             if visits == 0 {
                 return Err(());
             }
@@ -557,7 +724,7 @@ impl<G: Game> Tree<G> {
                 Some(&r) => r,
                 None => 1.0 / (visits as f32).sqrt(),
             };
-            // Progressive bias: PRIOR_WEIGHT * prior / n, folded into wins.
+            // Progressive bias: prior_weight * prior / n, folded into wins.
             let wins = if BIAS {
                 wins as f32 + bias_scale * f32::from(c.prior.load(Relaxed))
             } else {
@@ -693,6 +860,9 @@ impl<G: Game> Tree<G> {
                 d.visits.store(s.visits(), Relaxed);
                 d.wins.store(s.wins(), Relaxed);
                 d.proof.store(s.proof.load(Relaxed), Relaxed);
+                d.prior.store(s.prior.load(Relaxed), Relaxed);
+                d.amaf_visits.store(s.amaf_visits.load(Relaxed), Relaxed);
+                d.amaf_wins.store(s.amaf_wins.load(Relaxed), Relaxed);
                 queue.push_back((c, first + k as u32));
             }
             let t = fresh.node(to);

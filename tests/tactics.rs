@@ -1,0 +1,221 @@
+//! Tactics: positions whose right turn is known, which the default policy
+//! finds within a stated number of visits and the plain policy does not.
+//!
+//! Each right turn is checked to be a proven win: exactly in Odd, with a
+//! deep search (the solver) in the other games. The default policy must choose it with each of five seeds; the
+//! plain policy, with the same visits, with at most [`PLAIN_MAX`] of them,
+//! and none of its other choices may be a proven win. Single thread, fixed
+//! seeds: the searches are deterministic.
+
+use oddity::rules::game::{GameSpec, Rules};
+use oddity::rules::kind::GameKind;
+use oddity::rules::moves::{Colour, Stone, Turn};
+use oddity::rules::position::AnyGame;
+use oddity::rules::record::GameRecord;
+use oddity::search::{Engine, Limits, Policy, Report, SearchParams, StopFlag};
+
+/// Seeds of the searches.
+const SEEDS: [u64; 5] = [1, 2, 3, 4, 5];
+/// Seeds with which the plain policy may find the right turn.
+const PLAIN_MAX: usize = 2;
+/// Visits of the search that proves a turn's result.
+const PROOF_VISITS: u64 = 20_000;
+
+struct Tactic {
+    kind: GameKind,
+    size: usize,
+    to_move: Colour,
+    /// `B:A1 W:C1 ...`
+    stones: &'static str,
+    /// The winning turn.
+    right: &'static str,
+    /// Visits the default policy gets (and the plain policy with it).
+    visits: u64,
+}
+
+fn position(t: &Tactic) -> AnyGame {
+    let spec = GameSpec::new(t.kind, t.size, Rules::default()).unwrap();
+    let topo = spec.topology();
+    let stones: Vec<Stone> = t
+        .stones
+        .split_whitespace()
+        .map(|s| {
+            let (c, cell) = s.split_once(':').unwrap();
+            Stone {
+                colour: Colour::parse(c).unwrap(),
+                cell: topo.parse_cell(cell).unwrap(),
+            }
+        })
+        .collect();
+    AnyGame::from_setup(&spec, &stones, t.to_move).unwrap()
+}
+
+fn search(pos: &AnyGame, policy: Policy, visits: u64, seed: u64) -> Report {
+    let mut engine = Engine::new(SearchParams {
+        threads: 1,
+        seed,
+        policy,
+        memory_mb: 256,
+        ..SearchParams::default()
+    });
+    engine.set_position(&GameRecord::new(pos.clone()));
+    let limits = Limits {
+        visits: Some(visits),
+        ..Limits::default()
+    };
+    engine.search(&limits, &StopFlag::new(), None)
+}
+
+/// The proven winner after `turn` (None when the deep search cannot tell).
+fn proven_after(pos: &AnyGame, turn: &Turn) -> Option<Colour> {
+    let mut next = pos.clone();
+    next.play_turn(turn).unwrap();
+    if let Some(w) = next.winner() {
+        return Some(w);
+    }
+    if next.kind() == GameKind::Odd {
+        return Some(OddSolver::new(&next).winner());
+    }
+    search(&next, Policy::Default, PROOF_VISITS, 1).proven
+}
+
+/// Exact Odd endgames: the result depends only on the final colouring of
+/// the empty cells, so each of the `2^e` colourings is scored once and the
+/// game tree is a minimax over (filled cells, their colours) with a memo.
+struct OddSolver {
+    /// Winner of each final colouring (bit i set: empty cell i white).
+    leaves: Vec<Colour>,
+    cells: usize,
+    first: Colour,
+    memo: std::collections::HashMap<(u32, u32), Colour>,
+}
+
+impl OddSolver {
+    fn new(pos: &AnyGame) -> OddSolver {
+        let empties: Vec<_> = pos
+            .topology()
+            .cells()
+            .iter()
+            .copied()
+            .filter(|&c| pos.stone_at(c).is_none())
+            .collect();
+        assert!(empties.len() <= 16, "too many empty cells to solve");
+        let leaves = (0..1u32 << empties.len())
+            .map(|colours| {
+                let mut g = pos.clone();
+                for (i, &cell) in empties.iter().enumerate() {
+                    let colour = if colours >> i & 1 == 0 {
+                        Colour::Black
+                    } else {
+                        Colour::White
+                    };
+                    let turn = Turn::stones(Stone { cell, colour }, None);
+                    g.play_turn(&turn).unwrap();
+                }
+                g.winner().unwrap()
+            })
+            .collect();
+        OddSolver {
+            leaves,
+            cells: empties.len(),
+            first: pos.to_move(),
+            memo: Default::default(),
+        }
+    }
+
+    fn winner(&mut self) -> Colour {
+        self.solve(0, 0)
+    }
+
+    fn solve(&mut self, filled: u32, colours: u32) -> Colour {
+        if filled.count_ones() as usize == self.cells {
+            return self.leaves[colours as usize];
+        }
+        if let Some(&w) = self.memo.get(&(filled, colours)) {
+            return w;
+        }
+        let mover = if filled.count_ones().is_multiple_of(2) {
+            self.first
+        } else {
+            self.first.opposite()
+        };
+        let mut result = mover.opposite();
+        'cells: for i in 0..self.cells {
+            if filled >> i & 1 == 1 {
+                continue;
+            }
+            for white in [0, 1] {
+                if self.solve(filled | 1 << i, colours | white << i) == mover {
+                    result = mover;
+                    break 'cells;
+                }
+            }
+        }
+        self.memo.insert((filled, colours), result);
+        result
+    }
+}
+
+fn check(t: &Tactic) {
+    let pos = position(t);
+    let right = pos.parse_turn(t.right).unwrap();
+    assert_eq!(
+        proven_after(&pos, &right),
+        Some(t.to_move),
+        "{} is not a proven win",
+        t.right
+    );
+    for seed in SEEDS {
+        let best = search(&pos, Policy::Default, t.visits, seed).best.unwrap();
+        assert_eq!(
+            pos.token(&best),
+            t.right,
+            "default, seed {seed}, {} visits",
+            t.visits
+        );
+    }
+    let mut found = 0;
+    for seed in SEEDS {
+        let plain = search(&pos, Policy::Plain, t.visits, seed).best.unwrap();
+        if pos.token(&plain) == t.right {
+            found += 1;
+        } else {
+            assert_ne!(
+                proven_after(&pos, &plain),
+                Some(t.to_move),
+                "plain's {} wins as well",
+                pos.token(&plain)
+            );
+        }
+    }
+    assert!(found <= PLAIN_MAX, "plain found it with {found} seeds of 5");
+}
+
+#[test]
+fn onyx_white_connects_with_a2() {
+    check(&Tactic {
+        kind: GameKind::Onyx,
+        size: 8,
+        to_move: Colour::White,
+        stones: "B:A1 W:C1 W:D1 W:E1 W:F1 W:G1 W:B2 B:A3 B:A4 B:B4 B:C4 B:H4 B:A5 B:E5 \
+                 B:H5 B:A7 W:D8 W:E8 B:H8 W:BC12 W:EF23 B:GH23 W:FG34 W:BC56 B:DE56 \
+                 W:GH67 B:BC78",
+        right: "A2",
+        visits: 200,
+    });
+}
+
+/// Odd side 4 (groups of 4 count), 12 empty cells: B:G5 is the only
+/// winning turn of 24 (the exact solve checks every turn plain chooses).
+#[test]
+fn odd_white_wins_only_with_black_g5() {
+    check(&Tactic {
+        kind: GameKind::Odd,
+        size: 4,
+        to_move: Colour::White,
+        stones: "W:A1 W:C1 B:D1 W:A2 W:B2 B:C2 W:D2 B:E2 W:A3 W:C3 W:D3 B:F3 W:A4 W:B4 \
+                 B:C4 B:D4 B:E4 W:F4 B:G4 W:D5 B:F5 B:E6 W:G6 W:E7 B:F7",
+        right: "B:G5",
+        visits: 200,
+    });
+}
