@@ -165,32 +165,6 @@ fn colour_name(c: Colour) -> &'static str {
     }
 }
 
-/// The position after the first `k` turns of `record`.
-pub fn position_at(record: &GameRecord, k: usize) -> AnyGame {
-    let mut pos = record.start().clone();
-    for (seat, turn) in record.moves().iter().take(k) {
-        if *turn == Turn::Resign {
-            continue;
-        }
-        if pos.to_move() != *seat {
-            pos.set_to_move(*seat);
-        }
-        pos.play_turn(turn)
-            .expect("a recorded turn replays legally");
-    }
-    pos
-}
-
-/// The record cut after `k` turns.
-pub fn record_prefix(record: &GameRecord, k: usize) -> GameRecord {
-    let mut out = GameRecord::new(record.start().clone());
-    for (seat, turn) in record.moves().iter().take(k) {
-        out.play(*seat, *turn)
-            .expect("a recorded turn replays legally");
-    }
-    out
-}
-
 impl Session {
     pub fn new(engines: &[String]) -> Session {
         let spec = GameSpec::default_for(GameKind::Odd);
@@ -431,7 +405,6 @@ impl Session {
         } else {
             return Err("no person plays in this game".into());
         };
-        self.record = record_prefix(&self.record, self.record.moves().len());
         self.record
             .play(seat, Turn::Resign)
             .map_err(|e| e.describe(self.record.position().topology()))?;
@@ -475,7 +448,7 @@ impl Session {
     /// Drops the turns after the one viewed, to play on from there.
     pub fn branch_here(&mut self) {
         if !self.at_end() {
-            self.record = record_prefix(&self.record, self.view);
+            self.record = self.record.truncated(self.view);
             self.changed();
         }
     }
@@ -568,7 +541,7 @@ impl Session {
         if !self.analysis_wanted {
             return None;
         }
-        let record = record_prefix(&self.record, self.view);
+        let record = self.record.truncated(self.view);
         if record.is_over() {
             return None;
         }
@@ -661,7 +634,7 @@ impl Session {
     /// Everything the page draws, for the position viewed.
     /// `board_svg` draws a position and the turn that led to it.
     pub fn state(&self, board_svg: impl Fn(&AnyGame, Option<Turn>) -> String) -> State {
-        let pos = position_at(&self.record, self.view);
+        let pos = self.record.position_after(self.view);
         let spec = *pos.spec();
         let topo = pos.topology();
         let last = self

@@ -74,8 +74,17 @@ impl GameRecord {
             self.resigned = None;
             return true;
         }
+        self.current = self.position_after(self.moves.len());
+        true
+    }
+
+    /// The position after the first `k` turns (resignations change nothing).
+    pub fn position_after(&self, k: usize) -> AnyGame {
         let mut replay = self.start.clone();
-        for (seat, turn) in &self.moves {
+        for (seat, turn) in self.moves.iter().take(k) {
+            if *turn == Turn::Resign {
+                continue;
+            }
             if replay.to_move() != *seat {
                 replay.set_to_move(*seat);
             }
@@ -83,8 +92,17 @@ impl GameRecord {
                 .play_turn(turn)
                 .expect("a recorded turn replays legally");
         }
-        self.current = replay;
-        true
+        replay
+    }
+
+    /// The record of the first `k` turns only.
+    pub fn truncated(&self, k: usize) -> GameRecord {
+        let mut out = GameRecord::new(self.start.clone());
+        for (seat, turn) in self.moves.iter().take(k) {
+            out.play(*seat, *turn)
+                .expect("a recorded turn replays legally");
+        }
+        out
     }
 
     pub fn is_over(&self) -> bool {

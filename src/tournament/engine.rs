@@ -308,15 +308,7 @@ impl EngineProcess {
         }
         let id = self.next_id;
         self.next_id += 1;
-        let sent = match self.stdin.as_mut() {
-            Some(stdin) => writeln!(stdin, "{id} {command}").and_then(|_| stdin.flush()),
-            None => Err(std::io::Error::other("stdin closed")),
-        };
-        if sent.is_err() {
-            self.dead = true;
-            let why = self.exit_text();
-            return Err(Fault::Crash(why));
-        }
+        self.send_line(&format!("{id} {command}"))?;
         let deadline = Instant::now() + timeout;
         let mut result: Option<(bool, Vec<String>)> = None;
         loop {
@@ -328,14 +320,8 @@ impl EngineProcess {
                 return Err(Fault::Timeout(timeout));
             }
             let wait = (deadline - now).min(Duration::from_millis(50));
-            let line = match self.lines.recv_timeout(wait) {
-                Ok(Line::Text(line)) => line,
-                Ok(Line::Eof) | Err(RecvTimeoutError::Disconnected) => {
-                    self.dead = true;
-                    let why = self.exit_text();
-                    return Err(Fault::Crash(why));
-                }
-                Err(RecvTimeoutError::Timeout) => continue,
+            let Some(line) = self.next_line(wait)? else {
+                continue;
             };
             match &mut result {
                 None => {
@@ -357,7 +343,6 @@ impl EngineProcess {
                             })
                         };
                     }
-                    let _ = ok;
                     lines.push(line.trim_end().to_string());
                 }
             }
@@ -403,14 +388,8 @@ impl EngineProcess {
             {
                 return Err(Fault::Timeout(Instant::now() - started));
             }
-            let line = match self.lines.recv_timeout(Duration::from_millis(50)) {
-                Ok(Line::Text(line)) => line,
-                Ok(Line::Eof) | Err(RecvTimeoutError::Disconnected) => {
-                    self.dead = true;
-                    let why = self.exit_text();
-                    return Err(Fault::Crash(why));
-                }
-                Err(RecvTimeoutError::Timeout) => continue,
+            let Some(line) = self.next_line(Duration::from_millis(50))? else {
+                continue;
             };
             match &mut status {
                 None if line.trim().is_empty() => {}
@@ -435,6 +414,19 @@ impl EngineProcess {
                     }
                 }
             }
+        }
+    }
+
+    /// The engine's next output line, if one arrives within `wait`; a closed
+    /// output marks the engine dead.
+    fn next_line(&mut self, wait: Duration) -> Result<Option<String>, Fault> {
+        match self.lines.recv_timeout(wait) {
+            Ok(Line::Text(line)) => Ok(Some(line)),
+            Ok(Line::Eof) | Err(RecvTimeoutError::Disconnected) => {
+                self.dead = true;
+                Err(Fault::Crash(self.exit_text()))
+            }
+            Err(RecvTimeoutError::Timeout) => Ok(None),
         }
     }
 
