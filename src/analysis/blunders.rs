@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::result::{Settings, analyse, seat};
+use super::result::{Settings, analyse};
 use crate::rules::record::GameRecord;
 
 /// One turn of the game, judged.
@@ -96,7 +96,7 @@ pub fn check_game(
         };
         turns.push(TurnCheck {
             turn: k + 1,
-            seat: seat(mover),
+            seat: mover.seat(),
             token,
             winrate_before: round(before),
             winrate_after: round(after),

@@ -56,14 +56,6 @@ impl Settings {
     }
 }
 
-/// A seat as JSON writes it: `"b"` or `"w"`.
-pub fn seat(c: Colour) -> &'static str {
-    match c {
-        Colour::Black => "b",
-        Colour::White => "w",
-    }
-}
-
 /// Rounds a probability for output: six decimals are plenty.
 fn rate(v: f64) -> f64 {
     (v * 1e6).round() / 1e6
@@ -186,7 +178,7 @@ pub fn describe(record: &GameRecord, report: &Report, top: usize) -> Analysis {
                     winrate: rate(c.value),
                     prior: c.prior.map(rate),
                     pv: pv.iter().map(|t| position.token(t)).collect(),
-                    proven: c.proven.map(seat),
+                    proven: c.proven.map(Colour::seat),
                     turn: c.turn,
                     pv_turns: pv,
                 }
@@ -220,9 +212,9 @@ pub fn describe(record: &GameRecord, report: &Report, top: usize) -> Analysis {
         game: position.kind().name(),
         size: topo.size,
         turn_number: record.moves().len(),
-        to_move: seat(position.to_move()),
+        to_move: position.to_move().seat(),
         game_over: over,
-        winner: record.outcome().map(|o| seat(o.winner)),
+        winner: record.outcome().map(|o| o.winner.seat()),
         groups: Groups { b, w },
         root_info: RootInfo {
             visits: if over { 0 } else { report.root_visits },
@@ -232,7 +224,11 @@ pub fn describe(record: &GameRecord, report: &Report, top: usize) -> Analysis {
             } else {
                 rate(report.root_value)
             },
-            proven: if over { None } else { report.proven.map(seat) },
+            proven: if over {
+                None
+            } else {
+                report.proven.map(Colour::seat)
+            },
         },
         move_infos,
         cells: Some(cells),

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use tokio::sync::watch;
 
-use super::session::{Analysis, Candidate, Job, Session, seat_word};
+use super::session::{Analysis, Candidate, Job, Session};
 use crate::rules::moves::{Colour, Stone, Turn};
 use crate::rules::position::AnyGame;
 use crate::rules::record::GameRecord;
@@ -214,7 +214,7 @@ fn run_job(
             shared.update(|s| s.analysis_update(job.generation, analysis));
         }
     };
-    let seat = seat_word(job.seat);
+    let seat = job.seat.seat();
     if !job.genmove {
         return r
             .process
@@ -294,7 +294,7 @@ fn sync(r: &mut Running, job: &Job, never: &AtomicBool) -> Result<(), Fault> {
                 .iter()
                 .any(|&c| start_pos.stone_at(c) != usual.stone_at(c));
         if set_up {
-            let seat = seat_word(start_pos.to_move());
+            let seat = start_pos.to_move().seat();
             send(
                 r,
                 format!("oddity-set_position {seat} {}", stones.join(" ")),
@@ -307,7 +307,7 @@ fn sync(r: &mut Running, job: &Job, never: &AtomicBool) -> Result<(), Fault> {
     };
     for (seat, turn) in &moves[from..] {
         let token = job.record.start().token(turn);
-        send(r, format!("play {} {token}", seat_word(*seat)))?;
+        send(r, format!("play {} {token}", seat.seat()))?;
     }
     r.synced = Some(Synced {
         start,

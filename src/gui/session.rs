@@ -148,21 +148,7 @@ pub struct Session {
 }
 
 fn seat_letter<S: serde::Serializer>(c: &Colour, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(seat_word(*c))
-}
-
-pub fn seat_word(c: Colour) -> &'static str {
-    match c {
-        Colour::Black => "b",
-        Colour::White => "w",
-    }
-}
-
-fn colour_name(c: Colour) -> &'static str {
-    match c {
-        Colour::Black => "Black",
-        Colour::White => "White",
-    }
+    s.serialize_str(c.seat())
 }
 
 impl Session {
@@ -308,7 +294,7 @@ impl Session {
         let seat = self.record.position().to_move();
         match self.seat(seat) {
             Seat::Human => Ok(seat),
-            Seat::Engine(name) => Err(format!("it is {name}'s turn ({})", colour_name(seat))),
+            Seat::Engine(name) => Err(format!("it is {name}'s turn ({})", seat.name())),
         }
     }
 
@@ -656,7 +642,7 @@ impl Session {
             .moves()
             .iter()
             .map(|(seat, turn)| MoveEntry {
-                seat: seat_word(*seat),
+                seat: seat.seat(),
                 token: self.record.start().token(turn),
             })
             .collect();
@@ -674,14 +660,14 @@ impl Session {
             seconds: self.seconds,
             moves,
             view: self.view,
-            to_move: seat_word(to_move),
+            to_move: to_move.seat(),
             human_turn,
             can_pass: human_turn && try_turn(Turn::Pass),
             can_swap: human_turn && try_turn(Turn::Swap),
             stones,
             groups: pos.group_counts(),
             result: result.map(|r| ResultInfo {
-                winner: seat_word(r.winner),
+                winner: r.winner.seat(),
                 text: r.text,
                 code: self.result_code().unwrap_or_default(),
                 chain: r.chain.iter().map(|&c| topo.name(c).to_string()).collect(),
@@ -708,11 +694,7 @@ impl Session {
             let loser = o.winner.opposite();
             return Some(GameResult {
                 winner: o.winner,
-                text: format!(
-                    "{} wins: {} resigned",
-                    colour_name(o.winner),
-                    colour_name(loser)
-                ),
+                text: format!("{} wins: {} resigned", o.winner.name(), loser.name()),
                 chain: Vec::new(),
             });
         }
@@ -732,7 +714,7 @@ fn describe_win(pos: &AnyGame, winner: Colour) -> GameResult {
     let [b, w] = pos.group_counts();
     let total = b + w;
     let parity = if total % 2 == 1 { "odd" } else { "even" };
-    let name = colour_name(winner);
+    let name = winner.name();
     let (text, chain) = match pos.kind() {
         GameKind::Xodd | GameKind::Yodd => (
             format!(

@@ -42,6 +42,22 @@ impl Colour {
         }
     }
 
+    /// The GTP seat: `b` or `w`.
+    pub fn seat(self) -> &'static str {
+        match self {
+            Colour::Black => "b",
+            Colour::White => "w",
+        }
+    }
+
+    /// The colour's name for people: `Black` or `White`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Colour::Black => "Black",
+            Colour::White => "White",
+        }
+    }
+
     /// Parses a seat or stone colour: `b`, `w`, `black`, `white`, any case.
     pub fn parse(text: &str) -> Option<Colour> {
         match text.to_ascii_lowercase().as_str() {

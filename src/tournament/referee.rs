@@ -64,13 +64,6 @@ pub fn setup_commands(spec: &GameSpec) -> Vec<String> {
     cmds
 }
 
-fn seat_word(seat: Colour) -> &'static str {
-    match seat {
-        Colour::Black => "b",
-        Colour::White => "w",
-    }
-}
-
 fn secs(d: Duration) -> u64 {
     d.as_secs_f64().ceil() as u64
 }
@@ -136,11 +129,7 @@ pub fn play_game(
             }
         }
         for (s, turn) in record.moves() {
-            cmds.push(format!(
-                "play {} {}",
-                seat_word(*s),
-                record.start().token(turn)
-            ));
+            cmds.push(format!("play {} {}", s.seat(), record.start().token(turn)));
         }
         for cmd in cmds {
             match engine.command(&cmd, command_timeout, stop) {
@@ -194,7 +183,7 @@ pub fn play_game(
         let allowed = match limits.time {
             TimeControl::None => None,
             TimeControl::PerMove(t) => {
-                let cmd = format!("time_left {} {} 1", seat_word(seat), secs(t));
+                let cmd = format!("time_left {} {} 1", seat.seat(), secs(t));
                 match engine.command(&cmd, command_timeout, stop) {
                     Ok(_) => {}
                     Err(Fault::Aborted) => return None,
@@ -205,7 +194,7 @@ pub fn play_game(
             TimeControl::Clock { .. } => {
                 let cmd = format!(
                     "time_left {} {} 0",
-                    seat_word(seat),
+                    seat.seat(),
                     clock[i].as_secs_f64().floor() as u64
                 );
                 match engine.command(&cmd, command_timeout, stop) {
@@ -221,7 +210,7 @@ pub fn play_game(
             None => limits.move_timeout,
         };
         let began = Instant::now();
-        let answer = engine.command(&format!("genmove {}", seat_word(seat)), timeout, stop);
+        let answer = engine.command(&format!("genmove {}", seat.seat()), timeout, stop);
         let elapsed = began.elapsed();
         used[i] += elapsed;
         let answer = match answer {
@@ -281,7 +270,7 @@ pub fn play_game(
             continue;
         }
         let other = seat.opposite();
-        let cmd = format!("play {} {canonical}", seat_word(seat));
+        let cmd = format!("play {} {canonical}", seat.seat());
         match engines[other.index()].command(&cmd, command_timeout, stop) {
             Ok(_) => {}
             Err(Fault::Aborted) => return None,
@@ -334,7 +323,7 @@ fn finish(
             black: names[0].to_string(),
             white: names[1].to_string(),
             winner: winner.map(|w| names[w.index()].to_string()),
-            winner_seat: winner.map(|w| seat_word(w).to_string()),
+            winner_seat: winner.map(|w| w.seat().to_string()),
             reason: reason.to_string(),
             detail,
             game: spec.kind.to_string(),
