@@ -185,9 +185,9 @@ pub(crate) struct Worker {
     path: Vec<(u32, Colour)>,
     actions: Vec<Action>,
     priors: Vec<f32>,
-    /// RAVE: per cell index, 1 + the colour of the stone on the final board
-    /// of the current playout (0 = empty).
-    final_colour: Vec<u8>,
+    /// RAVE: indexed by a stone action's bits (see [`STONE_BITS`]), 1 if
+    /// that stone is on the final board of the current playout, else 0.
+    on_final_board: Vec<u8>,
     pub(crate) iterations: u64,
     /// Root visits and wins not yet added to the shared root: the root is
     /// on every path, so its counters are updated in batches of
@@ -201,6 +201,10 @@ pub(crate) struct Worker {
     root_first: u32,
 }
 
+/// Entries of [`Worker::on_final_board`]: a stone action's bits are below
+/// this (see [`Action::bits`]).
+const STONE_BITS: usize = 1 << 13;
+
 /// Iterations a thread counts locally before updating the root and its
 /// children.
 const ROOT_BATCH: u32 = 128;
@@ -212,7 +216,7 @@ impl Worker {
             path: Vec::with_capacity(512),
             actions: Vec::with_capacity(1024),
             priors: Vec::with_capacity(1024),
-            final_colour: Vec::new(),
+            on_final_board: vec![0; STONE_BITS],
             iterations: 0,
             pending_visits: 0,
             pending_wins: 0,
@@ -477,13 +481,17 @@ impl<G: Game> Tree<G> {
     /// RAVE: credits every child of every node on the path whose stone is
     /// on the final board `end` (a stone action's cell was empty at its
     /// parent, so it was placed below it, in the tree or the playout).
+    ///
+    /// Every child is read and written without a branch: whether its stone
+    /// is on the board is a coin toss, and a mispredicted branch per child
+    /// cost more than the store.
     fn update_amaf(&self, w: &mut Worker, end: &G, winner: Colour) {
         let topo = end.topology();
-        w.final_colour.clear();
-        w.final_colour.resize(topo.bits, 0);
+        let table = &mut w.on_final_board;
         for &cell in topo.cells() {
-            if let Some(c) = end.stone_at(cell) {
-                w.final_colour[cell.index()] = 1 + c as u8;
+            let on = end.stone_at(cell);
+            for c in [Colour::Black, Colour::White] {
+                table[usize::from(Action::stone(cell, c).bits())] = u8::from(on == Some(c));
             }
         }
         // The seat choosing among a node's children is the mover recorded
@@ -492,20 +500,18 @@ impl<G: Game> Tree<G> {
         for k in 0..levels {
             let (parent, _) = w.path[k];
             let won = u32::from(w.path[k + 1].1 == winner);
-            for c in self.node(parent).children() {
-                let node = self.node(c);
-                let a = node.action();
-                if !a.is_stone()
-                    || w.final_colour.get(a.cell().index()).copied() != Some(1 + a.colour() as u8)
-                {
-                    continue;
-                }
+            let kids = self.node(parent).children();
+            for node in self.arena.slice(kids.start, kids.len() as u32) {
+                // Special actions (pass, swap, end of turn) index entries
+                // of no cell, which stay 0.
+                let bits = usize::from(node.action.load(Relaxed)) & (STONE_BITS - 1);
+                let hit = u32::from(table[bits]);
                 node.amaf_visits
-                    .store(node.amaf_visits.load(Relaxed).wrapping_add(1), Relaxed);
-                if won == 1 {
-                    node.amaf_wins
-                        .store(node.amaf_wins.load(Relaxed).wrapping_add(1), Relaxed);
-                }
+                    .store(node.amaf_visits.load(Relaxed).wrapping_add(hit), Relaxed);
+                node.amaf_wins.store(
+                    node.amaf_wins.load(Relaxed).wrapping_add(hit & won),
+                    Relaxed,
+                );
             }
         }
     }
