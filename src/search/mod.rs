@@ -245,8 +245,10 @@ impl StopFlag {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Candidate {
     pub turn: Turn,
-    /// Visits of the node of the whole turn (for a two-action turn, of its
-    /// second action).
+    /// Visits the search gave this choice: those of the turn's first
+    /// action, the root's child (a two-stone turn's second stone is the
+    /// most promising continuation under it, and shares its visits with
+    /// the other second stones).
     pub visits: u64,
     /// Win probability for the side to move at the root.
     pub value: f64,
@@ -499,14 +501,12 @@ impl<G: Game> Searcher<G> {
         let root = t.root();
         let side = game.to_move();
         // Ranked by the visits of the root's own child, the choice the
-        // search made: a two-stone turn's visits are shared among its
-        // second stones, so comparing whole-turn nodes would favour
-        // one-action turns such as a pass.
-        let mut ranked: Vec<(u32, Candidate)> = root
-            .children()
-            .map(|c| (t.node(c).visits(), self.candidate(c, side)))
-            .collect();
-        ranked.sort_by(|(va, a), (vb, b)| {
+        // search made (a two-stone turn's own node shares its visits with
+        // the other second stones, so ranking by it would favour
+        // one-action turns such as a pass).
+        let mut candidates: Vec<Candidate> =
+            root.children().map(|c| self.candidate(c, side)).collect();
+        candidates.sort_by(|a, b| {
             let rank = |c: &Candidate| match c.proven {
                 Some(w) if w == side => 2,
                 Some(_) => 0,
@@ -514,11 +514,9 @@ impl<G: Game> Searcher<G> {
             };
             rank(b)
                 .cmp(&rank(a))
-                .then(vb.cmp(va))
                 .then(b.visits.cmp(&a.visits))
                 .then(b.value.total_cmp(&a.value))
         });
-        let candidates: Vec<Candidate> = ranked.into_iter().map(|(_, c)| c).collect();
         let best = if game.is_over() {
             None
         } else if let Some(c) = candidates.first() {
@@ -600,7 +598,7 @@ impl<G: Game> Searcher<G> {
         }
         Candidate {
             turn,
-            visits: u64::from(node.visits()),
+            visits: u64::from(first.visits()),
             value,
             prior: first.prior(),
             pv,
