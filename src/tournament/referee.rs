@@ -64,8 +64,17 @@ pub fn setup_commands(spec: &GameSpec) -> Vec<String> {
     cmds
 }
 
-fn secs(d: Duration) -> u64 {
-    d.as_secs_f64().ceil() as u64
+/// Seconds as GTP time commands carry them: whole seconds as an integer,
+/// a fraction (e.g. `--st 0.2`) in decimals, to the millisecond.
+fn secs(d: Duration) -> String {
+    let ms = d.as_millis();
+    if ms % 1000 == 0 {
+        (ms / 1000).to_string()
+    } else {
+        format!("{:.3}", d.as_secs_f64())
+            .trim_end_matches('0')
+            .to_string()
+    }
 }
 
 /// Plays one game. `engines` are in seat order (black, white); `names` too.
@@ -391,4 +400,17 @@ pub fn forfeit_at_start(
         [Duration::ZERO; 2],
         Some(seat),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_commands_carry_fractions_of_a_second() {
+        assert_eq!(secs(Duration::from_secs(3)), "3");
+        assert_eq!(secs(Duration::from_millis(200)), "0.2");
+        assert_eq!(secs(Duration::from_millis(1250)), "1.25");
+        assert_eq!(secs(Duration::ZERO), "0");
+    }
 }
