@@ -233,11 +233,22 @@ fn tree_reuse_keeps_the_subtree() {
             let seat = record.position().to_move();
             record.play(seat, best.turn).unwrap();
             engine.set_position(&record);
-            assert_eq!(engine.root_visits(), best.visits, "{kind}");
-            assert_eq!(engine.report().root_visits, best.visits);
+            // The new root is the node of the whole turn: the candidate's
+            // own node for a one-action turn, one of the second stones
+            // sharing its visits for a two-action turn.
+            let kept = engine.root_visits();
+            let one_action = kind == GameKind::Odd || best.turn == Turn::Pass;
+            if one_action {
+                assert_eq!(kept, best.visits, "{kind}");
+            } else {
+                assert!(kept > 0 && kept <= best.visits, "{kind}: {kept}");
+            }
+            assert_eq!(engine.report().root_visits, kept);
             // The kept statistics are from the new side to move's view.
             let again = engine.search(&visits(1), &StopFlag::new(), None);
-            assert!((again.root_value - (1.0 - best.value)).abs() < 0.05);
+            if one_action {
+                assert!((again.root_value - (1.0 - best.value)).abs() < 0.05);
+            }
         }
         // A record that does not extend the previous one starts afresh.
         record.undo();

@@ -250,7 +250,8 @@ pub struct Candidate {
     /// most promising continuation under it, and shares its visits with
     /// the other second stones).
     pub visits: u64,
-    /// Win probability for the side to move at the root.
+    /// Win probability for the side to move at the root after this turn
+    /// (of the turn's first action, as `visits`).
     pub value: f64,
     pub prior: Option<f64>,
     /// Principal variation in whole turns, starting with `turn`.
@@ -587,9 +588,13 @@ impl<G: Game> Searcher<G> {
         let first = t.node(c);
         let node = t.node(last);
         let proven = first.proof().or(node.proof());
+        // The value of the same node as the visits: the first action's
+        // mean over its second stones, which the search drives towards the
+        // best of them (the second stone's own mean, over few visits, is
+        // the noisy maximum of many).
         let value = match proven {
             Some(w) => f64::from(w == side),
-            None => self.node_value(last, side),
+            None => self.node_value(c, side),
         };
         let mut pv = vec![turn];
         // A completed turn without a node (`last == c` mid-turn) ends the pv.
