@@ -11,14 +11,14 @@
 //! knowledge is on, and its constants); [`super::tuning`] overrides them at
 //! run time.
 //!
-//! [`playout`] is the playout of the default policy: the place for smarter
-//! per-game playout policies. It is the rules core's uniformly random
-//! [`Game::playout`] for every game so far.
+//! [`playout`] is the playout of the default policy: in Xodd and Yodd each
+//! stone takes the colour better for the mover; Odd and Onyx use the rules
+//! core's uniformly random [`Game::playout`].
 //!
-//! No game has priors yet: every game returns `false` and searches exactly
-//! as the plain policy's tree does (with its own exploration constant).
-//! Knowledge is added here one game at a time, measured by the match runner
-//! against `--policy plain`.
+//! Which pieces are on by default, per game, is decided by matches against
+//! `--policy plain` at equal time (STRENGTH.md): RAVE in Odd and Onyx, the
+//! colour-choosing playouts in Xodd and Yodd. The Xodd/Yodd priors stay
+//! available (`priors=on`) but are off by default.
 
 use crate::rules::game::{ColourChoice, Game};
 use crate::rules::kind::GameKind;
@@ -42,9 +42,12 @@ pub fn defaults(kind: GameKind) -> Resolved {
     match kind {
         // AMAF keyed by (cell, colour) misleads in the parity games, where
         // a stone's worth depends on the groups it touches (measured:
-        // 12-32% against plain with RAVE on, see STRENGTH.md).
+        // 12-32% against plain with RAVE on, see STRENGTH.md). The
+        // group-count priors helped at 1000 visits but cost Xodd 70 points
+        // against plain at 0.2 s per move, so they are off too.
         GameKind::Xodd | GameKind::Yodd => Resolved {
             rave: false,
+            priors: false,
             ..base
         },
         GameKind::Odd | GameKind::Onyx => base,
