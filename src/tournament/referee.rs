@@ -68,7 +68,7 @@ pub fn setup_commands(spec: &GameSpec) -> Vec<String> {
 /// a fraction (e.g. `--st 0.2`) in decimals, to the millisecond.
 fn secs(d: Duration) -> String {
     let ms = d.as_millis();
-    if ms % 1000 == 0 {
+    if ms.is_multiple_of(1000) {
         (ms / 1000).to_string()
     } else {
         format!("{:.3}", d.as_secs_f64())
