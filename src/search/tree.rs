@@ -199,6 +199,11 @@ pub(crate) struct Worker {
     root_delta: Vec<(u32, u32)>,
     touched: Vec<u32>,
     root_first: u32,
+    /// RAVE: the root's children's AMAF playouts and wins not yet added to
+    /// them, indexed like `root_delta`. Every iteration credits about half
+    /// of the root's children; writing them at once made two threads fight
+    /// over those cache lines on every iteration.
+    root_amaf: Vec<(u32, u32)>,
 }
 
 /// Entries of [`Worker::on_final_board`]: a stone action's bits are below
@@ -223,6 +228,7 @@ impl Worker {
             root_delta: Vec::new(),
             touched: Vec::new(),
             root_first: 0,
+            root_amaf: Vec::new(),
         }
     }
 }
@@ -409,10 +415,15 @@ impl<G: Game> Tree<G> {
                     self.flush(w);
                     w.root_delta.clear();
                     w.root_delta.resize(n as usize, (0, 0));
+                    w.root_amaf.clear();
+                    if self.config.rave {
+                        w.root_amaf.resize(n as usize, (0, 0));
+                    }
                     w.root_first = first;
                 }
                 let parent_visits = node.visits() + w.pending_visits;
-                let child = self.select_root(parent_visits, first, n, mover, &w.root_delta);
+                let child =
+                    self.select_root(parent_visits, first, n, mover, &w.root_delta, &w.root_amaf);
                 let k = (child - first) as usize;
                 if w.root_delta[k].0 == 0 {
                     w.touched.push(k as u32);
@@ -501,6 +512,20 @@ impl<G: Game> Tree<G> {
             let (parent, _) = w.path[k];
             let won = u32::from(w.path[k + 1].1 == winner);
             let kids = self.node(parent).children();
+            if parent == ROOT && kids.start == w.root_first && kids.len() == w.root_amaf.len() {
+                for (node, pending) in self
+                    .arena
+                    .slice(kids.start, kids.len() as u32)
+                    .iter()
+                    .zip(w.root_amaf.iter_mut())
+                {
+                    let bits = usize::from(node.action.load(Relaxed)) & (STONE_BITS - 1);
+                    let hit = u32::from(table[bits]);
+                    pending.0 += hit;
+                    pending.1 += hit & won;
+                }
+                continue;
+            }
             for node in self.arena.slice(kids.start, kids.len() as u32) {
                 // Special actions (pass, swap, end of turn) index entries
                 // of no cell, which stay 0.
@@ -532,6 +557,14 @@ impl<G: Game> Tree<G> {
             }
         }
         w.touched.clear();
+        for (k, pending) in w.root_amaf.iter_mut().enumerate() {
+            let (visits, wins) = std::mem::take(pending);
+            if visits > 0 {
+                let c = self.node(w.root_first + k as u32);
+                c.amaf_visits.fetch_add(visits, Relaxed);
+                c.amaf_wins.fetch_add(wins, Relaxed);
+            }
+        }
     }
 
     /// Root visits including the thread's pending ones.
@@ -634,21 +667,22 @@ impl<G: Game> Tree<G> {
     fn select(&self, parent_visits: u32, first: u32, n: u32, mover: Colour) -> u32 {
         match (self.config.priors, self.config.rave) {
             (true, true) => {
-                self.select_with::<true, false, true>(parent_visits, first, n, mover, &[])
+                self.select_with::<true, false, true>(parent_visits, first, n, mover, &[], &[])
             }
             (true, false) => {
-                self.select_with::<true, false, false>(parent_visits, first, n, mover, &[])
+                self.select_with::<true, false, false>(parent_visits, first, n, mover, &[], &[])
             }
             (false, true) => {
-                self.select_with::<false, false, true>(parent_visits, first, n, mover, &[])
+                self.select_with::<false, false, true>(parent_visits, first, n, mover, &[], &[])
             }
             (false, false) => {
-                self.select_with::<false, false, false>(parent_visits, first, n, mover, &[])
+                self.select_with::<false, false, false>(parent_visits, first, n, mover, &[], &[])
             }
         }
     }
 
-    /// [`Self::select`] at the root, adding the thread's pending counts.
+    /// [`Self::select`] at the root, adding the thread's pending counts
+    /// (visits and wins, and AMAF when RAVE is on).
     #[inline]
     fn select_root(
         &self,
@@ -657,19 +691,20 @@ impl<G: Game> Tree<G> {
         n: u32,
         mover: Colour,
         deltas: &[(u32, u32)],
+        amaf: &[(u32, u32)],
     ) -> u32 {
         match (self.config.priors, self.config.rave) {
             (true, true) => {
-                self.select_with::<true, true, true>(parent_visits, first, n, mover, deltas)
+                self.select_with::<true, true, true>(parent_visits, first, n, mover, deltas, amaf)
             }
             (true, false) => {
-                self.select_with::<true, true, false>(parent_visits, first, n, mover, deltas)
+                self.select_with::<true, true, false>(parent_visits, first, n, mover, deltas, amaf)
             }
             (false, true) => {
-                self.select_with::<false, true, true>(parent_visits, first, n, mover, deltas)
+                self.select_with::<false, true, true>(parent_visits, first, n, mover, deltas, amaf)
             }
             (false, false) => {
-                self.select_with::<false, true, false>(parent_visits, first, n, mover, deltas)
+                self.select_with::<false, true, false>(parent_visits, first, n, mover, deltas, amaf)
             }
         }
     }
@@ -682,6 +717,7 @@ impl<G: Game> Tree<G> {
         n: u32,
         mover: Colour,
         deltas: &[(u32, u32)],
+        amaf_deltas: &[(u32, u32)],
     ) -> u32 {
         const LANES: usize = 4;
         let bias_scale = self.config.prior_weight / 255.0;
@@ -704,7 +740,11 @@ impl<G: Game> Tree<G> {
                 return if proof == mine { Err(()) } else { Ok(None) };
             }
             if RAVE {
-                let (av, aw) = c.amaf();
+                let (mut av, mut aw) = c.amaf();
+                if DELTA && let Some(&(v, w)) = amaf_deltas.get(k) {
+                    av += v;
+                    aw += w;
+                }
                 if visits == 0 && av == 0 {
                     return Err(());
                 }
@@ -883,5 +923,60 @@ impl<G: Game> Tree<G> {
         self.node(i)
             .children()
             .find(|&c| self.node(c).action() == action)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::game::{GameSpec, Rules};
+    use crate::rules::kind::GameKind;
+    use crate::rules::odd::OddGame;
+    use crate::rules::random::rng_from_seed;
+
+    fn rave_config() -> TreeConfig {
+        TreeConfig {
+            exploration: 1.0,
+            expand_divisor: 4,
+            priors: false,
+            prior_weight: 0.0,
+            rave: true,
+            rave_equiv: 1000.0,
+            rave_depth: u32::MAX,
+            leaf_playouts: 1,
+            smart_playouts: false,
+        }
+    }
+
+    /// An Odd board ends full, so every playout puts exactly one of each
+    /// empty cell's two stones on the final board: the root's children
+    /// together gain one AMAF playout per empty cell and playout, whether
+    /// a thread credits them at once or from its pending counts.
+    #[test]
+    fn root_amaf_counts_every_playout_once_per_cell() {
+        let spec = GameSpec::new(GameKind::Odd, 3, Rules::default()).unwrap();
+        let game = OddGame::<10>::new(&spec);
+        let empty = game.topology().cells().len() as u64;
+        let tree = Tree::new(game, 1 << 16, rave_config());
+        let mut workers = [Worker::new(rng_from_seed(1)), Worker::new(rng_from_seed(2))];
+        // Interleaved, as two threads would be, ending between flushes.
+        for k in 0..1001 {
+            tree.iterate(&mut workers[k % 2]);
+        }
+        for w in &mut workers {
+            tree.flush(w);
+        }
+        let root_visits = u64::from(tree.root().visits());
+        assert_eq!(root_visits, 1001);
+        let credited: u64 = tree
+            .root()
+            .children()
+            .map(|c| u64::from(tree.node(c).amaf().0))
+            .sum();
+        assert_eq!(credited, root_visits * empty);
+        for c in tree.root().children() {
+            let (visits, wins) = tree.node(c).amaf();
+            assert!(wins <= visits && u64::from(visits) <= root_visits);
+        }
     }
 }
