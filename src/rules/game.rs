@@ -223,6 +223,22 @@ pub trait Game: Clone + Send + Sync + 'static {
         let _ = prefer;
         self.playout(rng)
     }
+    /// As [`Game::playout`], but in Onyx each move answers, with
+    /// probability `reply_percent` in 100, a capture pattern that the last
+    /// stone made in one of its squares: the one empty corner where a stone
+    /// of the mover either captures or prevents a capture. Other games play
+    /// their random playout.
+    fn playout_replying(&mut self, rng: &mut Rng, reply_percent: u32) -> Colour {
+        let _ = reply_percent;
+        self.playout(rng)
+    }
+    /// Onyx: whether a stone of some colour on `cell` would capture, so
+    /// that the mover's stone there either captures or prevents a capture.
+    /// False in the other games.
+    fn is_capture_point(&self, cell: Cell) -> bool {
+        let _ = cell;
+        false
+    }
     fn stone_at(&self, cell: Cell) -> Option<Colour>;
     /// Groups per stone colour, as the game counts them (Odd: only groups of
     /// at least the minimum size).

@@ -578,6 +578,40 @@ impl<const W: usize> OnyxGame<W> {
         self.to_move = self.to_move.opposite();
     }
 
+    /// The empty corner of a square of the stone on `last` where a stone
+    /// captures or prevents a capture, whoever places it: the midpoint is
+    /// empty, the other three corners are filled, and the empty corner's
+    /// two neighbours in the square hold one colour while the corner
+    /// opposite it holds the other. Only squares of `last` are looked at:
+    /// a placement changes no other square.
+    #[inline(always)]
+    fn capture_point_near(&self, last: usize) -> Option<usize> {
+        let me = self.colour_at(last as u16);
+        for sq in &self.tables.points[last].squares {
+            // Padding views have `last` as their midpoint: never empty here.
+            if self.colour_at(sq.midpoint) != 0 {
+                continue;
+            }
+            let opposite = self.colour_at(sq.opposite);
+            let [s0, s1] = sq.sides.map(|q| self.colour_at(q));
+            let point = if opposite == 0 {
+                (s0 == s1 && s0 != 0 && s0 != me).then_some(sq.opposite)
+            } else if opposite != me {
+                None
+            } else if s0 == 0 {
+                (s1 != 0 && s1 != me).then_some(sq.sides[0])
+            } else if s1 == 0 {
+                (s0 != me).then_some(sq.sides[1])
+            } else {
+                None
+            };
+            if point.is_some() {
+                return point.map(usize::from);
+            }
+        }
+        None
+    }
+
     /// The cells of each group of `colour`, found by flood fill.
     fn groups_from_scratch(&self, colour: Colour) -> Vec<Bitboard<W>> {
         let mut rest = self.stones[colour.index()];
@@ -759,6 +793,55 @@ impl<const W: usize> Game for OnyxGame<W> {
         self.winner.expect("the loop ends with a winner")
     }
 
+    /// The random playout of [`Game::playout`], with replies to the capture
+    /// patterns of [`OnyxGame::capture_point_near`].
+    fn playout_replying(&mut self, rng: &mut Rng, reply_percent: u32) -> Colour {
+        let cap = self.turns + PLAYOUT_PLIES_PER_POINT * self.topo().bits as u32;
+        let mut last = None;
+        while self.winner.is_none() {
+            let points: u32 = self.playable_counts.iter().sum();
+            let choices = points + u32::from(self.swap_from.is_some());
+            if choices == 0 || self.turns >= cap {
+                return Colour::BOTH[random_below(rng, 2) as usize];
+            }
+            let reply = last
+                .and_then(|p| self.capture_point_near(p))
+                .filter(|_| random_below(rng, 100) < reply_percent);
+            let p = match reply {
+                Some(p) => p,
+                None => {
+                    let k = random_below(rng, choices);
+                    if k == points {
+                        self.play_swap();
+                        last = None;
+                        continue;
+                    }
+                    select_bit_counted(&self.playable, &self.playable_counts, k)
+                }
+            };
+            self.play_stone(p);
+            last = Some(p);
+        }
+        self.winner.expect("the loop ends with a winner")
+    }
+
+    fn is_capture_point(&self, cell: Cell) -> bool {
+        let p = cell.index();
+        if p >= self.tables.corner_count || self.occupied(p) {
+            return false;
+        }
+        // Padding views have the empty `p` as every corner: never a match.
+        self.tables.points[p].squares.iter().any(|sq| {
+            let opposite = self.colour_at(sq.opposite);
+            let [s0, s1] = sq.sides.map(|q| self.colour_at(q));
+            self.colour_at(sq.midpoint) == 0
+                && opposite != 0
+                && s0 == s1
+                && s0 != 0
+                && s0 != opposite
+        })
+    }
+
     fn stone_at(&self, cell: Cell) -> Option<Colour> {
         let i = cell.index();
         if i >= self.topo().bits {
@@ -905,6 +988,63 @@ mod tests {
                 assert_eq!(Some(select_bit(&board, k)), board.nth(k));
             }
         }
+    }
+
+    /// `capture_point_near(last)` finds a point exactly when a stone of
+    /// some colour on an empty corner of a square of `last` would capture
+    /// that square's stones, and the point it finds is such a corner.
+    #[test]
+    fn capture_points_are_where_a_stone_captures() {
+        let spec = GameSpec::new(GameKind::Onyx, 8, Rules::default()).unwrap();
+        let mut rng = <Rng as rand_xoshiro::rand_core::SeedableRng>::seed_from_u64(11);
+        let mut found = 0;
+        for _ in 0..300 {
+            let mut game = OnyxGame::<2>::new(&spec);
+            let plies = 10 + random_below(&mut rng, 40);
+            for _ in 0..plies {
+                let mut actions = Vec::new();
+                game.legal_actions(&mut actions);
+                if game.is_over() || actions.is_empty() {
+                    break;
+                }
+                game.apply(actions[random_below(&mut rng, actions.len() as u32) as usize]);
+            }
+            let corners = game.tables.corner_count;
+            for last in (0..corners).filter(|&p| game.occupied(p)) {
+                let captures_at = |p: usize, square: &SquareView| {
+                    Colour::BOTH.into_iter().any(|colour| {
+                        let mut after = game.clone();
+                        after.winner = None;
+                        after.to_move = colour;
+                        after.play_stone(p);
+                        let corners = [square.opposite, square.sides[0], square.sides[1]];
+                        corners
+                            .iter()
+                            .any(|&q| game.occupied(q.into()) && !after.occupied(q.into()))
+                    })
+                };
+                let mut expected = Vec::new();
+                for sq in game.tables.points[last].squares {
+                    if game.occupied(sq.midpoint.into()) {
+                        continue;
+                    }
+                    for q in [sq.opposite, sq.sides[0], sq.sides[1]] {
+                        let q = usize::from(q);
+                        if !game.occupied(q) && captures_at(q, &sq) {
+                            expected.push(q);
+                        }
+                    }
+                }
+                match game.capture_point_near(last) {
+                    Some(p) => {
+                        assert!(expected.contains(&p), "{p} is no capture point");
+                        found += 1;
+                    }
+                    None => assert!(expected.is_empty(), "missed {expected:?} near {last}"),
+                }
+            }
+        }
+        assert!(found > 50, "only {found} capture points in the sample");
     }
 
     #[test]

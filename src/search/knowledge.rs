@@ -12,13 +12,16 @@
 //! run time.
 //!
 //! [`playout`] is the playout of the default policy: in Xodd and Yodd each
-//! stone takes the colour better for the mover; Odd and Onyx use the rules
-//! core's uniformly random [`Game::playout`].
+//! stone takes the colour better for the mover; in Onyx each move first
+//! answers a capture pattern next to the last stone (capture, or save the
+//! threatened pair); Odd uses the rules core's uniformly random
+//! [`Game::playout`].
 //!
 //! Which pieces are on by default, per game, is decided by matches against
 //! `--policy plain` at equal time (STRENGTH.md): RAVE in Odd and Onyx, the
-//! colour-choosing playouts in Xodd and Yodd. The Xodd/Yodd priors stay
-//! available (`priors=on`) but are off by default.
+//! colour-choosing playouts in Xodd and Yodd, the capture replies in Onyx.
+//! The Xodd/Yodd priors stay available (`priors=on`) but are off by
+//! default.
 
 use crate::rules::game::{ColourChoice, Game};
 use crate::rules::kind::GameKind;
@@ -36,6 +39,7 @@ pub fn defaults(kind: GameKind) -> Resolved {
         priors: true,
         prior_weight: 4.0,
         playouts: true,
+        replies: 100,
         expand: super::EXPAND_DIVISOR,
         leaf_playouts: 1,
     };
@@ -58,8 +62,8 @@ pub fn defaults(kind: GameKind) -> Resolved {
 /// selection loop is compiled without the bias term).
 pub fn has_priors(kind: GameKind) -> bool {
     match kind {
-        GameKind::Xodd | GameKind::Yodd => true,
-        GameKind::Odd | GameKind::Onyx => false,
+        GameKind::Xodd | GameKind::Yodd | GameKind::Onyx => true,
+        GameKind::Odd => false,
     }
 }
 
@@ -74,7 +78,21 @@ pub fn priors<G: Game>(game: &G, actions: &[Action], out: &mut Vec<f32>) -> bool
             out.extend(actions.iter().map(|&a| parity_prior(game, a, mover)));
             true
         }
-        GameKind::Odd | GameKind::Onyx => false,
+        GameKind::Onyx => {
+            out.extend(actions.iter().map(|&a| capture_prior(game, a)));
+            true
+        }
+        GameKind::Odd => false,
+    }
+}
+
+/// Onyx: a stone that captures or prevents a capture is promising; other
+/// moves get no bias.
+fn capture_prior<G: Game>(game: &G, a: Action) -> f32 {
+    if a != Action::SWAP && game.is_capture_point(a.cell()) {
+        1.0
+    } else {
+        0.0
     }
 }
 
@@ -99,13 +117,15 @@ fn parity_prior<G: Game>(game: &G, a: Action, mover: Colour) -> f32 {
 
 /// Plays `game` out to the end with the default policy's playout policy;
 /// returns the winner. Xodd/Yodd: each stone takes the colour better for
-/// the mover ([`greedy_colour`]); the other games play uniformly random
-/// playouts.
+/// the mover ([`greedy_colour`]); Onyx: `reply_percent` in 100 of the
+/// moves answer a capture pattern of the last stone
+/// ([`Game::playout_replying`]); Odd plays uniformly random playouts.
 #[inline]
-pub fn playout<G: Game>(game: &mut G, rng: &mut Rng) -> Colour {
+pub fn playout<G: Game>(game: &mut G, rng: &mut Rng, reply_percent: u32) -> Colour {
     match game.spec().kind {
         GameKind::Xodd | GameKind::Yodd => game.playout_preferring(rng, &mut greedy_colour),
-        GameKind::Odd | GameKind::Onyx => game.playout(rng),
+        GameKind::Onyx => game.playout_replying(rng, reply_percent),
+        GameKind::Odd => game.playout(rng),
     }
 }
 

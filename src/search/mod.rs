@@ -426,6 +426,7 @@ fn tree_config(kind: GameKind, params: &SearchParams) -> TreeConfig {
         rave_depth: r.rave_depth,
         leaf_playouts: r.leaf_playouts.max(1),
         smart_playouts: r.playouts,
+        reply_percent: r.replies,
     }
 }
 

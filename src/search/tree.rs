@@ -256,6 +256,8 @@ pub(crate) struct TreeConfig {
     pub(crate) leaf_playouts: u32,
     /// [`super::knowledge::playout`] instead of the rules' random playout.
     pub(crate) smart_playouts: bool,
+    /// Onyx: percent of playout moves that answer a capture pattern.
+    pub(crate) reply_percent: u32,
 }
 
 /// A search tree over the game `G`, rooted at `root_game`.
@@ -483,7 +485,7 @@ impl<G: Game> Tree<G> {
     #[inline(always)]
     fn playout(&self, game: &mut G, w: &mut Worker) -> Colour {
         if self.config.smart_playouts {
-            super::knowledge::playout(game, &mut w.rng)
+            super::knowledge::playout(game, &mut w.rng, self.config.reply_percent)
         } else {
             game.playout(&mut w.rng)
         }
@@ -944,6 +946,7 @@ mod tests {
             rave_equiv: 1000.0,
             rave_depth: u32::MAX,
             leaf_playouts: 1,
+            reply_percent: 0,
             smart_playouts: false,
         }
     }

@@ -30,6 +30,9 @@ pub struct Tuning {
     pub prior_weight: Option<f32>,
     /// The per-game playout policy instead of uniformly random playouts.
     pub playouts: Option<bool>,
+    /// Onyx playouts: percent of moves that answer a capture pattern next
+    /// to the last stone (0: none).
+    pub replies: Option<u32>,
     /// A leaf with `k` siblings is expanded after `k / expand` visits.
     pub expand: Option<u32>,
     /// Playouts from each leaf an iteration reaches (each counts as a visit).
@@ -37,13 +40,14 @@ pub struct Tuning {
 }
 
 /// The names [`Tuning::set`] accepts, in listing order.
-pub const NAMES: [&str; 8] = [
+pub const NAMES: [&str; 9] = [
     "rave",
     "rave_equiv",
     "rave_depth",
     "priors",
     "prior_weight",
     "playouts",
+    "replies",
     "expand",
     "leaf_playouts",
 ];
@@ -73,6 +77,7 @@ pub struct Resolved {
     pub priors: bool,
     pub prior_weight: f32,
     pub playouts: bool,
+    pub replies: u32,
     pub expand: u32,
     pub leaf_playouts: u32,
 }
@@ -122,6 +127,9 @@ impl Tuning {
             "priors" => self.priors = parse_switch(value)?,
             "prior_weight" => self.prior_weight = parse_number(value, 0.0, 1e6)?,
             "playouts" => self.playouts = parse_switch(value)?,
+            "replies" => {
+                self.replies = parse_number(value, 0.0, 100.0)?.map(|x| x.round() as u32);
+            }
             "expand" => {
                 self.expand = parse_number(value, 1.0, 1024.0)?.map(|x| x.round() as u32);
             }
@@ -142,6 +150,7 @@ impl Tuning {
             "priors" => show_switch(self.priors),
             "prior_weight" => show(self.prior_weight),
             "playouts" => show_switch(self.playouts),
+            "replies" => show(self.replies),
             "expand" => show(self.expand),
             "leaf_playouts" => show(self.leaf_playouts),
             _ => return None,
@@ -167,6 +176,7 @@ impl Tuning {
                 priors: self.priors.unwrap_or(d.priors) && knowledge::has_priors(kind),
                 prior_weight: self.prior_weight.unwrap_or(d.prior_weight),
                 playouts: self.playouts.unwrap_or(d.playouts),
+                replies: self.replies.unwrap_or(d.replies),
                 expand: self.expand.unwrap_or(d.expand),
                 leaf_playouts: self.leaf_playouts.unwrap_or(d.leaf_playouts),
             },
