@@ -219,3 +219,35 @@ fn odd_white_wins_only_with_black_g5() {
         visits: 200,
     });
 }
+
+/// Xodd 6x6, 8 empty points: W:A2 joins the white stones A1, B2 and A3 into
+/// one group (white 7 groups to 5), and W:C3 takes the point where a black
+/// stone would join three black groups (B3, C4-D4 and the chain on row 1).
+#[test]
+fn xodd_white_joins_with_a2_and_blocks_c3() {
+    check(&Tactic {
+        kind: GameKind::Xodd,
+        size: 6,
+        to_move: Colour::White,
+        stones: "W:A1 B:B1 B:C1 B:D1 B:E1 W:F1 W:B2 B:C2 W:D2 B:E2 W:F2 W:A3 B:B3 W:D3 \
+                 B:E3 B:A4 W:B4 B:C4 B:D4 W:F4 W:B5 W:C5 W:D5 W:E5 W:B6 W:C6 W:E6 W:F6",
+        right: "W:A2,W:C3",
+        visits: 1000,
+    });
+}
+
+/// Yodd side 4, 8 empty cells: B:C4,B:D5 fills the last two cells beside the
+/// white stone C5 with black, so C5 stays a white group of its own and White
+/// can no longer join it to its neighbours (Black keeps 3 groups to White's 4).
+#[test]
+fn yodd_black_isolates_c5() {
+    check(&Tactic {
+        kind: GameKind::Yodd,
+        size: 4,
+        to_move: Colour::Black,
+        stones: "W:A1 W:B1 B:C1 W:D1 B:A2 W:B2 W:C2 B:D2 W:E2 W:A3 B:B3 W:C3 W:D3 W:E3 \
+                 W:A4 B:B4 B:E4 W:F4 B:G4 B:B5 W:C5 W:E5 B:F5 B:G5 B:C6 B:D6 W:E6 B:D7 W:F7",
+        right: "B:C4,B:D5",
+        visits: 1000,
+    });
+}
