@@ -226,10 +226,12 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// As [`Game::playout`], but in Onyx each move answers, with
     /// probability `reply_percent` in 100, a capture pattern that the last
     /// stone made in one of its squares: the one empty corner where a stone
-    /// of the mover either captures or prevents a capture. Other games play
-    /// their random playout.
-    fn playout_replying(&mut self, rng: &mut Rng, reply_percent: u32) -> Colour {
-        let _ = reply_percent;
+    /// of the mover either captures or prevents a capture; with `bridges`,
+    /// failing that, a cut by the last stone between two of the mover's
+    /// groups that share one more empty neighbour, by playing there. Other
+    /// games play their random playout.
+    fn playout_replying(&mut self, rng: &mut Rng, reply_percent: u32, bridges: bool) -> Colour {
+        let _ = (reply_percent, bridges);
         self.playout(rng)
     }
     /// Onyx: whether a stone of some colour on `cell` would capture, so

@@ -612,6 +612,30 @@ impl<const W: usize> OnyxGame<W> {
         None
     }
 
+    /// The mover's reply to a cut at `last`: two stones of the mover next
+    /// to `last`, in different groups and not neighbours, that now share
+    /// exactly one playable neighbour (a bridge of which `last` took one
+    /// point). Returns that point.
+    #[inline(always)]
+    fn bridge_point_near(&self, last: usize) -> Option<usize> {
+        let neighbours = &self.tables.board.neighbours;
+        let near = neighbours[last] & self.stones[self.to_move.index()];
+        let mut rest = near;
+        while let Some(x) = rest.lowest() {
+            rest.clear(x);
+            for y in rest.iter() {
+                let common = neighbours[x] & neighbours[y] & self.playable;
+                if common.count() == 1
+                    && !neighbours[x].get(y)
+                    && self.groups.root(x) != self.groups.root(y)
+                {
+                    return common.lowest();
+                }
+            }
+        }
+        None
+    }
+
     /// The cells of each group of `colour`, found by flood fill.
     fn groups_from_scratch(&self, colour: Colour) -> Vec<Bitboard<W>> {
         let mut rest = self.stones[colour.index()];
@@ -794,8 +818,9 @@ impl<const W: usize> Game for OnyxGame<W> {
     }
 
     /// The random playout of [`Game::playout`], with replies to the capture
-    /// patterns of [`OnyxGame::capture_point_near`].
-    fn playout_replying(&mut self, rng: &mut Rng, reply_percent: u32) -> Colour {
+    /// patterns of [`OnyxGame::capture_point_near`] and, when `bridges`, to
+    /// the cuts of [`OnyxGame::bridge_point_near`].
+    fn playout_replying(&mut self, rng: &mut Rng, reply_percent: u32, bridges: bool) -> Colour {
         let cap = self.turns + PLAYOUT_PLIES_PER_POINT * self.topo().bits as u32;
         let mut last = None;
         while self.winner.is_none() {
@@ -805,7 +830,10 @@ impl<const W: usize> Game for OnyxGame<W> {
                 return Colour::BOTH[random_below(rng, 2) as usize];
             }
             let reply = last
-                .and_then(|p| self.capture_point_near(p))
+                .and_then(|p| {
+                    self.capture_point_near(p)
+                        .or_else(|| bridges.then(|| self.bridge_point_near(p)).flatten())
+                })
                 .filter(|_| random_below(rng, 100) < reply_percent);
             let p = match reply {
                 Some(p) => p,
@@ -1045,6 +1073,45 @@ mod tests {
             }
         }
         assert!(found > 50, "only {found} capture points in the sample");
+    }
+
+    /// `bridge_point_near(last)` answers only a cut: the point it finds is
+    /// playable, next to two stones of the mover that touch `last`, and a
+    /// stone of the mover there joins groups.
+    #[test]
+    fn bridge_points_reconnect_cut_groups() {
+        let spec = GameSpec::new(GameKind::Onyx, 8, Rules::default()).unwrap();
+        let mut rng = <Rng as rand_xoshiro::rand_core::SeedableRng>::seed_from_u64(5);
+        let mut found = 0;
+        for _ in 0..300 {
+            let mut game = OnyxGame::<2>::new(&spec);
+            let plies = 10 + random_below(&mut rng, 40);
+            for _ in 0..plies {
+                let mut actions = Vec::new();
+                game.legal_actions(&mut actions);
+                if game.is_over() || actions.is_empty() {
+                    break;
+                }
+                game.apply(actions[random_below(&mut rng, actions.len() as u32) as usize]);
+            }
+            let neighbours = &game.tables.board.neighbours;
+            for last in (0..game.tables.board.topo.bits).filter(|&p| game.occupied(p)) {
+                let mover = game.to_move;
+                let own_near = neighbours[last] & game.stones[mover.index()];
+                let Some(p) = game.bridge_point_near(last) else {
+                    continue;
+                };
+                found += 1;
+                assert!(game.playable.get(p), "{p} is not playable");
+                assert!((neighbours[p] & own_near).count() >= 2, "{p} joins no cut pair");
+                let mut after = game.clone();
+                after.winner = None;
+                let before = after.group_count[mover.index()];
+                after.put_stone(p, mover);
+                assert!(after.group_count[mover.index()] < before, "{p} joins no groups");
+            }
+        }
+        assert!(found > 50, "only {found} bridge points in the sample");
     }
 
     #[test]

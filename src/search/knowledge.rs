@@ -40,6 +40,7 @@ pub fn defaults(kind: GameKind) -> Resolved {
         prior_weight: 4.0,
         playouts: true,
         replies: 100,
+        bridges: false,
         expand: super::EXPAND_DIVISOR,
         leaf_playouts: 1,
     };
@@ -121,10 +122,10 @@ fn parity_prior<G: Game>(game: &G, a: Action, mover: Colour) -> f32 {
 /// moves answer a capture pattern of the last stone
 /// ([`Game::playout_replying`]); Odd plays uniformly random playouts.
 #[inline]
-pub fn playout<G: Game>(game: &mut G, rng: &mut Rng, reply_percent: u32) -> Colour {
+pub fn playout<G: Game>(game: &mut G, rng: &mut Rng, reply_percent: u32, bridges: bool) -> Colour {
     match game.spec().kind {
         GameKind::Xodd | GameKind::Yodd => game.playout_preferring(rng, &mut greedy_colour),
-        GameKind::Onyx => game.playout_replying(rng, reply_percent),
+        GameKind::Onyx => game.playout_replying(rng, reply_percent, bridges),
         GameKind::Odd => game.playout(rng),
     }
 }

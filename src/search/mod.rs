@@ -427,6 +427,7 @@ fn tree_config(kind: GameKind, params: &SearchParams) -> TreeConfig {
         leaf_playouts: r.leaf_playouts.max(1),
         smart_playouts: r.playouts,
         reply_percent: r.replies,
+        bridge_replies: r.bridges,
     }
 }
 

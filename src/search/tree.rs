@@ -258,6 +258,8 @@ pub(crate) struct TreeConfig {
     pub(crate) smart_playouts: bool,
     /// Onyx: percent of playout moves that answer a capture pattern.
     pub(crate) reply_percent: u32,
+    /// Onyx: the replies also answer cuts of two-point bridges.
+    pub(crate) bridge_replies: bool,
 }
 
 /// A search tree over the game `G`, rooted at `root_game`.
@@ -485,7 +487,12 @@ impl<G: Game> Tree<G> {
     #[inline(always)]
     fn playout(&self, game: &mut G, w: &mut Worker) -> Colour {
         if self.config.smart_playouts {
-            super::knowledge::playout(game, &mut w.rng, self.config.reply_percent)
+            super::knowledge::playout(
+                game,
+                &mut w.rng,
+                self.config.reply_percent,
+                self.config.bridge_replies,
+            )
         } else {
             game.playout(&mut w.rng)
         }
@@ -947,6 +954,7 @@ mod tests {
             rave_depth: u32::MAX,
             leaf_playouts: 1,
             reply_percent: 0,
+            bridge_replies: false,
             smart_playouts: false,
         }
     }

@@ -33,6 +33,8 @@ pub struct Tuning {
     /// Onyx playouts: percent of moves that answer a capture pattern next
     /// to the last stone (0: none).
     pub replies: Option<u32>,
+    /// Onyx playout replies also answer cuts of two-point bridges.
+    pub bridges: Option<bool>,
     /// A leaf with `k` siblings is expanded after `k / expand` visits.
     pub expand: Option<u32>,
     /// Playouts from each leaf an iteration reaches (each counts as a visit).
@@ -40,7 +42,7 @@ pub struct Tuning {
 }
 
 /// The names [`Tuning::set`] accepts, in listing order.
-pub const NAMES: [&str; 9] = [
+pub const NAMES: [&str; 10] = [
     "rave",
     "rave_equiv",
     "rave_depth",
@@ -48,6 +50,7 @@ pub const NAMES: [&str; 9] = [
     "prior_weight",
     "playouts",
     "replies",
+    "bridges",
     "expand",
     "leaf_playouts",
 ];
@@ -78,6 +81,7 @@ pub struct Resolved {
     pub prior_weight: f32,
     pub playouts: bool,
     pub replies: u32,
+    pub bridges: bool,
     pub expand: u32,
     pub leaf_playouts: u32,
 }
@@ -130,6 +134,7 @@ impl Tuning {
             "replies" => {
                 self.replies = parse_number(value, 0.0, 100.0)?.map(|x| x.round() as u32);
             }
+            "bridges" => self.bridges = parse_switch(value)?,
             "expand" => {
                 self.expand = parse_number(value, 1.0, 1024.0)?.map(|x| x.round() as u32);
             }
@@ -151,6 +156,7 @@ impl Tuning {
             "prior_weight" => show(self.prior_weight),
             "playouts" => show_switch(self.playouts),
             "replies" => show(self.replies),
+            "bridges" => show_switch(self.bridges),
             "expand" => show(self.expand),
             "leaf_playouts" => show(self.leaf_playouts),
             _ => return None,
@@ -177,6 +183,7 @@ impl Tuning {
                 prior_weight: self.prior_weight.unwrap_or(d.prior_weight),
                 playouts: self.playouts.unwrap_or(d.playouts),
                 replies: self.replies.unwrap_or(d.replies),
+                bridges: self.bridges.unwrap_or(d.bridges),
                 expand: self.expand.unwrap_or(d.expand),
                 leaf_playouts: self.leaf_playouts.unwrap_or(d.leaf_playouts),
             },
