@@ -278,6 +278,14 @@ const ROOT_PAD: usize = 4;
 
 pub(crate) const ROOT: u32 = 0;
 
+/// 1 when `node`'s stone is on the final board that `table` records (see
+/// [`Worker::on_final_board`]), else 0. Special actions (pass, swap, end of
+/// turn) index entries of no cell, which stay 0.
+#[inline(always)]
+fn stone_on_final_board(table: &[u8], node: &Node) -> u32 {
+    u32::from(table[usize::from(node.action.load(Relaxed)) & (STONE_BITS - 1)])
+}
+
 /// A prior in `0..=1` in 255ths, at least 1 (0 means "no prior").
 fn quantize(p: f32) -> u8 {
     (p.clamp(0.0, 1.0) * 255.0).round().max(1.0) as u8
@@ -528,18 +536,14 @@ impl<G: Game> Tree<G> {
                     .iter()
                     .zip(w.root_amaf.iter_mut())
                 {
-                    let bits = usize::from(node.action.load(Relaxed)) & (STONE_BITS - 1);
-                    let hit = u32::from(table[bits]);
+                    let hit = stone_on_final_board(table, node);
                     pending.0 += hit;
                     pending.1 += hit & won;
                 }
                 continue;
             }
             for node in self.arena.slice(kids.start, kids.len() as u32) {
-                // Special actions (pass, swap, end of turn) index entries
-                // of no cell, which stay 0.
-                let bits = usize::from(node.action.load(Relaxed)) & (STONE_BITS - 1);
-                let hit = u32::from(table[bits]);
+                let hit = stone_on_final_board(table, node);
                 node.amaf_visits
                     .store(node.amaf_visits.load(Relaxed).wrapping_add(hit), Relaxed);
                 node.amaf_wins.store(
