@@ -1103,12 +1103,18 @@ mod tests {
                 };
                 found += 1;
                 assert!(game.playable.get(p), "{p} is not playable");
-                assert!((neighbours[p] & own_near).count() >= 2, "{p} joins no cut pair");
+                assert!(
+                    (neighbours[p] & own_near).count() >= 2,
+                    "{p} joins no cut pair"
+                );
                 let mut after = game.clone();
                 after.winner = None;
                 let before = after.group_count[mover.index()];
                 after.put_stone(p, mover);
-                assert!(after.group_count[mover.index()] < before, "{p} joins no groups");
+                assert!(
+                    after.group_count[mover.index()] < before,
+                    "{p} joins no groups"
+                );
             }
         }
         assert!(found > 50, "only {found} bridge points in the sample");

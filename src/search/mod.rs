@@ -149,16 +149,17 @@ impl fmt::Display for Policy {
 }
 
 /// The exploration constant used when [`SearchParams::exploration`] is
-/// `None`. Plain: `sqrt(2)` for every game. Default: Odd 1.0, Xodd/Yodd 0.5
-/// (measured against 1.0 and 2.0, see STRENGTH.md), Onyx 0.8 (rewards are
-/// 0/1 win rates).
+/// `None`. Plain: `sqrt(2)` for every game. Default: Xodd/Yodd 0.5
+/// (measured against 1.0 and 2.0), Odd and Onyx 0, where RAVE explores
+/// (measured against 0.05-1.0 at equal time; see STRENGTH.md).
 pub fn default_exploration(kind: GameKind, policy: Policy) -> f64 {
     match policy {
         Policy::Plain => std::f64::consts::SQRT_2,
         Policy::Default => match kind {
-            GameKind::Odd => 1.0,
+            // With RAVE the AMAF rates keep every child's estimate moving,
+            // and matches at 0.2 s per move favoured no UCT term at all.
+            GameKind::Odd | GameKind::Onyx => 0.0,
             GameKind::Xodd | GameKind::Yodd => 0.5,
-            GameKind::Onyx => 0.8,
         },
     }
 }
