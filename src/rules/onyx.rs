@@ -799,22 +799,7 @@ impl<const W: usize> Game for OnyxGame<W> {
     /// position leaves no legal move, the winner is a fair coin flip from
     /// `rng`, and the position is left unfinished.
     fn playout(&mut self, rng: &mut Rng) -> Colour {
-        let cap = self.turns + PLAYOUT_PLIES_PER_POINT * self.topo().bits as u32;
-        while self.winner.is_none() {
-            let points: u32 = self.playable_counts.iter().sum();
-            let choices = points + u32::from(self.swap_from.is_some());
-            if choices == 0 || self.turns >= cap {
-                return Colour::BOTH[random_below(rng, 2) as usize];
-            }
-            let k = random_below(rng, choices);
-            if k == points {
-                self.play_swap();
-            } else {
-                let p = select_bit_counted(&self.playable, &self.playable_counts, k);
-                self.play_stone(p);
-            }
-        }
-        self.winner.expect("the loop ends with a winner")
+        self.playout_replying(rng, 0, false)
     }
 
     /// The random playout of [`Game::playout`], with replies to the capture
@@ -830,6 +815,7 @@ impl<const W: usize> Game for OnyxGame<W> {
                 return Colour::BOTH[random_below(rng, 2) as usize];
             }
             let reply = last
+                .filter(|_| reply_percent > 0)
                 .and_then(|p| {
                     self.capture_point_near(p)
                         .or_else(|| bridges.then(|| self.bridge_point_near(p)).flatten())
@@ -993,15 +979,26 @@ mod tests {
     use super::*;
     use crate::rules::game::Rules;
 
-    fn midgame() -> OnyxGame<2> {
+    /// An Onyx 8 game after up to `plies` uniformly random moves (fewer
+    /// when it ends first).
+    fn random_game(plies: u32, rng: &mut Rng) -> OnyxGame<2> {
         let spec = GameSpec::new(GameKind::Onyx, 8, Rules::default()).unwrap();
         let mut game = OnyxGame::<2>::new(&spec);
-        let mut rng = <Rng as rand_xoshiro::rand_core::SeedableRng>::seed_from_u64(7);
-        for _ in 0..20 {
-            let mut actions = Vec::new();
+        let mut actions = Vec::new();
+        for _ in 0..plies {
+            actions.clear();
             game.legal_actions(&mut actions);
-            game.apply(actions[random_below(&mut rng, actions.len() as u32) as usize]);
+            if game.is_over() || actions.is_empty() {
+                break;
+            }
+            game.apply(actions[random_below(rng, actions.len() as u32) as usize]);
         }
+        game
+    }
+
+    fn midgame() -> OnyxGame<2> {
+        let mut rng = <Rng as rand_xoshiro::rand_core::SeedableRng>::seed_from_u64(7);
+        let game = random_game(20, &mut rng);
         game.check_consistency().unwrap();
         game
     }
@@ -1023,20 +1020,11 @@ mod tests {
     /// that square's stones, and the point it finds is such a corner.
     #[test]
     fn capture_points_are_where_a_stone_captures() {
-        let spec = GameSpec::new(GameKind::Onyx, 8, Rules::default()).unwrap();
         let mut rng = <Rng as rand_xoshiro::rand_core::SeedableRng>::seed_from_u64(11);
         let mut found = 0;
         for _ in 0..300 {
-            let mut game = OnyxGame::<2>::new(&spec);
             let plies = 10 + random_below(&mut rng, 40);
-            for _ in 0..plies {
-                let mut actions = Vec::new();
-                game.legal_actions(&mut actions);
-                if game.is_over() || actions.is_empty() {
-                    break;
-                }
-                game.apply(actions[random_below(&mut rng, actions.len() as u32) as usize]);
-            }
+            let game = random_game(plies, &mut rng);
             let corners = game.tables.corner_count;
             for last in (0..corners).filter(|&p| game.occupied(p)) {
                 let captures_at = |p: usize, square: &SquareView| {
@@ -1080,20 +1068,11 @@ mod tests {
     /// stone of the mover there joins groups.
     #[test]
     fn bridge_points_reconnect_cut_groups() {
-        let spec = GameSpec::new(GameKind::Onyx, 8, Rules::default()).unwrap();
         let mut rng = <Rng as rand_xoshiro::rand_core::SeedableRng>::seed_from_u64(5);
         let mut found = 0;
         for _ in 0..300 {
-            let mut game = OnyxGame::<2>::new(&spec);
             let plies = 10 + random_below(&mut rng, 40);
-            for _ in 0..plies {
-                let mut actions = Vec::new();
-                game.legal_actions(&mut actions);
-                if game.is_over() || actions.is_empty() {
-                    break;
-                }
-                game.apply(actions[random_below(&mut rng, actions.len() as u32) as usize]);
-            }
+            let game = random_game(plies, &mut rng);
             let neighbours = &game.tables.board.neighbours;
             for last in (0..game.tables.board.topo.bits).filter(|&p| game.occupied(p)) {
                 let mover = game.to_move;
