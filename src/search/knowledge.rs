@@ -19,7 +19,8 @@
 //!
 //! Which pieces are on by default, per game, is decided by matches against
 //! `--policy plain` at equal time (STRENGTH.md): RAVE in Odd and Onyx, the
-//! colour-choosing playouts in Xodd and Yodd, the capture replies in Onyx.
+//! colour-choosing playouts in Xodd and Yodd, the capture replies in Onyx,
+//! eight playouts per leaf in Odd.
 //! The Xodd/Yodd priors stay available (`priors=on`) but are off by
 //! default.
 
@@ -55,7 +56,14 @@ pub fn defaults(kind: GameKind) -> Resolved {
             priors: false,
             ..base
         },
-        GameKind::Odd | GameKind::Onyx => base,
+        // An Odd playout costs about a fifth of a descent through the deep
+        // RAVE tree, and the AMAF update takes the leaf's playouts at once:
+        // eight playouts per leaf won 61-39 against one at 0.2 s per move.
+        GameKind::Odd => Resolved {
+            leaf_playouts: 8,
+            ..base
+        },
+        GameKind::Onyx => base,
     }
 }
 

@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, AtomicU32, AtomicUsize,
 use crate::rules::game::Game;
 use crate::rules::moves::{Action, Colour};
 use crate::rules::random::{Rng, below};
+use crate::rules::topology::Topology;
 
 use Ordering::{Acquire, Relaxed, Release};
 
@@ -185,9 +186,10 @@ pub(crate) struct Worker {
     path: Vec<(u32, Colour)>,
     actions: Vec<Action>,
     priors: Vec<f32>,
-    /// RAVE: indexed by a stone action's bits (see [`STONE_BITS`]), 1 if
-    /// that stone is on the final board of the current playout, else 0.
-    on_final_board: Vec<u8>,
+    /// RAVE: indexed by a stone action's bits (see [`STONE_BITS`]), how
+    /// many of the current iteration's playouts ended with that stone on
+    /// the board, counted by the winner's colour.
+    on_final_board: Vec<[u8; 2]>,
     pub(crate) iterations: u64,
     /// Root visits and wins not yet added to the shared root: the root is
     /// on every path, so its counters are updated in batches of
@@ -215,13 +217,33 @@ const STONE_BITS: usize = 1 << 13;
 const ROOT_BATCH: u32 = 128;
 
 impl Worker {
+    /// Empties [`Worker::on_final_board`] for a new iteration.
+    fn clear_final_boards(&mut self, topo: &Topology) {
+        for &cell in topo.cells() {
+            for c in [Colour::Black, Colour::White] {
+                self.on_final_board[usize::from(Action::stone(cell, c).bits())] = [0; 2];
+            }
+        }
+    }
+
+    /// Adds the stones of the final board `end` of a playout that `winner`
+    /// won to [`Worker::on_final_board`].
+    fn record_final_board<G: Game>(&mut self, end: &G, winner: Colour) {
+        for &cell in end.topology().cells() {
+            if let Some(c) = end.stone_at(cell) {
+                self.on_final_board[usize::from(Action::stone(cell, c).bits())][winner.index()] +=
+                    1;
+            }
+        }
+    }
+
     pub(crate) fn new(rng: Rng) -> Worker {
         Worker {
             rng,
             path: Vec::with_capacity(512),
             actions: Vec::with_capacity(1024),
             priors: Vec::with_capacity(1024),
-            on_final_board: vec![0; STONE_BITS],
+            on_final_board: vec![[0; 2]; STONE_BITS],
             iterations: 0,
             pending_visits: 0,
             pending_wins: 0,
@@ -278,12 +300,17 @@ const ROOT_PAD: usize = 4;
 
 pub(crate) const ROOT: u32 = 0;
 
-/// 1 when `node`'s stone is on the final board that `table` records (see
-/// [`Worker::on_final_board`]), else 0. Special actions (pass, swap, end of
-/// turn) index entries of no cell, which stay 0.
+/// The AMAF credit of `node` from the iteration's playouts that `table`
+/// records (see [`Worker::on_final_board`]): the playouts that ended with
+/// its stone on the board, and those of them that `chooser` won. Special
+/// actions (pass, swap, end of turn) index entries of no cell, which stay 0.
 #[inline(always)]
-fn stone_on_final_board(table: &[u8], node: &Node) -> u32 {
-    u32::from(table[usize::from(node.action.load(Relaxed)) & (STONE_BITS - 1)])
+fn amaf_credit(table: &[[u8; 2]], node: &Node, chooser: Colour) -> (u32, u32) {
+    let e = table[usize::from(node.action.load(Relaxed)) & (STONE_BITS - 1)];
+    (
+        u32::from(e[0]) + u32::from(e[1]),
+        u32::from(e[chooser.index()]),
+    )
 }
 
 /// A prior in `0..=1` in 255ths, at least 1 (0 means "no prior").
@@ -389,14 +416,19 @@ impl<G: Game> Tree<G> {
         let mut parent_children: u32 = 0;
         // Visits of `idx` this thread has not yet added to its counter.
         let mut own_pending: u32 = 0;
-        // Playouts from the leaf besides the last one, and their wins per
-        // seat ([`TreeConfig::leaf_playouts`]).
-        let mut extra = 0u32;
-        let mut extra_wins = [0u32; 2];
-        let winner = loop {
+        if self.config.rave {
+            w.clear_final_boards(game.topology());
+        }
+        // Playouts (or proven results) backed up, and their wins per seat.
+        let (playouts, wins) = loop {
             let node = self.node(idx);
             if let Some(winner) = node.proof() {
-                break winner;
+                if self.config.rave {
+                    w.record_final_board(&game, winner);
+                }
+                let mut wins = [0u32; 2];
+                wins[winner.index()] = 1;
+                break (1, wins);
             }
             let mut first = node.first_child.load(Acquire);
             if first == NO_CHILDREN
@@ -409,16 +441,7 @@ impl<G: Game> Tree<G> {
                 first = f;
             }
             if first == NO_CHILDREN || first == EXPANDING {
-                for _ in 1..self.config.leaf_playouts {
-                    let mut end = game.clone();
-                    let won = self.playout(&mut end, w);
-                    if self.config.rave {
-                        self.update_amaf(w, &end, won);
-                    }
-                    extra += 1;
-                    extra_wins[won.index()] += 1;
-                }
-                break self.playout(&mut game, w);
+                break self.leaf_playouts(&game, w);
             }
             let n = u32::from(node.num_children.load(Relaxed));
             let mover = game.to_move();
@@ -458,33 +481,32 @@ impl<G: Game> Tree<G> {
             parent_children = n;
             idx = child;
         };
-        if w.path[0].1 == winner {
-            w.pending_wins += 1;
-        }
+        // Selection counted one visit on every node of the path already.
+        let extra = playouts - 1;
         w.pending_visits += extra;
-        w.pending_wins += extra_wins[w.path[0].1.index()];
+        w.pending_wins += wins[w.path[0].1.index()];
         if let Some(&(i, mover)) = w.path.get(1) {
             let delta = &mut w.root_delta[(i - w.root_first) as usize];
             delta.0 += extra;
-            delta.1 += extra_wins[mover.index()] + u32::from(mover == winner);
+            delta.1 += wins[mover.index()];
         }
         for &(i, mover) in w.path.iter().skip(2) {
             let node = self.node(i);
             if extra > 0 {
                 node.visits.fetch_add(extra, Relaxed);
             }
-            let won = extra_wins[mover.index()] + u32::from(mover == winner);
+            let won = wins[mover.index()];
             if won > 0 {
                 node.wins.fetch_add(won, Relaxed);
             }
         }
         if self.config.rave {
-            self.update_amaf(w, &game, winner);
+            self.update_amaf(w);
         }
         if self.node(idx).proof().is_some() {
             self.propagate_proof(&w.path);
         }
-        w.iterations += 1 + u64::from(extra);
+        w.iterations += u64::from(playouts);
         if w.pending_visits >= ROOT_BATCH {
             self.flush(w);
         }
@@ -506,28 +528,38 @@ impl<G: Game> Tree<G> {
         }
     }
 
-    /// RAVE: credits every child of every node on the path whose stone is
-    /// on the final board `end` (a stone action's cell was empty at its
-    /// parent, so it was placed below it, in the tree or the playout).
+    /// [`TreeConfig::leaf_playouts`] playouts from the leaf `game`, each
+    /// recorded for RAVE; returns their number and their wins per seat.
+    fn leaf_playouts(&self, game: &G, w: &mut Worker) -> (u32, [u32; 2]) {
+        let mut wins = [0u32; 2];
+        for _ in 0..self.config.leaf_playouts {
+            let mut end = game.clone();
+            let winner = self.playout(&mut end, w);
+            if self.config.rave {
+                w.record_final_board(&end, winner);
+            }
+            wins[winner.index()] += 1;
+        }
+        (self.config.leaf_playouts, wins)
+    }
+
+    /// RAVE: credits every child of every node on the path with the
+    /// iteration's playouts that ended with its stone on the board (a stone
+    /// action's cell was empty at its parent, so it was placed below it, in
+    /// the tree or the playout), and the wins among them for the seat that
+    /// chose among those children.
     ///
     /// Every child is read and written without a branch: whether its stone
     /// is on the board is a coin toss, and a mispredicted branch per child
     /// cost more than the store.
-    fn update_amaf(&self, w: &mut Worker, end: &G, winner: Colour) {
-        let topo = end.topology();
-        let table = &mut w.on_final_board;
-        for &cell in topo.cells() {
-            let on = end.stone_at(cell);
-            for c in [Colour::Black, Colour::White] {
-                table[usize::from(Action::stone(cell, c).bits())] = u8::from(on == Some(c));
-            }
-        }
+    fn update_amaf(&self, w: &mut Worker) {
+        let table = &w.on_final_board;
         // The seat choosing among a node's children is the mover recorded
         // with the next node on the path.
         let levels = (w.path.len() - 1).min(self.config.rave_depth as usize);
         for k in 0..levels {
             let (parent, _) = w.path[k];
-            let won = u32::from(w.path[k + 1].1 == winner);
+            let chooser = w.path[k + 1].1;
             let kids = self.node(parent).children();
             if parent == ROOT && kids.start == w.root_first && kids.len() == w.root_amaf.len() {
                 for (node, pending) in self
@@ -536,20 +568,18 @@ impl<G: Game> Tree<G> {
                     .iter()
                     .zip(w.root_amaf.iter_mut())
                 {
-                    let hit = stone_on_final_board(table, node);
-                    pending.0 += hit;
-                    pending.1 += hit & won;
+                    let (hits, won) = amaf_credit(table, node, chooser);
+                    pending.0 += hits;
+                    pending.1 += won;
                 }
                 continue;
             }
             for node in self.arena.slice(kids.start, kids.len() as u32) {
-                let hit = stone_on_final_board(table, node);
+                let (hits, won) = amaf_credit(table, node, chooser);
                 node.amaf_visits
-                    .store(node.amaf_visits.load(Relaxed).wrapping_add(hit), Relaxed);
-                node.amaf_wins.store(
-                    node.amaf_wins.load(Relaxed).wrapping_add(hit & won),
-                    Relaxed,
-                );
+                    .store(node.amaf_visits.load(Relaxed).wrapping_add(hits), Relaxed);
+                node.amaf_wins
+                    .store(node.amaf_wins.load(Relaxed).wrapping_add(won), Relaxed);
             }
         }
     }
@@ -966,13 +996,24 @@ mod tests {
     /// An Odd board ends full, so every playout puts exactly one of each
     /// empty cell's two stones on the final board: the root's children
     /// together gain one AMAF playout per empty cell and playout, whether
-    /// a thread credits them at once or from its pending counts.
+    /// a thread credits them at once or from its pending counts, and
+    /// whether a leaf is played out once or several times.
     #[test]
     fn root_amaf_counts_every_playout_once_per_cell() {
+        for leaf_playouts in [1, 4] {
+            root_amaf_counts(leaf_playouts);
+        }
+    }
+
+    fn root_amaf_counts(leaf_playouts: u32) {
         let spec = GameSpec::new(GameKind::Odd, 3, Rules::default()).unwrap();
         let game = OddGame::<10>::new(&spec);
         let empty = game.topology().cells().len() as u64;
-        let tree = Tree::new(game, 1 << 16, rave_config());
+        let config = TreeConfig {
+            leaf_playouts,
+            ..rave_config()
+        };
+        let tree = Tree::new(game, 1 << 16, config);
         let mut workers = [Worker::new(rng_from_seed(1)), Worker::new(rng_from_seed(2))];
         // Interleaved, as two threads would be, ending between flushes.
         for k in 0..1001 {
@@ -982,7 +1023,16 @@ mod tests {
             tree.flush(w);
         }
         let root_visits = u64::from(tree.root().visits());
-        assert_eq!(root_visits, 1001);
+        assert_eq!(root_visits, 1001 * u64::from(leaf_playouts));
+        let played: u64 = workers.iter().map(|w| w.iterations).sum();
+        assert_eq!(played, root_visits);
+        let child_visits: u64 = tree
+            .root()
+            .children()
+            .map(|c| u64::from(tree.node(c).visits()))
+            .sum();
+        // The root is expanded at once, so every playout is below a child.
+        assert_eq!(child_visits, root_visits);
         let credited: u64 = tree
             .root()
             .children()
