@@ -758,7 +758,12 @@ impl<G: Game> Searcher<G> {
                 std::thread::sleep(Duration::from_millis(1));
                 continue;
             }
-            tree.iterate(w);
+            // The last iteration before a visit target plays only the
+            // playouts still missing.
+            let room = target.map_or(u32::MAX, |t| {
+                u32::try_from(t - u64::from(visits)).unwrap_or(u32::MAX)
+            });
+            tree.iterate(w, room);
         }
         tree.flush(w);
     }

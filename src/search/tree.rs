@@ -406,8 +406,9 @@ impl<G: Game> Tree<G> {
 
     /// One iteration: select down to a leaf (counting each visit at once, so
     /// concurrent threads see it as a virtual loss), maybe expand it, play
-    /// out, and back the result up.
-    pub(crate) fn iterate(&self, w: &mut Worker) {
+    /// out (at most `max_playouts` playouts, at least one), and back the
+    /// results up.
+    pub(crate) fn iterate(&self, w: &mut Worker, max_playouts: u32) {
         let mut game = self.root_game.clone();
         w.path.clear();
         w.pending_visits += 1;
@@ -441,7 +442,7 @@ impl<G: Game> Tree<G> {
                 first = f;
             }
             if first == NO_CHILDREN || first == EXPANDING {
-                break self.leaf_playouts(&game, w);
+                break self.leaf_playouts(&game, w, max_playouts);
             }
             let n = u32::from(node.num_children.load(Relaxed));
             let mover = game.to_move();
@@ -528,11 +529,13 @@ impl<G: Game> Tree<G> {
         }
     }
 
-    /// [`TreeConfig::leaf_playouts`] playouts from the leaf `game`, each
-    /// recorded for RAVE; returns their number and their wins per seat.
-    fn leaf_playouts(&self, game: &G, w: &mut Worker) -> (u32, [u32; 2]) {
+    /// [`TreeConfig::leaf_playouts`] playouts from the leaf `game` (at most
+    /// `max_playouts`, at least one), each recorded for RAVE; returns their
+    /// number and their wins per seat.
+    fn leaf_playouts(&self, game: &G, w: &mut Worker, max_playouts: u32) -> (u32, [u32; 2]) {
+        let playouts = self.config.leaf_playouts.min(max_playouts).max(1);
         let mut wins = [0u32; 2];
-        for _ in 0..self.config.leaf_playouts {
+        for _ in 0..playouts {
             let mut end = game.clone();
             let winner = self.playout(&mut end, w);
             if self.config.rave {
@@ -540,7 +543,7 @@ impl<G: Game> Tree<G> {
             }
             wins[winner.index()] += 1;
         }
-        (self.config.leaf_playouts, wins)
+        (playouts, wins)
     }
 
     /// RAVE: credits every child of every node on the path with the
@@ -1017,7 +1020,7 @@ mod tests {
         let mut workers = [Worker::new(rng_from_seed(1)), Worker::new(rng_from_seed(2))];
         // Interleaved, as two threads would be, ending between flushes.
         for k in 0..1001 {
-            tree.iterate(&mut workers[k % 2]);
+            tree.iterate(&mut workers[k % 2], u32::MAX);
         }
         for w in &mut workers {
             tree.flush(w);
