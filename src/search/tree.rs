@@ -442,7 +442,7 @@ impl<G: Game> Tree<G> {
                 first = f;
             }
             if first == NO_CHILDREN || first == EXPANDING {
-                break self.leaf_playouts(&game, w, max_playouts);
+                break self.leaf_playouts(game, w, max_playouts);
             }
             let n = u32::from(node.num_children.load(Relaxed));
             let mover = game.to_move();
@@ -531,18 +531,21 @@ impl<G: Game> Tree<G> {
 
     /// [`TreeConfig::leaf_playouts`] playouts from the leaf `game` (at most
     /// `max_playouts`, at least one), each recorded for RAVE; returns their
-    /// number and their wins per seat.
-    fn leaf_playouts(&self, game: &G, w: &mut Worker, max_playouts: u32) -> (u32, [u32; 2]) {
+    /// number and their wins per seat. The last playout plays `game` itself.
+    fn leaf_playouts(&self, game: G, w: &mut Worker, max_playouts: u32) -> (u32, [u32; 2]) {
         let playouts = self.config.leaf_playouts.min(max_playouts).max(1);
         let mut wins = [0u32; 2];
-        for _ in 0..playouts {
-            let mut end = game.clone();
+        let mut play_out = |mut end: G, w: &mut Worker| {
             let winner = self.playout(&mut end, w);
             if self.config.rave {
                 w.record_final_board(&end, winner);
             }
             wins[winner.index()] += 1;
+        };
+        for _ in 1..playouts {
+            play_out(game.clone(), w);
         }
+        play_out(game, w);
         (playouts, wins)
     }
 
