@@ -12,4 +12,5 @@ pub mod gui;
 pub mod render;
 pub mod rules;
 pub mod search;
+pub mod solver;
 pub mod tournament;

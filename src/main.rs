@@ -32,6 +32,8 @@ enum Command {
     Analyze(Box<cli::analyze::AnalyzeArgs>),
     /// Batch analysis: JSON queries on stdin, JSON results on stdout.
     Analysis(cli::analysis::AnalysisArgs),
+    /// Prove who wins a position with best play, and which turns win.
+    Solve(Box<cli::solve::SolveArgs>),
 }
 
 fn main() {
@@ -46,6 +48,7 @@ fn main() {
         Some(Command::Render(args)) => cli::render::run(args),
         Some(Command::Analyze(args)) => cli::analyze::run(args),
         Some(Command::Analysis(args)) => cli::analysis::run(args),
+        Some(Command::Solve(args)) => cli::solve::run(args),
         None => cli::gtp::run(&cli.gtp),
     };
     if let Err(message) = result {

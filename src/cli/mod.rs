@@ -9,6 +9,7 @@ pub mod match_cmd;
 pub mod perft;
 pub mod position;
 pub mod render;
+pub mod solve;
 
 use clap::Args;
 

@@ -178,6 +178,21 @@ pub enum SetupError {
     Forbidden(Cell),
 }
 
+/// What a position's future depends on besides its stones and the side to
+/// move: the part of its history the rules remember. Two positions with the
+/// same stones, side to move and turn state are the same position.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct TurnState {
+    /// Facts that every symmetry of the board keeps. Xodd/Yodd: bit 0 is
+    /// Black's restricted first turn, bit 1 a pass as the last turn. Onyx:
+    /// bit 0 is Black's first stone still to come with the swap rule on.
+    pub flags: u8,
+    /// A point the rules remember. Xodd/Yodd: the first stone of the turn
+    /// in progress (the second goes on a higher cell). Onyx: Black's first
+    /// stone while White may swap it.
+    pub anchor: Option<Cell>,
+}
+
 /// A game position with its rules. Implementations are plain data (cheap to
 /// copy) that refer to shared, immutable board tables.
 pub trait Game: Clone + Send + Sync + 'static {
@@ -242,6 +257,14 @@ pub trait Game: Clone + Send + Sync + 'static {
         false
     }
     fn stone_at(&self, cell: Cell) -> Option<Colour>;
+    /// The stones of one colour as bitboard words (bit `i` of the words is
+    /// the cell with index `i`).
+    fn stone_words(&self, colour: Colour) -> &[u64];
+    /// See [`TurnState`]; the default is for games whose history never
+    /// matters (Odd).
+    fn turn_state(&self) -> TurnState {
+        TurnState::default()
+    }
     /// Groups per stone colour, as the game counts them (Odd: only groups of
     /// at least the minimum size).
     fn group_counts(&self) -> [u32; 2];

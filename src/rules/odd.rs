@@ -275,6 +275,10 @@ impl<const W: usize> Game for OddGame<W> {
             .find(|c| self.stones[c.index()].get(cell.index()))
     }
 
+    fn stone_words(&self, colour: Colour) -> &[u64] {
+        &self.stones[colour.index()].0
+    }
+
     fn group_counts(&self) -> [u32; 2] {
         [
             self.count_large_groups(&self.stones[0]),

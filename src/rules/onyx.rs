@@ -14,7 +14,7 @@ use std::sync::{Mutex, OnceLock};
 use rand_xoshiro::rand_core::Rng as _;
 
 use crate::rules::bitboard::{Bitboard, select_in_word};
-use crate::rules::game::{Game, GameSpec, PlayError, Rng, SetupError, SpecError};
+use crate::rules::game::{Game, GameSpec, PlayError, Rng, SetupError, SpecError, TurnState};
 use crate::rules::kind::GameKind;
 use crate::rules::moves::{Action, Colour, Stone};
 use crate::rules::tables::BoardTables;
@@ -854,6 +854,17 @@ impl<const W: usize> Game for OnyxGame<W> {
                 && s0 != 0
                 && s0 != opposite
         })
+    }
+
+    fn stone_words(&self, colour: Colour) -> &[u64] {
+        &self.stones[colour.index()].0
+    }
+
+    fn turn_state(&self) -> TurnState {
+        TurnState {
+            flags: u8::from(self.pie_pending),
+            anchor: self.swap_from,
+        }
     }
 
     fn stone_at(&self, cell: Cell) -> Option<Colour> {

@@ -13,7 +13,7 @@
 //! some higher cell takes a second stone that makes it odd.
 
 use crate::rules::bitboard::Bitboard;
-use crate::rules::game::{ColourChoice, Game, GameSpec, PlayError, SetupError};
+use crate::rules::game::{ColourChoice, Game, GameSpec, PlayError, SetupError, TurnState};
 use crate::rules::kind::GameKind;
 use crate::rules::moves::{Action, Colour, Stone};
 use crate::rules::random::{Rng, below, next_u64, random_bit};
@@ -625,6 +625,17 @@ impl<const W: usize> Game for ParityGame<W> {
         Colour::BOTH
             .into_iter()
             .find(|c| self.stones[c.index()].get(cell.index()))
+    }
+
+    fn stone_words(&self, colour: Colour) -> &[u64] {
+        &self.stones[colour.index()].0
+    }
+
+    fn turn_state(&self) -> TurnState {
+        TurnState {
+            flags: u8::from(self.turns == 0) | u8::from(self.consecutive_passes > 0) << 1,
+            anchor: self.first.map(|a| a.cell()),
+        }
     }
 
     fn group_counts(&self) -> [u32; 2] {

@@ -1,0 +1,269 @@
+//! `oddity solve`: proves who wins a position and which turns win.
+
+use std::fmt::Write as _;
+use std::io::IsTerminal;
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use clap::Args;
+
+use super::position::PositionArgs;
+use crate::rules::position::AnyGame;
+use crate::solver::{Solution, SolveLimits, SolveProgress, Solver, SolverParams, Value};
+
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// Give up after this many seconds (default: no limit).
+    #[arg(long, value_name = "S")]
+    pub time: Option<f64>,
+    /// Give up after this many expansions.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Memory for the transposition table in MiB.
+    #[arg(long, value_name = "MB", default_value_t = 1024)]
+    pub memory: usize,
+    /// Solver threads (they share the table and take the turns in turn).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Prove only the position's value, not every turn's.
+    #[arg(long)]
+    pub value_only: bool,
+    /// Check every proven value by walking its proof from the rules.
+    #[arg(long)]
+    pub check: bool,
+    /// Print one JSON object (the last stdout line) instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Write the board with every turn marked won or lost, as SVG.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
+    /// ... and as PNG.
+    #[arg(long, value_name = "FILE")]
+    pub png: Option<PathBuf>,
+    /// Ablation: keys without the board's symmetries.
+    #[arg(long)]
+    pub no_symmetry: bool,
+    /// Ablation: children in the rules' order, without game knowledge.
+    #[arg(long)]
+    pub no_ordering: bool,
+    /// Random games from each new child for its first proof numbers.
+    #[arg(long, default_value_t = 0)]
+    pub playouts: u32,
+    /// The largest first proof number the random games give.
+    #[arg(long, default_value_t = 10)]
+    pub playout_scale: u32,
+    /// df-pn stays with a child until its number exceeds the second-best
+    /// child's by this factor (the "1 + epsilon" rule).
+    #[arg(long, default_value_t = 8)]
+    pub epsilon: u32,
+}
+
+impl SolveArgs {
+    fn limits(&self) -> Result<SolveLimits, String> {
+        if let Some(t) = self.time
+            && !(t.is_finite() && t > 0.0 && t <= 1e7)
+        {
+            return Err("--time must be a number of seconds above 0".into());
+        }
+        if self.threads == 0 {
+            return Err("--threads must be at least 1".into());
+        }
+        if self.memory == 0 {
+            return Err("--memory must be at least 1 MiB".into());
+        }
+        Ok(SolveLimits {
+            time: self.time.map(Duration::from_secs_f64),
+            nodes: self.nodes,
+        })
+    }
+}
+
+pub fn run(args: &SolveArgs) -> Result<(), String> {
+    let limits = args.limits()?;
+    let record = args.position.record()?;
+    let game = record.position().clone();
+    if game.is_over() {
+        return Err("the game is over: there is nothing to solve".into());
+    }
+    let mut solver = Solver::new(SolverParams {
+        threads: args.threads,
+        memory_mb: args.memory,
+        symmetry: !args.no_symmetry,
+        ordering: !args.no_ordering,
+        playouts: args.playouts,
+        playout_scale: args.playout_scale,
+        epsilon: args.epsilon,
+    });
+    let stop = AtomicBool::new(false);
+    let live = std::io::stderr().is_terminal();
+    let mut show = |p: &SolveProgress| {
+        let root = p.root.map_or("-".to_string(), |n| {
+            format!("pn {} dn {}", number(n.pn), number(n.dn))
+        });
+        eprint!(
+            "\r{:.1} s  {} nodes  root {root}  turns {}/{}  table {}   ",
+            p.elapsed.as_secs_f64(),
+            p.nodes,
+            p.turns_done,
+            p.turns,
+            p.table_entries
+        );
+        let _ = std::io::stderr().flush();
+    };
+    let progress: crate::solver::ProgressFn<'_> = if live {
+        Some((&mut show, Duration::from_millis(250)))
+    } else {
+        None
+    };
+    let solution = solver.solve(&game, !args.value_only, &limits, &stop, progress);
+    if live {
+        eprint!("\r{:70}\r", "");
+    }
+    let checked = if args.check {
+        Some(solver.check(&game, &solution).map_err(|e| e.to_string()))
+    } else {
+        None
+    };
+    if args.json {
+        println!("{}", json(&game, &solution, checked.as_ref()));
+    } else {
+        print!("{}", text(&game, &solution, checked.as_ref()));
+    }
+    match checked {
+        Some(Err(e)) => Err(format!("the proof did not check: {e}")),
+        _ => Ok(()),
+    }
+}
+
+fn number(n: u32) -> String {
+    if n == crate::solver::dfpn::INF {
+        "inf".into()
+    } else {
+        n.to_string()
+    }
+}
+
+fn value_words(game: &AnyGame, s: &Solution) -> String {
+    let mover = s.to_move.name();
+    match s.value {
+        Some(Value::Win) => format!("win for {mover}, the side to move"),
+        Some(Value::Loss) => format!("loss for {mover}, the side to move"),
+        Some(Value::Neither) => "neither side can force a win: play can go on for ever".to_string(),
+        None => {
+            let _ = game;
+            "not proven within the limits".to_string()
+        }
+    }
+}
+
+fn text(game: &AnyGame, s: &Solution, checked: Option<&Result<u64, String>>) -> String {
+    let mut out = String::new();
+    let spec = game.spec();
+    let rules = spec.rules_text();
+    let _ = writeln!(
+        out,
+        "{} {}{}, {} to move",
+        spec.kind,
+        spec.size,
+        if rules.is_empty() {
+            String::new()
+        } else {
+            format!(" ({rules})")
+        },
+        s.to_move.name()
+    );
+    let _ = writeln!(out, "value: {}", value_words(game, s));
+    let list = |v: Value| -> Vec<String> {
+        s.turns
+            .iter()
+            .filter(|t| t.value == Some(v))
+            .map(|t| game.token(&t.turn))
+            .collect()
+    };
+    let total = s.turns.len();
+    for (v, label) in [
+        (Value::Win, "winning turns"),
+        (Value::Neither, "turns won by neither"),
+        (Value::Loss, "losing turns"),
+    ] {
+        let tokens = list(v);
+        if !tokens.is_empty() || v == Value::Win {
+            let _ = writeln!(
+                out,
+                "{label} ({} of {total}): {}",
+                tokens.len(),
+                if tokens.is_empty() {
+                    "none".to_string()
+                } else {
+                    tokens.join(" ")
+                }
+            );
+        }
+    }
+    let unknown = s.turns.iter().filter(|t| t.value.is_none()).count();
+    if unknown > 0 {
+        let _ = writeln!(out, "turns not proven: {unknown} of {total}");
+    }
+    if !s.pv.is_empty() {
+        let pv: Vec<String> = s.pv.iter().map(|t| game.token(t)).collect();
+        let _ = writeln!(out, "principal line: {}", pv.join(" "));
+    }
+    let _ = writeln!(
+        out,
+        "nodes {}, table {} entries of {}, {:.2} s",
+        s.nodes,
+        s.table_entries,
+        s.table_capacity,
+        s.elapsed.as_secs_f64()
+    );
+    match checked {
+        Some(Ok(n)) => {
+            let _ = writeln!(out, "checked: every proven value, {n} positions");
+        }
+        Some(Err(e)) => {
+            let _ = writeln!(out, "check FAILED: {e}");
+        }
+        None => {}
+    }
+    out
+}
+
+fn json(game: &AnyGame, s: &Solution, checked: Option<&Result<u64, String>>) -> String {
+    let spec = game.spec();
+    let turns: Vec<serde_json::Value> = s
+        .turns
+        .iter()
+        .map(|t| {
+            serde_json::json!({
+                "turn": game.token(&t.turn),
+                "value": t.value.map_or("unknown", Value::name),
+            })
+        })
+        .collect();
+    let pv: Vec<String> = s.pv.iter().map(|t| game.token(t)).collect();
+    let mut object = serde_json::json!({
+        "game": spec.kind.name(),
+        "size": spec.size,
+        "rules": spec.rules_text(),
+        "to_move": s.to_move.seat(),
+        "value": s.value.map_or("unknown", Value::name),
+        "turns": turns,
+        "pv": pv,
+        "nodes": s.nodes,
+        "table_entries": s.table_entries,
+        "table_capacity": s.table_capacity,
+        "seconds": s.elapsed.as_secs_f64(),
+        "nodes_per_second": s.nodes as f64 / s.elapsed.as_secs_f64().max(1e-9),
+    });
+    if let Some(c) = checked {
+        object["checked"] = match c {
+            Ok(n) => serde_json::json!({"ok": true, "positions": n}),
+            Err(e) => serde_json::json!({"ok": false, "error": e}),
+        };
+    }
+    object.to_string()
+}

@@ -1,0 +1,370 @@
+//! Checking a proof from the rules alone.
+//!
+//! A proof that `winner` wins a position is a strategy: in every position
+//! where the winner moves it names one action, and following it against
+//! every reply ends every game in the winner's win. [`check_win`] walks that
+//! strategy depth first with an explicit stack: it asks a [`Guide`] for the
+//! winner's action (and checks that it is legal), plays every legal action
+//! where the other side moves, requires each finished game to be the
+//! winner's and refuses a line that comes back to a position of its own
+//! path (a win must not rest on a cycle). Positions already checked are
+//! remembered by their full description (stones, side to move, turn state),
+//! not by a hash, so the check shares nothing with the solver but the rules
+//! and the guide's suggestions.
+
+use std::collections::HashSet;
+use std::fmt;
+
+use super::dfpn::{Dfpn, DfpnConfig};
+use super::keys::Keys;
+use super::table::Table;
+use super::{Solution, SolverParams, Value, proven_for};
+use crate::rules::game::Game;
+use crate::rules::kind::GameKind;
+use crate::rules::moves::{Action, Colour};
+
+/// Why a proof was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CheckError {
+    /// A finished game that the winner did not win.
+    WrongWinner { line: Vec<Action> },
+    /// No winning action was suggested where the winner moves.
+    NoAction { line: Vec<Action> },
+    /// The suggested action is not legal there.
+    Illegal { line: Vec<Action>, action: Action },
+    /// The loser has no move but the game is not over: nobody wins.
+    Stalemate { line: Vec<Action> },
+    /// A line returns to a position of its own path.
+    Cycle { line: Vec<Action> },
+    /// The board has more points than the checker's position keys hold.
+    BoardTooLarge,
+}
+
+impl fmt::Display for CheckError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let depth = |line: &Vec<Action>| line.len();
+        match self {
+            CheckError::WrongWinner { line } => write!(
+                f,
+                "a game of the proof ends with the other side winning, {} actions deep",
+                depth(line)
+            ),
+            CheckError::NoAction { line } => write!(
+                f,
+                "no winning action is known for a position {} actions deep",
+                depth(line)
+            ),
+            CheckError::Illegal { line, .. } => write!(
+                f,
+                "the proof plays an illegal action {} actions deep",
+                depth(line)
+            ),
+            CheckError::Stalemate { line } => write!(
+                f,
+                "a position {} actions deep has no legal move and no winner",
+                depth(line)
+            ),
+            CheckError::Cycle { line } => write!(
+                f,
+                "the proof returns to a position of its own line, {} actions deep",
+                depth(line)
+            ),
+            CheckError::BoardTooLarge => {
+                f.write_str("the checker handles boards of at most 128 points")
+            }
+        }
+    }
+}
+
+impl std::error::Error for CheckError {}
+
+/// Suggests the winner's actions in a position where it moves, the most
+/// promising first.
+pub trait Guide<G> {
+    fn actions(&mut self, game: &G) -> Vec<Action>;
+}
+
+/// The full description of a position: stone words of both colours (at
+/// most two words each), the side to move and the turn state.
+type PositionKey = [u64; 5];
+
+fn position_key<G: Game>(game: &G) -> Option<PositionKey> {
+    let mut key = [0u64; 5];
+    for (c, colour) in Colour::BOTH.into_iter().enumerate() {
+        let words = game.stone_words(colour);
+        if words.iter().skip(2).any(|&w| w != 0) {
+            return None;
+        }
+        for (k, &w) in words.iter().take(2).enumerate() {
+            key[2 * c + k] = w;
+        }
+    }
+    let state = game.turn_state();
+    key[4] = u64::from(game.to_move() == Colour::White)
+        | u64::from(state.flags) << 1
+        | state.anchor.map_or(0, |c| u64::from(c.0) + 1) << 16;
+    Some(key)
+}
+
+/// A position whose children are being checked.
+struct Frame<G> {
+    game: G,
+    key: PositionKey,
+    /// The winner's candidate actions (one must work), or all of the
+    /// loser's (all must work).
+    actions: Vec<Action>,
+    next: usize,
+    winner_moves: bool,
+    /// Why the last candidate failed.
+    failure: Option<CheckError>,
+}
+
+/// What entering a position gave.
+enum Entered<G> {
+    /// Settled at once: a finished game, or a position checked before.
+    Settled(Result<(), CheckError>),
+    Open(Frame<G>),
+}
+
+/// Checks that `winner` wins `root`: depth first, with the guide's
+/// candidates for the winner's action tried in order until one works, and
+/// every action of the other side. Returns the number of positions checked.
+///
+/// The actions chosen form a strategy with one action per position, and no
+/// position of it may be reached again below itself, so the games it allows
+/// all end, in the winner's win.
+pub fn check_win<G: Game>(
+    root: &G,
+    winner: Colour,
+    guide: &mut dyn Guide<G>,
+) -> Result<u64, CheckError> {
+    if root.topology().bits > 128 {
+        return Err(CheckError::BoardTooLarge);
+    }
+    let mut done: HashSet<PositionKey> = HashSet::new();
+    let mut on_path: HashSet<PositionKey> = HashSet::new();
+    let mut stack: Vec<Frame<G>> = Vec::new();
+    let mut line: Vec<Action> = Vec::new();
+    let mut enter = |game: G,
+                     line: &Vec<Action>,
+                     done: &HashSet<PositionKey>,
+                     on_path: &HashSet<PositionKey>|
+     -> Entered<G> {
+        if let Some(w) = game.winner() {
+            return Entered::Settled(if w == winner {
+                Ok(())
+            } else {
+                Err(CheckError::WrongWinner { line: line.clone() })
+            });
+        }
+        let Some(key) = position_key(&game) else {
+            return Entered::Settled(Err(CheckError::BoardTooLarge));
+        };
+        if done.contains(&key) {
+            return Entered::Settled(Ok(()));
+        }
+        if on_path.contains(&key) {
+            return Entered::Settled(Err(CheckError::Cycle { line: line.clone() }));
+        }
+        let winner_moves = game.to_move() == winner;
+        let mut actions = Vec::new();
+        if winner_moves {
+            actions = guide.actions(&game);
+            if let Some(&a) = actions.iter().find(|&&a| !game.is_legal(a)) {
+                return Entered::Settled(Err(CheckError::Illegal {
+                    line: line.clone(),
+                    action: a,
+                }));
+            }
+            // Candidates that lead to positions checked already go first.
+            actions.sort_by_key(|&a| {
+                let mut next = game.clone();
+                next.apply(a);
+                let settled = next.winner() == Some(winner)
+                    || position_key(&next).is_some_and(|k| done.contains(&k));
+                !settled
+            });
+        } else {
+            game.legal_actions(&mut actions);
+            if actions.is_empty() {
+                return Entered::Settled(Err(CheckError::Stalemate { line: line.clone() }));
+            }
+        }
+        Entered::Open(Frame {
+            game,
+            key,
+            actions,
+            next: 0,
+            winner_moves,
+            failure: None,
+        })
+    };
+    let mut outcome = match enter(root.clone(), &line, &done, &on_path) {
+        Entered::Settled(result) => return result.map(|()| 0),
+        Entered::Open(frame) => {
+            on_path.insert(frame.key);
+            stack.push(frame);
+            None
+        }
+    };
+    while let Some(top) = stack.last_mut() {
+        // The result of the child just checked, if any.
+        let finished = match outcome.take() {
+            Some(Ok(())) if top.winner_moves => Some(Ok(())),
+            Some(Err(e)) if !top.winner_moves => Some(Err(e)),
+            Some(Err(e)) => {
+                top.failure = Some(e);
+                None
+            }
+            Some(Ok(())) | None => None,
+        };
+        let finished = finished.or_else(|| {
+            (top.next == top.actions.len()).then(|| {
+                if top.winner_moves {
+                    Err(top
+                        .failure
+                        .take()
+                        .unwrap_or_else(|| CheckError::NoAction { line: line.clone() }))
+                } else {
+                    Ok(())
+                }
+            })
+        });
+        if let Some(result) = finished {
+            let frame = stack.pop().expect("not empty");
+            on_path.remove(&frame.key);
+            if result.is_ok() {
+                done.insert(frame.key);
+            }
+            line.pop();
+            outcome = Some(result);
+            continue;
+        }
+        let a = top.actions[top.next];
+        top.next += 1;
+        let mut child = top.game.clone();
+        child.apply(a);
+        line.push(a);
+        match enter(child, &line, &done, &on_path) {
+            Entered::Open(frame) => {
+                on_path.insert(frame.key);
+                stack.push(frame);
+            }
+            Entered::Settled(result) => {
+                line.pop();
+                outcome = Some(result);
+            }
+        }
+    }
+    outcome.unwrap_or(Ok(())).map(|()| done.len() as u64)
+}
+
+/// The solver's table as a guide: the winner's cheapest proven action;
+/// where the table has lost it, a new search of that position finds one.
+struct TableGuide<'a> {
+    table: &'a Table,
+    keys: &'a Keys,
+    /// The attacker of the searches that proved the win.
+    attacker: Colour,
+    winner: Colour,
+    config: DfpnConfig,
+    searches: u64,
+}
+
+impl<G: Game> Guide<G> for TableGuide<'_> {
+    fn actions(&mut self, game: &G) -> Vec<Action> {
+        for attempt in 0..2 {
+            let h = self.keys.hashes(game);
+            let mut actions = Vec::new();
+            game.legal_actions(&mut actions);
+            let mut proven: Vec<(u64, Action)> = Vec::new();
+            for &a in &actions {
+                let mut child = game.clone();
+                child.apply(a);
+                let work = match child.winner() {
+                    Some(w) if w == self.winner => Some(0),
+                    Some(_) => None,
+                    None => {
+                        let ch = self.keys.after(&h, a, &child);
+                        let key = self.keys.key(&child, &ch, self.attacker);
+                        proven_for(self.table, key, self.attacker, self.winner)
+                    }
+                };
+                if let Some(w) = work {
+                    proven.push((w, a));
+                }
+            }
+            if !proven.is_empty() || attempt == 1 {
+                proven.sort_by_key(|&(w, _)| w);
+                return proven.into_iter().map(|(_, a)| a).collect();
+            }
+            // The table lost this position's proof: prove it again.
+            let stop = std::sync::atomic::AtomicBool::new(false);
+            let nodes = std::sync::atomic::AtomicU64::new(0);
+            let mut search = Dfpn::new(
+                self.table,
+                self.keys,
+                self.attacker,
+                &stop,
+                &nodes,
+                self.config,
+            );
+            search.solve(game);
+            self.searches += 1;
+        }
+        Vec::new()
+    }
+}
+
+/// Checks `solution`'s root value and every proven turn's value (a value
+/// of neither side winning has no proof to walk and is left out).
+pub(super) fn check_solution<G: Game>(
+    game: &G,
+    solution: &Solution,
+    params: SolverParams,
+    table: &Table,
+) -> Result<u64, CheckError> {
+    let kind = game.spec().kind;
+    let cyclic = kind == GameKind::Onyx;
+    let keys = Keys::new(kind, game.topology(), params.symmetry);
+    let config = DfpnConfig {
+        ordering: params.ordering,
+        cyclic,
+        playouts: params.playouts,
+        playout_scale: f64::from(params.playout_scale),
+        epsilon: params.epsilon,
+    };
+    let mover = game.to_move();
+    let mut checked = 0;
+    let mut check = |position: &G, value: Value| -> Result<(), CheckError> {
+        let winner = match value {
+            Value::Win => mover,
+            Value::Loss => mover.opposite(),
+            Value::Neither => return Ok(()),
+        };
+        // The searches of a game without repetitions prove the loser's
+        // defeat as the mover's disproof; in Onyx the winner attacks.
+        let attacker = if cyclic { winner } else { mover };
+        let mut guide = TableGuide {
+            table,
+            keys: &keys,
+            attacker,
+            winner,
+            config,
+            searches: 0,
+        };
+        checked += check_win(position, winner, &mut guide)?;
+        Ok(())
+    };
+    if let Some(value) = solution.value {
+        check(game, value)?;
+    }
+    for t in &solution.turns {
+        if let Some(value) = t.value {
+            let mut position = game.clone();
+            position.play_turn(&t.turn).expect("a legal turn");
+            check(&position, value)?;
+        }
+    }
+    Ok(checked)
+}

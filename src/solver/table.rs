@@ -1,0 +1,213 @@
+//! The solver's transposition table: a fixed array of entries shared by
+//! every thread without locks.
+//!
+//! An entry is two atomic words: the key XOR the data word, and the data
+//! word (proof and disproof numbers of 28 bits each, the logarithm of the
+//! work under the position, and a flag). A reader accepts an entry only when
+//! the XOR of the two words gives its key back, so a half-written entry
+//! reads as a miss, never as another position's numbers. Entries sit in
+//! buckets of four, one cache line; a new position takes an empty entry of
+//! its bucket, or else the one with the least work under it.
+
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+
+/// Entries per bucket.
+const BUCKET: usize = 4;
+
+/// Bytes per entry.
+pub const ENTRY_BYTES: usize = std::mem::size_of::<Slot>();
+
+/// The largest proof or disproof number an entry holds: infinity.
+pub const NUMBER_MAX: u32 = (1 << 28) - 1;
+
+/// What the table knows of a position, for the search's attacker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// Proof number: how many more leaves at least must be proven to prove
+    /// the attacker's win (0: proven), at most [`NUMBER_MAX`].
+    pub pn: u32,
+    /// Disproof number (0: the attacker cannot win).
+    pub dn: u32,
+    /// Expansions spent under this position (kept to a power of two).
+    pub work: u64,
+    /// The disproof rests on a repetition of a position on the path it was
+    /// found from (Onyx).
+    pub path_dependent: bool,
+}
+
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+#[repr(align(64))]
+struct Bucket([Slot; BUCKET]);
+
+pub struct Table {
+    buckets: Box<[Bucket]>,
+    used: AtomicUsize,
+}
+
+const PATH_DEPENDENT: u64 = 1 << 63;
+
+impl Table {
+    /// A table of at most `bytes` bytes (at least one bucket).
+    pub fn with_bytes(bytes: usize) -> Table {
+        let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        // Zeroed memory is mapped by the system only when first written,
+        // so a large table costs nothing until it fills.
+        let zeroed = Box::<[Bucket]>::new_zeroed_slice(count);
+        // SAFETY: a bucket is atomic integers, for which all-zero bits are
+        // a valid value (an empty entry).
+        let buckets = unsafe { zeroed.assume_init() };
+        Table {
+            buckets,
+            used: AtomicUsize::new(0),
+        }
+    }
+
+    /// Entries the table can hold.
+    pub fn capacity(&self) -> usize {
+        self.buckets.len() * BUCKET
+    }
+
+    /// Entries in use.
+    pub fn used(&self) -> usize {
+        self.used.load(Ordering::Relaxed)
+    }
+
+    fn bucket(&self, key: u64) -> &Bucket {
+        // The high bits choose the bucket; the whole key checks the entry.
+        let b = ((u128::from(key) * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[b]
+    }
+
+    /// Asks the processor to fetch `key`'s bucket into the cache before it
+    /// is read.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let p = self.bucket(key) as *const Bucket as *const i8;
+            // SAFETY: a prefetch hint reads nothing and has no effect on
+            // memory; the pointer is into the table.
+            unsafe { std::arch::x86_64::_mm_prefetch(p, std::arch::x86_64::_MM_HINT_T0) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    fn read(slot: &Slot) -> (u64, u64) {
+        let data = slot.data.load(Ordering::Relaxed);
+        let check = slot.check.load(Ordering::Relaxed);
+        (check ^ data, data)
+    }
+
+    pub fn get(&self, key: u64) -> Option<Entry> {
+        self.bucket(key).0.iter().find_map(|slot| {
+            let (k, data) = Self::read(slot);
+            (k == key && data != 0).then(|| unpack(data))
+        })
+    }
+
+    pub fn put(&self, key: u64, e: Entry) {
+        let data = pack(&e);
+        let mut target: Option<&Slot> = None;
+        let mut least = u64::MAX;
+        let mut fresh = false;
+        for slot in &self.bucket(key).0 {
+            let (k, d) = Self::read(slot);
+            if d == 0 {
+                if least > 0 {
+                    target = Some(slot);
+                    least = 0;
+                    fresh = true;
+                }
+                continue;
+            }
+            if k == key {
+                target = Some(slot);
+                fresh = false;
+                break;
+            }
+            let work = work_log(d);
+            if work < least {
+                least = work;
+                target = Some(slot);
+            }
+        }
+        let Some(slot) = target else {
+            return;
+        };
+        if fresh {
+            self.used.fetch_add(1, Ordering::Relaxed);
+        }
+        slot.data.store(data, Ordering::Relaxed);
+        slot.check.store(key ^ data, Ordering::Relaxed);
+    }
+}
+
+fn work_log(data: u64) -> u64 {
+    (data >> 56) & 0x3F
+}
+
+fn pack(e: &Entry) -> u64 {
+    let log = u64::from(64 - e.work.leading_zeros()).min(0x3F);
+    u64::from(e.pn.min(NUMBER_MAX))
+        | u64::from(e.dn.min(NUMBER_MAX)) << 28
+        | log << 56
+        | if e.path_dependent { PATH_DEPENDENT } else { 0 }
+        // Never all zero: an all-zero word is an empty entry.
+        | if e.pn == 0 && e.dn == 0 { 1 << 62 } else { 0 }
+}
+
+fn unpack(data: u64) -> Entry {
+    let log = work_log(data);
+    Entry {
+        pn: (data & u64::from(NUMBER_MAX)) as u32,
+        dn: ((data >> 28) & u64::from(NUMBER_MAX)) as u32,
+        work: if log == 0 { 0 } else { 1 << (log - 1) },
+        path_dependent: data & PATH_DEPENDENT != 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_read_back_and_the_least_work_is_replaced() {
+        let t = Table::with_bytes(64);
+        assert_eq!(t.capacity(), 4);
+        assert_eq!(ENTRY_BYTES, 16);
+        let e = |work| Entry {
+            pn: 3,
+            dn: NUMBER_MAX,
+            work,
+            path_dependent: false,
+        };
+        for k in 1..=4u64 {
+            t.put(k, e(1 << (k * 3)));
+        }
+        assert_eq!(t.used(), 4);
+        assert_eq!(t.get(2).unwrap().work, 64);
+        assert_eq!(t.get(3).unwrap().dn, NUMBER_MAX);
+        // A fifth position replaces the one with the least work (key 1).
+        t.put(5, e(1));
+        assert_eq!(t.get(1), None);
+        assert_eq!(t.get(5).unwrap().work, 1);
+        // Updating an entry keeps its place.
+        t.put(
+            5,
+            Entry {
+                pn: 0,
+                dn: 0,
+                work: 0,
+                path_dependent: true,
+            },
+        );
+        let back = t.get(5).unwrap();
+        assert!(back.path_dependent && back.pn == 0 && back.dn == 0);
+        assert_eq!(t.used(), 4);
+    }
+}

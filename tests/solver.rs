@@ -1,0 +1,489 @@
+//! The exact solver against plain exhaustive minimax on boards small enough
+//! for it, symmetric positions, and the proof checker against corrupted
+//! proofs.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::AtomicBool;
+
+use oddity::rules::game::{Game, GameSpec, Rules};
+use oddity::rules::kind::GameKind;
+use oddity::rules::moves::{Action, Colour, Stone, Turn};
+use oddity::rules::position::AnyGame;
+use oddity::rules::random::{below, rng_from_seed};
+use oddity::solver::proof::{Guide, check_win};
+use oddity::solver::{Solution, SolveLimits, Solver, SolverParams, Value};
+use oddity::with_game;
+
+fn spec(kind: GameKind, size: usize) -> GameSpec {
+    GameSpec::new(kind, size, Rules::default()).unwrap()
+}
+
+/// The full description of a position: stones, side to move, turn state.
+type Exact = (Vec<u64>, Vec<u64>, Colour, u8, Option<u16>);
+
+fn exact<G: Game>(g: &G) -> Exact {
+    let s = g.turn_state();
+    (
+        g.stone_words(Colour::Black).to_vec(),
+        g.stone_words(Colour::White).to_vec(),
+        g.to_move(),
+        s.flags,
+        s.anchor.map(|c| c.0),
+    )
+}
+
+/// Plain minimax over whole turns, every position once: true when the side
+/// to move wins (games without repetitions).
+fn minimax<G: Game>(g: &G, memo: &mut HashMap<Exact, bool>) -> bool {
+    if let Some(w) = g.winner() {
+        return w == g.to_move();
+    }
+    let key = exact(g);
+    if let Some(&v) = memo.get(&key) {
+        return v;
+    }
+    let mover = g.to_move();
+    let win = g.legal_turns().iter().any(|t| {
+        let mut next = g.clone();
+        next.play_turn(t).unwrap();
+        let child_mover_wins = minimax(&next, memo);
+        (next.to_move() == mover) == child_mover_wins
+    });
+    memo.insert(key, win);
+    win
+}
+
+/// Retrograde analysis of every position reachable from `root` (games with
+/// repetitions): the value of each for its side to move.
+fn retrograde<G: Game>(root: &G) -> HashMap<Exact, Value> {
+    let mut index: HashMap<Exact, usize> = HashMap::new();
+    let mut nodes: Vec<G> = Vec::new();
+    let mut children: Vec<Vec<usize>> = Vec::new();
+    let mut stack = vec![root.clone()];
+    index.insert(exact(root), 0);
+    nodes.push(root.clone());
+    children.push(Vec::new());
+    let mut k = 0;
+    while k < nodes.len() {
+        let g = nodes[k].clone();
+        if !g.is_over() {
+            let mut kids = Vec::new();
+            for t in g.legal_turns() {
+                let mut next = g.clone();
+                next.play_turn(&t).unwrap();
+                let key = exact(&next);
+                let i = *index.entry(key).or_insert_with(|| {
+                    nodes.push(next.clone());
+                    children.push(Vec::new());
+                    nodes.len() - 1
+                });
+                kids.push(i);
+            }
+            children[k] = kids;
+        }
+        k += 1;
+    }
+    stack.clear();
+    let mut value: Vec<Option<Value>> = nodes
+        .iter()
+        .map(|g| {
+            g.winner().map(|w| {
+                if w == g.to_move() {
+                    Value::Win
+                } else {
+                    Value::Loss
+                }
+            })
+        })
+        .collect();
+    loop {
+        let mut changed = false;
+        for i in 0..nodes.len() {
+            if value[i].is_some() || children[i].is_empty() {
+                continue;
+            }
+            let mover = nodes[i].to_move();
+            // The child's value for this node's mover.
+            let for_mover = |c: usize| {
+                value[c].map(|v| {
+                    if nodes[c].to_move() == mover {
+                        v
+                    } else {
+                        match v {
+                            Value::Win => Value::Loss,
+                            Value::Loss => Value::Win,
+                            Value::Neither => Value::Neither,
+                        }
+                    }
+                })
+            };
+            let vs: Vec<Option<Value>> = children[i].iter().map(|&c| for_mover(c)).collect();
+            if vs.contains(&Some(Value::Win)) {
+                value[i] = Some(Value::Win);
+                changed = true;
+            } else if vs.iter().all(|v| *v == Some(Value::Loss)) {
+                value[i] = Some(Value::Loss);
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    nodes
+        .iter()
+        .zip(value)
+        .map(|(g, v)| (exact(g), v.unwrap_or(Value::Neither)))
+        .collect()
+}
+
+fn solve(game: &AnyGame) -> Solution {
+    let mut solver = Solver::new(SolverParams {
+        memory_mb: 64,
+        ..SolverParams::default()
+    });
+    let s = solver.solve(
+        game,
+        true,
+        &SolveLimits::default(),
+        &AtomicBool::new(false),
+        None,
+    );
+    assert!(s.complete(), "every turn is solved");
+    solver
+        .check(game, &s)
+        .unwrap_or_else(|e| panic!("the proof checks: {e}"));
+    s
+}
+
+/// The exhaustive value of `game` and of each of its turns, for its mover.
+fn exhaustive(game: &AnyGame) -> (Value, Vec<(Turn, Value)>) {
+    with_game!(game, g => {
+        let mover = g.to_move();
+        let of_child = |next: &_, retro: &HashMap<Exact, Value>| -> Value {
+            let v = retro[&exact(next)];
+            if oddity::rules::game::Game::to_move(next) == mover {
+                v
+            } else {
+                match v {
+                    Value::Win => Value::Loss,
+                    Value::Loss => Value::Win,
+                    Value::Neither => Value::Neither,
+                }
+            }
+        };
+        if g.spec().kind == GameKind::Onyx {
+            let retro = retrograde(g);
+            let turns = g
+                .legal_turns()
+                .into_iter()
+                .map(|t| {
+                    let mut next = g.clone();
+                    next.play_turn(&t).unwrap();
+                    (t, of_child(&next, &retro))
+                })
+                .collect();
+            (retro[&exact(g)], turns)
+        } else {
+            let mut memo = HashMap::new();
+            let root = if minimax(g, &mut memo) { Value::Win } else { Value::Loss };
+            let turns = g
+                .legal_turns()
+                .into_iter()
+                .map(|t| {
+                    let mut next = g.clone();
+                    next.play_turn(&t).unwrap();
+                    let child_wins = minimax(&next, &mut memo);
+                    let mover_wins = (next.to_move() == mover) == child_wins;
+                    (t, if mover_wins { Value::Win } else { Value::Loss })
+                })
+                .collect();
+            (root, turns)
+        }
+    })
+}
+
+fn assert_agrees(game: &AnyGame, label: &str) {
+    let (value, turns) = exhaustive(game);
+    let s = solve(game);
+    assert_eq!(s.value, Some(value), "{label}: value");
+    let solved: HashMap<Turn, Value> = s.turns.iter().map(|t| (t.turn, t.value.unwrap())).collect();
+    assert_eq!(solved.len(), turns.len(), "{label}: every turn");
+    for (t, v) in turns {
+        assert_eq!(solved[&t], v, "{label}: turn {}", game.token(&t));
+    }
+}
+
+/// `game` after `plies` random turns (or fewer, when it ends).
+fn random_position(game: &AnyGame, plies: usize, seed: u64) -> AnyGame {
+    let mut rng = rng_from_seed(seed);
+    let mut g = game.clone();
+    for _ in 0..plies {
+        let turns = g.legal_turns();
+        if g.is_over() || turns.is_empty() {
+            break;
+        }
+        let t = turns[below(&mut rng, turns.len() as u32) as usize];
+        let mut next = g.clone();
+        next.play_turn(&t).unwrap();
+        if next.is_over() {
+            break;
+        }
+        g = next;
+    }
+    g
+}
+
+#[test]
+fn solver_agrees_with_exhaustive_minimax_on_the_smallest_boards() {
+    let boards = [
+        (spec(GameKind::Odd, 2), 5),
+        (spec(GameKind::Xodd, 3), 6),
+        (spec(GameKind::Yodd, 2), 5),
+        (spec(GameKind::Onyx, 4), 6),
+    ];
+    for (spec, depth) in boards {
+        let start = AnyGame::new(&spec);
+        assert_agrees(&start, &format!("{} {} start", spec.kind, spec.size));
+        for seed in 0..12u64 {
+            let plies = 1 + seed as usize % depth;
+            let g = random_position(&start, plies, seed);
+            assert_agrees(&g, &format!("{} {} seed {seed}", spec.kind, spec.size));
+        }
+    }
+}
+
+#[test]
+fn odd_with_every_smallest_group_agrees_with_minimax_on_side_2() {
+    for m in 1..=7 {
+        let rules = Rules {
+            min_group: Some(m),
+            ..Rules::default()
+        };
+        let spec = GameSpec::new(GameKind::Odd, 2, rules).unwrap();
+        assert_agrees(&AnyGame::new(&spec), &format!("odd 2 m{m}"));
+    }
+}
+
+#[test]
+fn onyx_without_swap_and_open_agree_with_retrograde_analysis() {
+    let no_swap = Rules {
+        swap: false,
+        ..Rules::default()
+    };
+    let open = Rules {
+        open_start: true,
+        ..Rules::default()
+    };
+    let start = AnyGame::new(&GameSpec::new(GameKind::Onyx, 4, no_swap).unwrap());
+    assert_agrees(&start, "onyx 4 no swap");
+    let open = AnyGame::new(&GameSpec::new(GameKind::Onyx, 4, open).unwrap());
+    for seed in 0..6u64 {
+        let g = random_position(&open, 8, seed);
+        assert_agrees(&g, &format!("onyx 4 open seed {seed}"));
+    }
+}
+
+/// The stones of a set-up position.
+fn stones_of(g: &AnyGame) -> Vec<Stone> {
+    g.topology()
+        .cells()
+        .iter()
+        .filter_map(|&cell| g.stone_at(cell).map(|colour| Stone { cell, colour }))
+        .collect()
+}
+
+#[test]
+fn symmetric_positions_have_the_same_value() {
+    let cases = [
+        (spec(GameKind::Odd, 3), 13),
+        (spec(GameKind::Xodd, 4), 7),
+        (spec(GameKind::Yodd, 3), 8),
+    ];
+    for (spec, plies) in cases {
+        let start = AnyGame::new(&spec);
+        for seed in 0..3u64 {
+            let g = random_position(&start, plies, 100 + seed);
+            let stones = stones_of(&g);
+            let mover = g.to_move();
+            let base = AnyGame::from_setup(&spec, &stones, mover).unwrap();
+            let value = solve(&base).value;
+            assert!(value.is_some());
+            for perm in g.topology().symmetries() {
+                for exchange in [false, true] {
+                    let image: Vec<Stone> = stones
+                        .iter()
+                        .map(|s| Stone {
+                            cell: perm[s.cell.index()],
+                            colour: if exchange {
+                                s.colour.opposite()
+                            } else {
+                                s.colour
+                            },
+                        })
+                        .collect();
+                    // Odd keeps the seats when colours are exchanged; Xodd
+                    // and Yodd exchange the seats too.
+                    let seat = if exchange && spec.kind != GameKind::Odd {
+                        mover.opposite()
+                    } else {
+                        mover
+                    };
+                    let other = AnyGame::from_setup(&spec, &image, seat).unwrap();
+                    assert_eq!(
+                        solve(&other).value,
+                        value,
+                        "{} {} seed {seed}",
+                        spec.kind,
+                        spec.size
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// A guide that plays from a table of winning actions.
+struct Strategy(HashMap<Exact, Action>);
+
+impl<G: Game> Guide<G> for Strategy {
+    fn actions(&mut self, game: &G) -> Vec<Action> {
+        self.0.get(&exact(game)).copied().into_iter().collect()
+    }
+}
+
+/// A winning strategy for the side to move at `g`, by minimax over
+/// actions: a winning action for every position reached where the winner
+/// moves.
+fn strategy<G: Game>(
+    g: &G,
+    winner: Colour,
+    out: &mut HashMap<Exact, Action>,
+    memo: &mut HashMap<Exact, bool>,
+) {
+    if g.is_over() || out.contains_key(&exact(g)) {
+        return;
+    }
+    let mut actions = Vec::new();
+    g.legal_actions(&mut actions);
+    let wins = |a: Action, memo: &mut HashMap<Exact, bool>| {
+        let mut next = g.clone();
+        next.apply(a);
+        action_winner(&next, memo) == winner
+    };
+    if g.to_move() == winner {
+        let a = actions
+            .iter()
+            .copied()
+            .find(|&a| wins(a, memo))
+            .expect("the winner has a winning action");
+        out.insert(exact(g), a);
+        let mut next = g.clone();
+        next.apply(a);
+        strategy(&next, winner, out, memo);
+    } else {
+        for a in actions {
+            let mut next = g.clone();
+            next.apply(a);
+            strategy(&next, winner, out, memo);
+        }
+    }
+}
+
+/// The winner of `g` with best play, by minimax over actions.
+fn action_winner<G: Game>(g: &G, memo: &mut HashMap<Exact, bool>) -> Colour {
+    if let Some(w) = g.winner() {
+        return w;
+    }
+    let key = exact(g);
+    let mover = g.to_move();
+    let mover_wins = match memo.get(&key) {
+        Some(&v) => v,
+        None => {
+            let mut actions = Vec::new();
+            g.legal_actions(&mut actions);
+            let v = actions.iter().any(|&a| {
+                let mut next = g.clone();
+                next.apply(a);
+                action_winner(&next, memo) == mover
+            });
+            memo.insert(key, v);
+            v
+        }
+    };
+    if mover_wins { mover } else { mover.opposite() }
+}
+
+#[test]
+fn the_checker_accepts_a_winning_strategy_and_rejects_a_corrupted_one() {
+    for spec in [spec(GameKind::Odd, 2), spec(GameKind::Xodd, 3)] {
+        let start = AnyGame::new(&spec);
+        with_game!(&start, g => {
+            let mut memo = HashMap::new();
+            let winner = action_winner(g, &mut memo);
+            let mut plan = HashMap::new();
+            strategy(g, winner, &mut plan, &mut memo);
+            let checked = check_win(g, winner, &mut Strategy(plan.clone())).expect("a true proof");
+            assert!(checked > 0);
+            // The other side has no proof.
+            assert!(check_win(g, winner.opposite(), &mut Strategy(plan.clone())).is_err());
+            // Replace the winning action at each of a few positions by a
+            // losing one: every such proof is refused.
+            let mut corrupted = 0;
+            let keys: Vec<Exact> = {
+                let mut k: Vec<Exact> = plan.keys().cloned().collect();
+                k.sort();
+                k
+            };
+            let mut tried = HashSet::new();
+            for key in keys.iter().step_by(keys.len() / 20 + 1) {
+                let position = find_position(g, key, &plan);
+                let Some(position) = position else { continue };
+                let mut actions = Vec::new();
+                position.legal_actions(&mut actions);
+                let losing = actions.into_iter().find(|&a| {
+                    let mut next = position.clone();
+                    next.apply(a);
+                    action_winner(&next, &mut memo) != winner
+                });
+                let Some(losing) = losing else { continue };
+                let mut bad = plan.clone();
+                bad.insert(key.clone(), losing);
+                tried.insert(key.clone());
+                assert!(
+                    check_win(g, winner, &mut Strategy(bad)).is_err(),
+                    "{} {}: a corrupted proof is refused",
+                    spec.kind,
+                    spec.size
+                );
+                corrupted += 1;
+            }
+            assert!(corrupted >= 3, "{} corrupted proofs tried", corrupted);
+        });
+    }
+}
+
+/// A position reached by `plan` from `root` whose description is `key`.
+fn find_position<G: Game>(root: &G, key: &Exact, plan: &HashMap<Exact, Action>) -> Option<G> {
+    let mut stack = vec![root.clone()];
+    let mut seen = HashSet::new();
+    while let Some(g) = stack.pop() {
+        if g.is_over() || !seen.insert(exact(&g)) {
+            continue;
+        }
+        if &exact(&g) == key {
+            return Some(g);
+        }
+        let mut actions = Vec::new();
+        match plan.get(&exact(&g)) {
+            Some(&a) => actions.push(a),
+            None => g.legal_actions(&mut actions),
+        }
+        for a in actions {
+            let mut next = g.clone();
+            next.apply(a);
+            stack.push(next);
+        }
+    }
+    None
+}
