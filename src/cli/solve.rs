@@ -10,7 +10,13 @@ use std::time::Duration;
 use clap::Args;
 
 use super::position::PositionArgs;
+use super::render::{caption, check_scale, last_turn, write_picture};
+use crate::render::{self, Mark, Picture, Style, Verdict};
+use crate::rules::kind::GameKind;
+use crate::rules::moves::Turn;
 use crate::rules::position::AnyGame;
+use crate::rules::record::GameRecord;
+use crate::rules::topology::Cell;
 use crate::solver::{Solution, SolveLimits, SolveProgress, Solver, SolverParams, Value};
 
 #[derive(Args, Debug)]
@@ -44,6 +50,9 @@ pub struct SolveArgs {
     /// ... and as PNG.
     #[arg(long, value_name = "FILE")]
     pub png: Option<PathBuf>,
+    /// Pixels per board unit in pictures.
+    #[arg(long, default_value_t = 40.0)]
+    pub scale: f64,
     /// Ablation: keys without the board's symmetries.
     #[arg(long)]
     pub no_symmetry: bool,
@@ -74,6 +83,17 @@ impl SolveArgs {
         }
         if self.memory == 0 {
             return Err("--memory must be at least 1 MiB".into());
+        }
+        check_scale(self.scale)?;
+        if let Some(path) = &self.png
+            && !path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("png"))
+        {
+            return Err(format!(
+                "--png {}: give a file name ending in .png",
+                path.display()
+            ));
         }
         Ok(SolveLimits {
             time: self.time.map(Duration::from_secs_f64),
@@ -132,6 +152,16 @@ pub fn run(args: &SolveArgs) -> Result<(), String> {
         println!("{}", json(&game, &solution, checked.as_ref()));
     } else {
         print!("{}", text(&game, &solution, checked.as_ref()));
+    }
+    if args.svg.is_some() || args.png.is_some() {
+        let style = Style {
+            scale: args.scale,
+            ..Style::default()
+        };
+        let svg = render::svg(&picture(&record, &solution), &style);
+        for out in [&args.svg, &args.png].into_iter().flatten() {
+            write_picture(&svg, Some(out))?;
+        }
     }
     match checked {
         Some(Err(e)) => Err(format!("the proof did not check: {e}")),
@@ -266,4 +296,78 @@ fn json(game: &AnyGame, s: &Solution, checked: Option<&Result<u64, String>>) -> 
         };
     }
     object.to_string()
+}
+
+/// The board with each cell marked by the value of the turns played on it
+/// (won, lost, or some of each), labelled with the stone colours that win
+/// there (Xodd, Yodd, Odd).
+fn picture<'a>(record: &'a GameRecord, s: &Solution) -> Picture<'a> {
+    let game = record.position();
+    let kind = game.kind();
+    // Per cell: values of the turns that use it, and the winning colours.
+    let mut cells: Vec<(Cell, Vec<Value>, String)> = Vec::new();
+    let mut special = Vec::new();
+    for t in &s.turns {
+        let Some(value) = t.value else { continue };
+        match t.turn {
+            Turn::Stones(a, b) => {
+                for stone in std::iter::once(a).chain(b) {
+                    let at = match cells.iter().position(|(c, _, _)| *c == stone.cell) {
+                        Some(i) => i,
+                        None => {
+                            cells.push((stone.cell, Vec::new(), String::new()));
+                            cells.len() - 1
+                        }
+                    };
+                    let entry = &mut cells[at];
+                    entry.1.push(value);
+                    let letter = stone.colour.letter();
+                    if value == Value::Win && kind != GameKind::Onyx && !entry.2.contains(letter) {
+                        entry.2.push(letter);
+                    }
+                }
+            }
+            other => special.push(format!("{} {}s", game.token(&other), value.name())),
+        }
+    }
+    let marks = cells
+        .into_iter()
+        .map(|(cell, values, mut label)| {
+            let verdict = if values.iter().all(|v| *v == Value::Win) {
+                Verdict::Won
+            } else if values.iter().all(|v| *v == Value::Loss) {
+                Verdict::Lost
+            } else {
+                Verdict::Mixed
+            };
+            // "BW" in a fixed order.
+            if label.len() == 2 {
+                label = "BW".into();
+            }
+            Mark {
+                cell,
+                verdict,
+                label,
+            }
+        })
+        .collect();
+    let mut text = caption(record);
+    let _ = write!(
+        text,
+        " · {}",
+        match s.winner() {
+            Some(w) => format!("{} wins", w.name()),
+            None if s.value == Some(Value::Neither) => "neither wins".to_string(),
+            None => "unsolved".to_string(),
+        }
+    );
+    for item in special {
+        let _ = write!(text, " · {item}");
+    }
+    Picture {
+        last_turn: last_turn(record),
+        marks,
+        caption: Some(text),
+        ..Picture::new(game)
+    }
 }

@@ -10,4 +10,4 @@ pub mod svg;
 pub use geometry::Geometry;
 pub use graph::win_rate_graph;
 pub use png::png_from_svg;
-pub use svg::{HeatMap, Picture, Rgb, Style, svg};
+pub use svg::{HeatMap, Mark, Picture, Rgb, Style, Verdict, svg};

@@ -54,6 +54,10 @@ pub struct Style {
     pub heat_low: Rgb,
     pub heat_high: Rgb,
     pub heat_opacity: f64,
+    /// Verdict marks: a cell whose turns win, lose, or some of each.
+    pub won: Rgb,
+    pub lost: Rgb,
+    pub mixed: Rgb,
 }
 
 impl Default for Style {
@@ -74,6 +78,9 @@ impl Default for Style {
             heat_low: Rgb(0x31, 0x82, 0xbd),
             heat_high: Rgb(0xde, 0x2d, 0x26),
             heat_opacity: 0.75,
+            won: Rgb(0x1a, 0x98, 0x50),
+            lost: Rgb(0xd7, 0x30, 0x27),
+            mixed: Rgb(0xf4, 0xa5, 0x1c),
         }
     }
 }
@@ -110,6 +117,24 @@ pub struct HeatMap {
     pub high: String,
 }
 
+/// What the turns played on a cell are worth, as proven.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Won,
+    Lost,
+    /// Some turns on the cell win and some lose (or win for neither).
+    Mixed,
+}
+
+/// A verdict drawn on a cell, with a short label (say, the stone colours
+/// that win there).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mark {
+    pub cell: Cell,
+    pub verdict: Verdict,
+    pub label: String,
+}
+
 /// What to draw.
 #[derive(Clone)]
 pub struct Picture<'a> {
@@ -119,6 +144,8 @@ pub struct Picture<'a> {
     pub heat: Option<HeatMap>,
     /// A line of play from the position, its stones numbered from 1.
     pub best_line: Vec<Turn>,
+    /// Verdicts on cells, with a legend.
+    pub marks: Vec<Mark>,
     /// One line of text under the board.
     pub caption: Option<String>,
 }
@@ -131,6 +158,7 @@ impl<'a> Picture<'a> {
             last_turn: None,
             heat: None,
             best_line: Vec::new(),
+            marks: Vec::new(),
             caption: None,
         }
     }
@@ -194,7 +222,7 @@ pub fn svg(picture: &Picture, style: &Style) -> String {
     let [vx, vy, vw, board_h] = geo.view_box;
     let legend_top = vy + board_h;
     let mut vh = board_h;
-    if picture.heat.is_some() {
+    if picture.heat.is_some() || !picture.marks.is_empty() {
         vh += LEGEND_HEIGHT;
     }
     let caption_top = vy + vh;
@@ -273,8 +301,13 @@ pub fn svg(picture: &Picture, style: &Style) -> String {
     if !picture.best_line.is_empty() {
         write_best_line(&mut out, &geo, &picture.best_line, style);
     }
+    if !picture.marks.is_empty() {
+        write_marks(&mut out, &geo, &picture.marks, style);
+    }
     if let Some(heat) = &picture.heat {
         write_legend(&mut out, heat, vx, vw, legend_top, style);
+    } else if !picture.marks.is_empty() {
+        write_mark_legend(&mut out, vx, vw, legend_top, style);
     }
     if let Some(caption) = &picture.caption {
         // Shrunk to fit the width: about 0.56 em per character.
@@ -456,6 +489,90 @@ fn write_best_line(out: &mut String, geo: &Geometry, line: &[Turn], style: &Styl
                 );
             }
         }
+    }
+    out.push_str("</g>\n");
+}
+
+fn verdict_fill(verdict: Verdict, style: &Style) -> (Rgb, &'static str) {
+    match verdict {
+        Verdict::Won => (style.won, "won"),
+        Verdict::Lost => (style.lost, "lost"),
+        Verdict::Mixed => (style.mixed, "mixed"),
+    }
+}
+
+/// Each marked cell: a disc in its verdict's colour and its label.
+fn write_marks(out: &mut String, geo: &Geometry, marks: &[Mark], style: &Style) {
+    out.push_str("<g class=\"marks\" pointer-events=\"none\">\n");
+    for m in marks {
+        let Some(c) = geo.cell(m.cell) else { continue };
+        let (fill, class) = verdict_fill(m.verdict, style);
+        let _ = writeln!(
+            out,
+            r#"<circle class="mark {class}" data-mark="{}" cx="{}" cy="{}" r="{}" fill="{}" fill-opacity="0.85" stroke="{}" stroke-width="{}"/>"#,
+            c.name,
+            num(c.centre.x),
+            num(c.centre.y),
+            num(c.radius * 0.8),
+            fill.hex(),
+            style.stone_edge.hex(),
+            num(style.line_width)
+        );
+        if !m.label.is_empty() {
+            let size = c.radius
+                * if m.label.chars().count() > 1 {
+                    0.62
+                } else {
+                    0.8
+                };
+            text(
+                out,
+                "mark-label",
+                c.centre,
+                size,
+                Some(style.white),
+                &m.label,
+            );
+        }
+    }
+    out.push_str("</g>\n");
+}
+
+/// The verdicts' legend: a disc of each colour and its meaning, in one row
+/// that fits the board's width.
+fn write_mark_legend(out: &mut String, vx: f64, vw: f64, top: f64, style: &Style) {
+    let entries = [
+        (Verdict::Won, "wins"),
+        (Verdict::Lost, "loses"),
+        (Verdict::Mixed, "mixed"),
+    ];
+    // A disc and a gap take 0.6 units; a character about 0.56 em.
+    let chars: usize = entries.iter().map(|(_, w)| w.len()).sum();
+    let gaps = 0.6 * entries.len() as f64 + 0.4 * (entries.len() - 1) as f64;
+    let size = ((vw * 0.95 - gaps) / (chars as f64 * 0.56)).min(0.36);
+    let width = gaps + chars as f64 * 0.56 * size;
+    let mut x = vx + (vw - width) / 2.0;
+    let y = top + 0.75;
+    out.push_str("<g class=\"legend\">\n");
+    for (verdict, words) in entries {
+        let (fill, class) = verdict_fill(verdict, style);
+        let _ = writeln!(
+            out,
+            r#"<circle class="legend-{class}" cx="{}" cy="{}" r="0.22" fill="{}" fill-opacity="0.85"/>"#,
+            num(x + 0.22),
+            num(y),
+            fill.hex()
+        );
+        let _ = writeln!(
+            out,
+            r#"<text class="legend-{class}-text" x="{}" y="{}" font-size="{}" fill="{}" text-anchor="start">{}</text>"#,
+            num(x + 0.6),
+            num(y + size * 0.36),
+            num(size),
+            style.label.hex(),
+            words
+        );
+        x += 0.6 + words.len() as f64 * 0.56 * size + 0.4;
     }
     out.push_str("</g>\n");
 }
