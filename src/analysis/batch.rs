@@ -14,6 +14,8 @@ use super::setup;
 use crate::rules::game::{GameSpec, Rules};
 use crate::rules::kind::GameKind;
 use crate::rules::record::GameRecord;
+use crate::search::StopFlag;
+use crate::solver::{Solution, SolveLimits, Value as SolvedValue};
 
 /// Rule options of a query; each applies to one game.
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -51,6 +53,12 @@ pub struct Query {
     /// Add `cells`: visits and best win rate per cell (heat-map data).
     #[serde(default)]
     pub include_cells: bool,
+    /// Add `proof`: the exact solver's value of the position and of each
+    /// turn, proven within this many seconds.
+    pub proof_time: Option<f64>,
+    /// ... or within this many solver expansions (with `proofTime`,
+    /// whichever comes first).
+    pub proof_nodes: Option<u64>,
     /// Fields this engine does not know; named in `warnings`.
     #[serde(flatten)]
     pub unknown: BTreeMap<String, Value>,
@@ -74,6 +82,30 @@ pub struct Version {
     pub version: &'static str,
 }
 
+/// A turn's proven value, for the side to move.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ProofTurn {
+    #[serde(rename = "move")]
+    pub token: String,
+    /// `win`, `loss`, `neither` or `unknown` (not proven in the budget).
+    pub value: &'static str,
+}
+
+/// What the exact solver proved about a position (`proofTime`,
+/// `proofNodes`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Proof {
+    /// For the side to move: `win`, `loss`, `neither` (Onyx: play can go on
+    /// for ever) or `unknown`.
+    pub value: &'static str,
+    /// Every legal turn.
+    pub turns: Vec<ProofTurn>,
+    /// Best play: the winner's winning turns, the loser's longest defence.
+    pub pv: Vec<String>,
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
 /// The answer to a query for one of its positions.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -82,6 +114,8 @@ pub struct QueryResult {
     pub is_during_search: bool,
     #[serde(flatten)]
     pub analysis: Analysis,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proof: Option<Proof>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
 }
@@ -135,6 +169,7 @@ struct Prepared {
     record: GameRecord,
     turns: Vec<usize>,
     settings: Settings,
+    proof: Option<SolveLimits>,
 }
 
 fn prepare(query: &Query, defaults: &Defaults) -> Result<Prepared, QueryError> {
@@ -215,10 +250,31 @@ fn prepare(query: &Query, defaults: &Defaults) -> Result<Prepared, QueryError> {
     if let Some(seed) = query.seed {
         settings.seed = seed;
     }
+    if let Some(t) = query.proof_time
+        && !(t.is_finite() && t > 0.0 && t <= 86_400.0)
+    {
+        return Err(fail(
+            id,
+            Some("proofTime"),
+            "proofTime must be a number of seconds above 0 (at most a day)",
+        ));
+    }
+    if query.proof_nodes == Some(0) {
+        return Err(fail(
+            id,
+            Some("proofNodes"),
+            "proofNodes must be at least 1",
+        ));
+    }
+    let proof = (query.proof_time.is_some() || query.proof_nodes.is_some()).then(|| SolveLimits {
+        time: query.proof_time.map(Duration::from_secs_f64),
+        nodes: query.proof_nodes,
+    });
     Ok(Prepared {
         record,
         turns,
         settings,
+        proof,
     })
 }
 
@@ -294,15 +350,40 @@ pub fn answer(line: &str, defaults: &Defaults) -> Vec<String> {
         if !query.include_cells {
             analysis.cells = None;
         }
+        let proof = prepared
+            .proof
+            .filter(|_| !record.is_over())
+            .and_then(|limits| engine.solve(true, &limits, &StopFlag::new()))
+            .map(|s| proof_of(&record, &s));
         let result = QueryResult {
             id: id.clone(),
             is_during_search: false,
             analysis,
+            proof,
             warnings: warnings.clone(),
         };
         out.push(to_line(&result));
     }
     out
+}
+
+/// The solver's findings in the answer's terms.
+fn proof_of(record: &GameRecord, s: &Solution) -> Proof {
+    let position = record.position();
+    Proof {
+        value: s.value.map_or("unknown", SolvedValue::name),
+        turns: s
+            .turns
+            .iter()
+            .map(|t| ProofTurn {
+                token: position.token(&t.turn),
+                value: t.value.map_or("unknown", SolvedValue::name),
+            })
+            .collect(),
+        pv: s.pv.iter().map(|t| position.token(t)).collect(),
+        nodes: s.nodes,
+        seconds: s.elapsed.as_secs_f64(),
+    }
 }
 
 /// One JSON line.

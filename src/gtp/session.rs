@@ -18,6 +18,7 @@ use crate::rules::position::AnyGame;
 use crate::rules::record::GameRecord;
 use crate::rules::sgf;
 use crate::search::tuning;
+use crate::solver::{SolveLimits, Value};
 
 type Out = Output<Box<dyn std::io::Write>>;
 
@@ -83,6 +84,7 @@ const COMMANDS: &[(&str, Handler)] = &[
     ("oddity-legal_moves", Session::legal_moves),
     ("oddity-result", Session::result),
     ("oddity-heatmap", Session::heatmap),
+    ("oddity-solve", Session::solve),
     ("gomill-describe_engine", Session::describe),
     ("lz-analyze", |s, a, c| s.analyze(a, c, Format::Lz)),
     ("kata-analyze", |s, a, c| s.analyze(a, c, Format::Kata)),
@@ -495,18 +497,20 @@ impl Session {
         report
     }
 
-    /// The turn to play from a finished search: `resign` when the loss is
-    /// proven or the win rate is under the `resign` parameter.
+    /// The turn to play from a finished search. With the `resign`
+    /// parameter above 0: `resign` when the loss is proven or the win rate
+    /// is under it. At 0 the engine never resigns: a proven loss is played
+    /// on with the turn the search found hardest to answer.
     fn choose(&self, seat: Colour, report: &Report) -> Option<Turn> {
         let best = report.best?;
-        let lost = report
-            .candidates
-            .first()
-            .is_some_and(|c| c.proven == Some(seat.opposite()));
+        let lost = report.proven == Some(seat.opposite())
+            || report
+                .candidates
+                .first()
+                .is_some_and(|c| c.proven == Some(seat.opposite()));
         let hopeless = self.params.resign > 0.0
-            && report.root_visits >= 100
-            && report.root_value < self.params.resign;
-        Some(if lost || hopeless { Turn::Resign } else { best })
+            && (lost || (report.root_visits >= 100 && report.root_value < self.params.resign));
+        Some(if hopeless { Turn::Resign } else { best })
     }
 
     fn genmove_common(&mut self, args: &[String], ctx: &mut Ctx, commit: bool) -> Reply {
@@ -889,6 +893,77 @@ impl Session {
         ok(analyze::heat_map(&report, &name, &token))
     }
 
+    /// `oddity-solve [seat] [seconds]`: the exact value of the position for
+    /// the seat (default: the side to move) and every turn's, within the
+    /// seconds (default 10).
+    fn solve(&mut self, args: &[String], ctx: &mut Ctx) -> Reply {
+        let seconds = |s: &str| {
+            s.parse::<f64>()
+                .ok()
+                .filter(|t| t.is_finite() && *t > 0.0 && *t <= 1e6)
+        };
+        let (seat, time) = match args {
+            [] => (self.pos().to_move(), 10.0),
+            [a] => match (parse_seat(a), seconds(a)) {
+                (Some(seat), _) => (seat, 10.0),
+                (None, Some(t)) => (self.pos().to_move(), t),
+                _ => return syntax(),
+            },
+            [a, b] => match (parse_seat(a), seconds(b)) {
+                (Some(seat), Some(t)) => (seat, t),
+                _ => return syntax(),
+            },
+            _ => return syntax(),
+        };
+        if self.record.is_over() {
+            return err("game is over");
+        }
+        self.half_turn = None;
+        let record = self.record_for(seat);
+        let limits = SolveLimits {
+            time: Some(Duration::from_secs_f64(time)),
+            nodes: None,
+        };
+        ctx.reader.watch(&self.stop, StopOn::Interrupt);
+        let solution = self.thinker.solve(&record, &limits, &self.stop);
+        ctx.reader.unwatch();
+        let Some(s) = solution else {
+            return err("game is over");
+        };
+        let pos = record.position();
+        let list = |v: Option<Value>| -> Vec<String> {
+            s.turns
+                .iter()
+                .filter(|t| t.value == v)
+                .map(|t| pos.token(&t.turn))
+                .collect()
+        };
+        let mut text = s.value.map_or("unknown", Value::name).to_string();
+        for (label, v) in [
+            ("winning", Some(Value::Win)),
+            ("losing", Some(Value::Loss)),
+            ("neither", Some(Value::Neither)),
+            ("unproven", None),
+        ] {
+            let tokens = list(v);
+            if !tokens.is_empty() || label == "winning" || label == "losing" {
+                let _ = write!(text, "\n{label}");
+                for t in tokens {
+                    let _ = write!(text, " {t}");
+                }
+            }
+        }
+        let pv: Vec<String> = s.pv.iter().map(|t| pos.token(t)).collect();
+        let _ = write!(
+            text,
+            "\npv {}\nnodes {} seconds {:.3}",
+            pv.join(" "),
+            s.nodes,
+            s.elapsed.as_secs_f64()
+        );
+        ok(text)
+    }
+
     fn describe(&mut self, args: &[String], _: &mut Ctx) -> Reply {
         arity(args, 0, || {
             let spec = self.spec();
@@ -959,6 +1034,7 @@ impl Session {
                 param/Rules for the next game/oddity-rules\n\
                 string/Legal moves/oddity-legal_moves %m\n\
                 gfx/Visit heat map/oddity-heatmap %m\n\
+                string/Solve (10 s)/oddity-solve %m 10\n\
                 string/Result/oddity-result\n\
                 string/Describe engine/gomill-describe_engine")
         })

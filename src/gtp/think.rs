@@ -6,6 +6,7 @@
 use crate::rules::record::GameRecord;
 use crate::search::tuning::Tuning;
 use crate::search::{Engine, Policy, SearchParams};
+use crate::solver::{Solution, SolveLimits};
 
 pub use crate::search::{Candidate, Limits, Progress, Report, StopFlag};
 
@@ -20,7 +21,8 @@ pub struct Params {
     pub memory_mb: usize,
     pub seed: u64,
     pub ponder: bool,
-    /// Win rate below which `genmove` resigns; 0 = only when the loss is proven.
+    /// Win rate below which `genmove` resigns (and it resigns a proven
+    /// loss); 0 = never.
     pub resign: f64,
     pub policy: Policy,
     /// UCT exploration constant; `None` = the game's default.
@@ -78,6 +80,21 @@ impl Thinker {
     /// Forgets everything learnt (new game).
     pub fn clear(&mut self) {
         self.engine.clear();
+    }
+
+    /// Proves the value of the current position of `record` and of each of
+    /// its turns with the exact solver, within `limits`.
+    pub fn solve(
+        &mut self,
+        record: &GameRecord,
+        limits: &SolveLimits,
+        stop: &StopFlag,
+    ) -> Option<Solution> {
+        if record.is_over() {
+            return None;
+        }
+        self.engine.set_position(record);
+        self.engine.solve(true, limits, stop)
     }
 
     /// Searches the current position of `record` for the seat to move.

@@ -44,6 +44,9 @@ pub fn defaults(kind: GameKind) -> Resolved {
         bridges: false,
         expand: super::EXPAND_DIVISOR,
         leaf_playouts: 1,
+        endgame: true,
+        endgame_share: 0.3,
+        endgame_empty: 14,
     };
     match kind {
         // AMAF keyed by (cell, colour) misleads in the parity games, where

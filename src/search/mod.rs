@@ -91,6 +91,7 @@
 //! engine.set_position(&record); // keeps the subtree of `best`
 //! ```
 
+pub mod endgame;
 pub mod knowledge;
 pub mod time;
 mod tree;
@@ -240,6 +241,10 @@ impl StopFlag {
     pub fn reset(&self) {
         self.0.store(false, Ordering::Relaxed);
     }
+    /// The flag itself, for code that polls an `AtomicBool`.
+    pub fn flag(&self) -> &AtomicBool {
+        &self.0
+    }
 }
 
 /// One candidate turn at the root.
@@ -286,6 +291,9 @@ pub struct Engine {
     searcher: Option<Box<dyn AnySearcher>>,
     key: Option<RecordKey>,
     over: bool,
+    /// The position searched.
+    position: Option<AnyGame>,
+    endgame: endgame::Endgame,
 }
 
 /// What identifies a record for tree reuse: its start and its moves.
@@ -322,10 +330,12 @@ impl RecordKey {
 impl Engine {
     pub fn new(params: SearchParams) -> Engine {
         Engine {
+            endgame: endgame::Endgame::new(params.memory_mb),
             params,
             searcher: None,
             key: None,
             over: false,
+            position: None,
         }
     }
 
@@ -345,6 +355,7 @@ impl Engine {
     pub fn set_position(&mut self, record: &GameRecord) {
         let key = RecordKey::of(record);
         self.over = record.is_over();
+        self.position = Some(record.position().clone());
         let reused = match (&self.key, &mut self.searcher) {
             (Some(old), Some(s)) if old.same_start(&key) && key.moves.starts_with(&old.moves) => {
                 s.advance(&key.moves[old.moves.len()..], &self.params)
@@ -362,11 +373,47 @@ impl Engine {
     /// Searches the current position until a limit is reached or `stop` is
     /// set. `progress`, when given, is called with an interim report every
     /// interval. Returns at once (with `best` `None`) if the game is over.
+    /// A small enough position goes to the exact solver first (see
+    /// [`endgame`]).
     pub fn search(&mut self, limits: &Limits, stop: &StopFlag, progress: Progress<'_>) -> Report {
-        match &mut self.searcher {
-            Some(s) if !self.over => s.search(&self.params, limits, stop, progress),
-            _ => Report::default(),
+        let (Some(s), Some(game)) = (&mut self.searcher, &self.position) else {
+            return Report::default();
+        };
+        if self.over {
+            return Report::default();
         }
+        let start = Instant::now();
+        let settings = self.params.tuning.resolve(game.kind(), self.params.policy);
+        let solution = self.endgame.attempt(game, &settings, limits, stop);
+        if let Some(sol) = &solution
+            && sol.value == Some(crate::solver::Value::Win)
+        {
+            return endgame::won_report(game, sol, start.elapsed());
+        }
+        let rest = endgame::remaining(limits, start);
+        let mut report = s.search(&self.params, &rest, stop, progress);
+        if let Some(sol) = &solution
+            && sol.value == Some(crate::solver::Value::Loss)
+            && let Some(winner) = sol.winner()
+        {
+            endgame::mark_lost(&mut report, winner);
+        }
+        report
+    }
+
+    /// Proves the value of the current position (and with `classify`,
+    /// every turn's) with the exact solver, within `limits`.
+    pub fn solve(
+        &mut self,
+        classify: bool,
+        limits: &crate::solver::SolveLimits,
+        stop: &StopFlag,
+    ) -> Option<crate::solver::Solution> {
+        let game = self.position.as_ref()?;
+        Some(
+            self.endgame
+                .solve(game, self.params.threads, classify, limits, stop),
+        )
     }
 
     /// The report of the current tree without searching (e.g. after a
@@ -378,11 +425,12 @@ impl Engine {
         }
     }
 
-    /// Drops the tree (the position stays set).
+    /// Drops the tree and what the solver proved (the position stays set).
     pub fn clear(&mut self) {
         if let Some(s) = &mut self.searcher {
             s.clear(&self.params);
         }
+        self.endgame.clear();
     }
 
     /// Nodes in the current tree.

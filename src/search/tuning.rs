@@ -39,10 +39,17 @@ pub struct Tuning {
     pub expand: Option<u32>,
     /// Playouts from each leaf an iteration reaches (each counts as a visit).
     pub leaf_playouts: Option<u32>,
+    /// Before searching a position with at most `endgame_empty` empty
+    /// points, try the exact solver.
+    pub endgame: Option<bool>,
+    /// The share of a search's time (or visits) the solver may take.
+    pub endgame_share: Option<f32>,
+    /// The most empty points for which the solver is tried.
+    pub endgame_empty: Option<u32>,
 }
 
 /// The names [`Tuning::set`] accepts, in listing order.
-pub const NAMES: [&str; 10] = [
+pub const NAMES: [&str; 13] = [
     "rave",
     "rave_equiv",
     "rave_depth",
@@ -53,6 +60,9 @@ pub const NAMES: [&str; 10] = [
     "bridges",
     "expand",
     "leaf_playouts",
+    "endgame",
+    "endgame_share",
+    "endgame_empty",
 ];
 
 /// Why a tuning parameter was refused.
@@ -84,6 +94,9 @@ pub struct Resolved {
     pub bridges: bool,
     pub expand: u32,
     pub leaf_playouts: u32,
+    pub endgame: bool,
+    pub endgame_share: f32,
+    pub endgame_empty: u32,
 }
 
 fn parse_switch(value: &str) -> Result<Option<bool>, TuningError> {
@@ -141,6 +154,11 @@ impl Tuning {
             "leaf_playouts" => {
                 self.leaf_playouts = parse_number(value, 1.0, 64.0)?.map(|x| x.round() as u32);
             }
+            "endgame" => self.endgame = parse_switch(value)?,
+            "endgame_share" => self.endgame_share = parse_number(value, 0.0, 1.0)?,
+            "endgame_empty" => {
+                self.endgame_empty = parse_number(value, 0.0, 4096.0)?.map(|x| x.round() as u32);
+            }
             _ => return Err(TuningError::UnknownName),
         }
         Ok(())
@@ -159,6 +177,9 @@ impl Tuning {
             "bridges" => show_switch(self.bridges),
             "expand" => show(self.expand),
             "leaf_playouts" => show(self.leaf_playouts),
+            "endgame" => show_switch(self.endgame),
+            "endgame_share" => show(self.endgame_share),
+            "endgame_empty" => show(self.endgame_empty),
             _ => return None,
         })
     }
@@ -173,6 +194,7 @@ impl Tuning {
                 playouts: false,
                 expand: super::EXPAND_DIVISOR,
                 leaf_playouts: 1,
+                endgame: false,
                 ..d
             },
             Policy::Default => Resolved {
@@ -186,6 +208,9 @@ impl Tuning {
                 bridges: self.bridges.unwrap_or(d.bridges),
                 expand: self.expand.unwrap_or(d.expand),
                 leaf_playouts: self.leaf_playouts.unwrap_or(d.leaf_playouts),
+                endgame: self.endgame.unwrap_or(d.endgame),
+                endgame_share: self.endgame_share.unwrap_or(d.endgame_share),
+                endgame_empty: self.endgame_empty.unwrap_or(d.endgame_empty),
             },
         }
     }

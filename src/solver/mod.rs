@@ -448,10 +448,18 @@ fn solve_game<G: Game>(
     let mut turn_values: Vec<TurnValue> = turns
         .iter()
         .enumerate()
-        .map(|(i, &turn)| TurnValue {
-            turn,
-            value: turn_value(&f, i, cyclic),
-            work: f.work[i],
+        .map(|(i, &turn)| {
+            // A turn no job settled may be proven in the table by the
+            // root's search.
+            let (value, work) = match turn_value(&f, i, cyclic) {
+                Some(v) => (Some(v), f.work[i]),
+                None => from_table(&positions[i], table, &keys, mover, cyclic),
+            };
+            TurnValue {
+                turn,
+                value,
+                work: work.max(f.work[i]),
+            }
         })
         .collect();
     let value = if game.is_over() {
@@ -537,6 +545,31 @@ fn root_value(f: &Findings, turns: &[TurnValue], cyclic: bool) -> Option<Value> 
         Some(Value::Neither)
     } else {
         None
+    }
+}
+
+/// The value for `mover` of `position` (after one of its turns) as the
+/// table holds it, with the work under it.
+fn from_table<G: Game>(
+    position: &G,
+    table: &Table,
+    keys: &Keys,
+    mover: Colour,
+    cyclic: bool,
+) -> (Option<Value>, u64) {
+    if let Some(w) = position.winner() {
+        return (Some(if w == mover { Value::Win } else { Value::Loss }), 0);
+    }
+    let h = keys.hashes(position);
+    let mine = table.get(keys.key(position, &h, mover));
+    let theirs = || table.get(keys.key(position, &h, mover.opposite()));
+    match mine {
+        Some(e) if e.pn == 0 => (Some(Value::Win), e.work),
+        Some(e) if e.dn == 0 && !e.path_dependent && !cyclic => (Some(Value::Loss), e.work),
+        _ => match theirs() {
+            Some(e) if cyclic && e.pn == 0 => (Some(Value::Loss), e.work),
+            _ => (None, mine.map_or(0, |e| e.work)),
+        },
     }
 }
 

@@ -1,0 +1,273 @@
+//! The solver as users meet it: `oddity solve`, the protocol's
+//! `oddity-solve`, the analysis engine's `proofTime`, and perfect endgames
+//! in play.
+
+#[path = "support/gtp.rs"]
+mod util;
+
+use std::process::Command;
+
+use oddity::rules::game::{GameSpec, Rules};
+use oddity::rules::kind::GameKind;
+use oddity::rules::moves::Colour;
+use oddity::rules::record::GameRecord;
+use oddity::search::{Engine as Search, Limits, SearchParams, StopFlag};
+use serde_json::Value;
+use util::Engine;
+
+fn oddity(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(util::binary())
+        .args(args)
+        .output()
+        .expect("oddity runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn solve_prints_every_turn_and_checks_its_proofs() {
+    let (ok, out, err) = oddity(&["solve", "--game", "xodd", "--size", "3", "--check"]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("value: win for Black, the side to move"),
+        "{out}"
+    );
+    assert!(out.contains("winning turns (1 of 18): B:B2"), "{out}");
+    assert!(out.contains("checked: every proven value"), "{out}");
+
+    let (ok, out, err) = oddity(&[
+        "solve", "--game", "odd", "--size", "2", "--moves", "B:B2", "--json", "--check",
+    ]);
+    assert!(ok, "{err}");
+    let json: Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert_eq!(json["to_move"], "w");
+    assert!(["win", "loss"].contains(&json["value"].as_str().unwrap()));
+    let turns = json["turns"].as_array().unwrap();
+    assert_eq!(turns.len(), 12, "six empty cells, two colours");
+    for t in turns {
+        assert!(["win", "loss"].contains(&t["value"].as_str().unwrap()));
+        assert!(t["turn"].as_str().unwrap().contains(':'));
+    }
+    // The root is won exactly when one of its turns is.
+    let any_win = turns.iter().any(|t| t["value"] == "win");
+    assert_eq!(json["value"] == "win", any_win);
+    assert_eq!(json["checked"]["ok"], true);
+
+    let (ok, _, err) = oddity(&["solve", "--game", "odd", "--size", "2", "--time", "0"]);
+    assert!(!ok && err.contains("--time"), "{err}");
+}
+
+#[test]
+fn solve_draws_each_turn_won_or_lost() {
+    let dir = std::env::temp_dir().join(format!("oddity-solve-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let svg = dir.join("x.svg");
+    let (ok, _, err) = oddity(&[
+        "solve",
+        "--game",
+        "xodd",
+        "--size",
+        "3",
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    let text = std::fs::read_to_string(&svg).unwrap();
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    let marks: Vec<_> = doc
+        .descendants()
+        .filter(|n| n.attribute("data-mark").is_some())
+        .collect();
+    assert_eq!(marks.len(), 9, "every cell of Xodd 3 has a turn");
+    // B2 wins with a black stone and loses with a white one.
+    let b2 = marks
+        .iter()
+        .find(|n| n.attribute("data-mark") == Some("B2"))
+        .unwrap();
+    assert!(b2.attribute("class").unwrap().contains("mixed"));
+    let lost = marks
+        .iter()
+        .filter(|n| n.attribute("class").unwrap().contains("lost"))
+        .count();
+    assert_eq!(lost, 8);
+    assert!(text.contains("Black wins"));
+}
+
+#[test]
+fn oddity_solve_answers_the_value_and_the_turns() {
+    let mut e = Engine::start(&["--game", "odd"]);
+    e.ok("boardsize 2");
+    e.ok("play b B:B2");
+    let answer = e.ok("oddity-solve");
+    let lines: Vec<&str> = answer.lines().collect();
+    assert!(["win", "loss"].contains(&lines[0]), "{answer}");
+    assert!(lines[1].starts_with("winning"), "{answer}");
+    assert!(lines[2].starts_with("losing"), "{answer}");
+    assert!(answer.contains("\npv "), "{answer}");
+    assert!(answer.contains("\nnodes "), "{answer}");
+    let tokens = lines[1].split_whitespace().count() + lines[2].split_whitespace().count() - 2;
+    assert_eq!(tokens, 12);
+    // For the other seat, with a time limit.
+    let other = e.ok("oddity-solve b 5");
+    assert!(["win", "loss"].contains(&other.lines().next().unwrap()));
+    assert_eq!(e.cmd("oddity-solve x"), Err("syntax error".into()));
+    assert_eq!(e.cmd("oddity-solve b -3"), Err("syntax error".into()));
+    assert_eq!(e.cmd("oddity-solve b 1 2"), Err("syntax error".into()));
+    // Nothing was played.
+    assert!(e.ok("showboard").contains('B'));
+    e.ok("quit");
+}
+
+#[test]
+fn analysis_queries_can_ask_for_a_proof() {
+    let query = r#"{"id":"p","game":"odd","size":2,"moves":["B:B2","W:A1"],"maxVisits":200,"proofTime":10}"#;
+    let out = Command::new(util::binary())
+        .arg("analysis")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(format!("{query}\n").as_bytes())?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    let line = String::from_utf8(out.stdout).unwrap();
+    let json: Value = serde_json::from_str(line.trim()).unwrap();
+    let proof = &json["proof"];
+    assert!(
+        ["win", "loss"].contains(&proof["value"].as_str().unwrap()),
+        "{line}"
+    );
+    assert_eq!(proof["turns"].as_array().unwrap().len(), 10);
+    assert!(proof["nodes"].as_u64().unwrap() > 0);
+    let bad = r#"{"id":"q","game":"odd","size":2,"proofTime":-1}"#;
+    let out = Command::new(util::binary())
+        .arg("analysis")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(format!("{bad}\n").as_bytes())?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    let json: Value = serde_json::from_str(String::from_utf8(out.stdout).unwrap().trim()).unwrap();
+    assert_eq!(json["field"], "proofTime");
+}
+
+/// Plays `record` to its end: `engine` for `seat`, and for the other seat
+/// the first legal turn (a fixed, simple defence); returns the winner.
+fn play_out(record: &mut GameRecord, engine: &mut Search, seat: Colour) -> Colour {
+    let limits = Limits {
+        visits: Some(300),
+        ..Limits::default()
+    };
+    while !record.is_over() {
+        let mover = record.position().to_move();
+        let turn = if mover == seat {
+            engine.set_position(record);
+            engine
+                .search(&limits, &StopFlag::new(), None)
+                .best
+                .expect("a turn")
+        } else {
+            // The defender: the solver's longest resistance.
+            let mut defender = Search::new(SearchParams {
+                threads: 1,
+                ..SearchParams::default()
+            });
+            defender.set_position(record);
+            let s = defender
+                .solve(
+                    true,
+                    &oddity::solver::SolveLimits::default(),
+                    &StopFlag::new(),
+                )
+                .unwrap();
+            s.best_turn().unwrap_or(record.position().legal_turns()[0])
+        };
+        record.play(mover, turn).unwrap();
+    }
+    record.outcome().unwrap().winner
+}
+
+/// A position after `plies` random turns from the start of `spec`.
+fn random_record(spec: &GameSpec, plies: usize, seed: u64) -> GameRecord {
+    let mut rng = oddity::rules::random::rng_from_seed(seed);
+    let mut record = GameRecord::new(oddity::rules::position::AnyGame::new(spec));
+    for _ in 0..plies {
+        let turns = record.position().legal_turns();
+        let pick = turns[oddity::rules::random::below(&mut rng, turns.len() as u32) as usize];
+        let mover = record.position().to_move();
+        let mut next = record.clone();
+        next.play(mover, pick).unwrap();
+        if next.is_over() {
+            break;
+        }
+        record = next;
+    }
+    record
+}
+
+#[test]
+fn won_endgames_are_converted_against_the_best_defence() {
+    let cases = [
+        (GameKind::Odd, 3, 9),
+        (GameKind::Xodd, 4, 4),
+        (GameKind::Yodd, 3, 5),
+        (GameKind::Onyx, 4, 2),
+    ];
+    for (kind, size, plies) in cases {
+        let spec = GameSpec::new(kind, size, Rules::default()).unwrap();
+        for seed in 0..3 {
+            let mut record = random_record(&spec, plies, seed);
+            let mut engine = Search::new(SearchParams {
+                threads: 1,
+                seed: 3,
+                ..SearchParams::default()
+            });
+            engine.set_position(&record);
+            let solution = engine
+                .solve(
+                    false,
+                    &oddity::solver::SolveLimits::default(),
+                    &StopFlag::new(),
+                )
+                .unwrap();
+            let Some(winner) = solution.winner() else {
+                continue;
+            };
+            assert_eq!(
+                play_out(&mut record, &mut engine, winner),
+                winner,
+                "{kind} {size} seed {seed}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_lost_position_is_played_on_unless_resigning_is_asked_for() {
+    // Xodd 3: B2 is Black's only winning first turn, so White is lost.
+    let mut e = Engine::start(&["--game", "xodd"]);
+    e.ok("boardsize 3");
+    e.ok("play b B:B2");
+    assert!(e.ok("oddity-solve w").starts_with("loss"));
+    assert_ne!(e.ok("reg_genmove w"), "resign");
+    e.ok("oddity-param resign 0.5");
+    assert_eq!(e.ok("reg_genmove w"), "resign");
+    e.ok("quit");
+}
