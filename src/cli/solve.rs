@@ -286,6 +286,7 @@ fn json(game: &AnyGame, s: &Solution, checked: Option<&Result<u64, String>>) -> 
         "nodes": s.nodes,
         "table_entries": s.table_entries,
         "table_capacity": s.table_capacity,
+        "bytes_per_entry": crate::solver::table::ENTRY_BYTES,
         "seconds": s.elapsed.as_secs_f64(),
         "nodes_per_second": s.nodes as f64 / s.elapsed.as_secs_f64().max(1e-9),
     });

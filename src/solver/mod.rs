@@ -410,7 +410,7 @@ fn solve_game<G: Game>(
         let deadline = limits.time.map(|t| start + t);
         let mut next_report = progress.as_ref().map(|(_, every)| start + *every);
         while !handles.iter().all(|h| h.is_finished()) {
-            std::thread::sleep(Duration::from_millis(5));
+            std::thread::sleep(Duration::from_millis(1));
             let now = Instant::now();
             let over_nodes = limits
                 .nodes
