@@ -67,7 +67,7 @@ pub struct SolveArgs {
     pub playout_scale: u32,
     /// df-pn stays with a child until its number exceeds the second-best
     /// child's by this factor (the "1 + epsilon" rule).
-    #[arg(long, default_value_t = 8)]
+    #[arg(long, default_value_t = 16)]
     pub epsilon: u32,
 }
 

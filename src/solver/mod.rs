@@ -77,7 +77,7 @@ impl Default for SolverParams {
             ordering: true,
             playouts: 0,
             playout_scale: 10,
-            epsilon: 8,
+            epsilon: 16,
         }
     }
 }
