@@ -271,3 +271,71 @@ fn a_lost_position_is_played_on_unless_resigning_is_asked_for() {
     assert_eq!(e.ok("reg_genmove w"), "resign");
     e.ok("quit");
 }
+
+/// The `oddity-solve` example of protocol.md, run: every line as written
+/// but the time.
+#[test]
+fn the_protocol_example_of_oddity_solve_is_what_the_engine_answers() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/protocol.md")).unwrap();
+    let section = &doc[doc.find("### oddity-solve").unwrap()..];
+    let block = section.split("```").nth(1).unwrap().trim_start_matches('\n');
+    // The block alternates commands and their responses, separated by
+    // blank lines.
+    let mut e = Engine::start(&[]);
+    let mut lines = block.lines().peekable();
+    while let Some(command) = lines.next() {
+        if command.is_empty() {
+            continue;
+        }
+        let mut expected = Vec::new();
+        while let Some(line) = lines.next_if(|l| !l.is_empty()) {
+            expected.push(line.to_string());
+        }
+        e.send(command);
+        let got = e.response();
+        let seconds = |text: &str| {
+            text.lines()
+                .map(|l| match l.find(" seconds ") {
+                    Some(at) => l[..at].to_string(),
+                    None => l.trim_end().to_string(),
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(seconds(&got), seconds(&expected.join("\n")), "{command}");
+    }
+    e.ok("quit");
+}
+
+/// The `proof` example of docs/analysis.md, run: the object as written but
+/// the time.
+#[test]
+fn the_analysis_proof_example_is_what_the_engine_answers() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/analysis.md")).unwrap();
+    let section = &doc[doc.find("### Proofs").unwrap()..];
+    let block = section.split("```").nth(1).unwrap();
+    let mut lines = block.lines().filter(|l| !l.is_empty());
+    let command = lines.next().unwrap();
+    let query = command.split('\'').nth(1).unwrap();
+    let expected = lines.next().unwrap().trim_start_matches("... \"proof\":");
+    let out = Command::new(util::binary())
+        .arg("analysis")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(format!("{query}\n").as_bytes())?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    let answer: Value = serde_json::from_str(String::from_utf8(out.stdout).unwrap().trim()).unwrap();
+    let mut got = answer["proof"].clone();
+    let mut want: Value = serde_json::from_str(expected).unwrap();
+    got["seconds"] = Value::Null;
+    want["seconds"] = Value::Null;
+    assert_eq!(got, want);
+}

@@ -40,27 +40,36 @@ struct Slot {
     data: AtomicU64,
 }
 
-#[repr(align(64))]
-struct Bucket([Slot; BUCKET]);
-
 pub struct Table {
-    buckets: Box<[Bucket]>,
+    slots: Box<[Slot]>,
+    /// The first slot of the first bucket: buckets start on a cache line.
+    first: usize,
+    buckets: usize,
     used: AtomicUsize,
 }
+
+const CACHE_LINE: usize = 64;
 
 const PATH_DEPENDENT: u64 = 1 << 63;
 
 impl Table {
     /// A table of at most `bytes` bytes (at least one bucket).
     pub fn with_bytes(bytes: usize) -> Table {
-        let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
-        // Zeroed memory is mapped by the system only when first written,
-        // so a large table costs nothing until it fills.
-        let zeroed = Box::<[Bucket]>::new_zeroed_slice(count);
-        // SAFETY: a bucket is atomic integers, for which all-zero bits are
-        // a valid value (an empty entry).
-        let buckets = unsafe { zeroed.assume_init() };
+        let buckets = (bytes / (ENTRY_BYTES * BUCKET)).max(1);
+        // Zeroed memory of the slots' own alignment comes from the system
+        // already zero and is mapped only when first written, so a large
+        // table costs nothing until it fills (a stricter alignment would be
+        // zeroed by hand, all of it at once). One bucket more leaves room
+        // to start the buckets on a cache line.
+        let zeroed = Box::<[Slot]>::new_zeroed_slice((buckets + 1) * BUCKET);
+        // SAFETY: a slot is two atomic integers, for which all-zero bits
+        // are a valid value (an empty entry).
+        let slots = unsafe { zeroed.assume_init() };
+        let address = slots.as_ptr() as usize;
+        let first = (CACHE_LINE - address % CACHE_LINE) % CACHE_LINE / ENTRY_BYTES;
         Table {
+            slots,
+            first,
             buckets,
             used: AtomicUsize::new(0),
         }
@@ -68,7 +77,7 @@ impl Table {
 
     /// Entries the table can hold.
     pub fn capacity(&self) -> usize {
-        self.buckets.len() * BUCKET
+        self.buckets * BUCKET
     }
 
     /// Entries in use.
@@ -76,10 +85,11 @@ impl Table {
         self.used.load(Ordering::Relaxed)
     }
 
-    fn bucket(&self, key: u64) -> &Bucket {
+    fn bucket(&self, key: u64) -> &[Slot] {
         // The high bits choose the bucket; the whole key checks the entry.
-        let b = ((u128::from(key) * self.buckets.len() as u128) >> 64) as usize;
-        &self.buckets[b]
+        let b = ((u128::from(key) * self.buckets as u128) >> 64) as usize;
+        let start = self.first + b * BUCKET;
+        &self.slots[start..start + BUCKET]
     }
 
     /// Asks the processor to fetch `key`'s bucket into the cache before it
@@ -88,7 +98,7 @@ impl Table {
     pub fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         {
-            let p = self.bucket(key) as *const Bucket as *const i8;
+            let p = self.bucket(key).as_ptr() as *const i8;
             // SAFETY: a prefetch hint reads nothing and has no effect on
             // memory; the pointer is into the table.
             unsafe { std::arch::x86_64::_mm_prefetch(p, std::arch::x86_64::_MM_HINT_T0) };
@@ -104,7 +114,7 @@ impl Table {
     }
 
     pub fn get(&self, key: u64) -> Option<Entry> {
-        self.bucket(key).0.iter().find_map(|slot| {
+        self.bucket(key).iter().find_map(|slot| {
             let (k, data) = Self::read(slot);
             (k == key && data != 0).then(|| unpack(data))
         })
@@ -115,7 +125,7 @@ impl Table {
         let mut target: Option<&Slot> = None;
         let mut least = u64::MAX;
         let mut fresh = false;
-        for slot in &self.bucket(key).0 {
+        for slot in self.bucket(key) {
             let (k, d) = Self::read(slot);
             if d == 0 {
                 if least > 0 {
