@@ -278,7 +278,11 @@ fn a_lost_position_is_played_on_unless_resigning_is_asked_for() {
 fn the_protocol_example_of_oddity_solve_is_what_the_engine_answers() {
     let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/protocol.md")).unwrap();
     let section = &doc[doc.find("### oddity-solve").unwrap()..];
-    let block = section.split("```").nth(1).unwrap().trim_start_matches('\n');
+    let block = section
+        .split("```")
+        .nth(1)
+        .unwrap()
+        .trim_start_matches('\n');
     // The block alternates commands and their responses, separated by
     // blank lines.
     let mut e = Engine::start(&[]);
@@ -310,7 +314,8 @@ fn the_protocol_example_of_oddity_solve_is_what_the_engine_answers() {
 /// the time.
 #[test]
 fn the_analysis_proof_example_is_what_the_engine_answers() {
-    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/analysis.md")).unwrap();
+    let doc =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/analysis.md")).unwrap();
     let section = &doc[doc.find("### Proofs").unwrap()..];
     let block = section.split("```").nth(1).unwrap();
     let mut lines = block.lines().filter(|l| !l.is_empty());
@@ -332,10 +337,30 @@ fn the_analysis_proof_example_is_what_the_engine_answers() {
             child.wait_with_output()
         })
         .unwrap();
-    let answer: Value = serde_json::from_str(String::from_utf8(out.stdout).unwrap().trim()).unwrap();
+    let answer: Value =
+        serde_json::from_str(String::from_utf8(out.stdout).unwrap().trim()).unwrap();
     let mut got = answer["proof"].clone();
     let mut want: Value = serde_json::from_str(expected).unwrap();
     got["seconds"] = Value::Null;
     want["seconds"] = Value::Null;
     assert_eq!(got, want);
+}
+
+/// The `oddity solve` example of the README, run: every line as written but
+/// the last (the solver's node count and time).
+#[test]
+fn the_readme_example_of_solve_is_what_it_prints() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let start = doc.find("$ oddity solve").unwrap();
+    let block = &doc[start..start + doc[start..].find("```").unwrap()];
+    let mut lines = block.lines();
+    let command = lines.next().unwrap().trim_start_matches("$ oddity ");
+    let expected: Vec<&str> = lines.collect();
+    let args: Vec<&str> = command.split_whitespace().collect();
+    let (ok, out, err) = oddity(&args);
+    assert!(ok, "{err}");
+    let got: Vec<&str> = out.lines().collect();
+    assert_eq!(got.len(), expected.len());
+    assert_eq!(got[..got.len() - 1], expected[..expected.len() - 1]);
+    assert!(got.last().unwrap().starts_with("nodes "));
 }

@@ -474,11 +474,16 @@ fn solve_game<G: Game>(
         }
     }
     let pv = match value {
-        Some(Value::Win) => principal_line(game, table, &keys, mover, mover),
-        Some(Value::Loss) if cyclic => {
-            principal_line(game, table, &keys, mover.opposite(), mover.opposite())
-        }
-        Some(Value::Loss) => principal_line(game, table, &keys, mover, mover.opposite()),
+        Some(Value::Win) => principal_line(game, table, &keys, mover, mover, config),
+        Some(Value::Loss) if cyclic => principal_line(
+            game,
+            table,
+            &keys,
+            mover.opposite(),
+            mover.opposite(),
+            config,
+        ),
+        Some(Value::Loss) => principal_line(game, table, &keys, mover, mover.opposite(), config),
         _ => Vec::new(),
     };
     Solution {
@@ -587,13 +592,17 @@ fn proven_for(table: &Table, key: u64, attacker: Colour, winner: Colour) -> Opti
 
 /// Follows the table from `game`: `winner` plays its cheapest proven
 /// action, the loser the action whose proof took the most work. The table
-/// holds the results of searches by `attacker`.
+/// holds the results of searches by `attacker`. Where the table proves a
+/// position by a symmetric image of it whose children's keys differ (the
+/// first stone of an Xodd or Yodd turn is keyed without symmetry), the
+/// position is searched again, which its proven grandchildren make quick.
 fn principal_line<G: Game>(
     game: &G,
     table: &Table,
     keys: &Keys,
     attacker: Colour,
     winner: Colour,
+    config: DfpnConfig,
 ) -> Vec<Turn> {
     let mut pv = Vec::new();
     let mut g = game.clone();
@@ -601,6 +610,8 @@ fn principal_line<G: Game>(
     let mut first: Option<Action> = None;
     let mut actions = Vec::new();
     let mut seen = std::collections::HashSet::new();
+    let stop = AtomicBool::new(false);
+    let nodes = AtomicU64::new(0);
     while !g.is_over() && pv.len() < 200 {
         if !seen.insert(keys.key(&g, &h, attacker)) {
             break;
@@ -608,39 +619,45 @@ fn principal_line<G: Game>(
         actions.clear();
         g.legal_actions(&mut actions);
         let mut pick: Option<(Action, u64)> = None;
-        for &a in &actions {
-            let mut child = g.clone();
-            child.apply(a);
-            let ch = keys.after(&h, a, &child);
-            let key = keys.key(&child, &ch, attacker);
-            let work = match child.winner() {
-                Some(w) if w == winner => Some(0),
-                Some(_) => None,
-                None => proven_for(table, key, attacker, winner),
-            };
-            let Some(work) = work else {
-                continue;
-            };
-            let better = match pick {
-                None => true,
-                Some((_, w)) if g.to_move() == winner => work < w,
-                Some((_, w)) => work > w,
-            };
-            if better {
-                pick = Some((a, work));
+        for attempt in 0..2 {
+            for &a in &actions {
+                let mut child = g.clone();
+                child.apply(a);
+                let ch = keys.after(&h, a, &child);
+                let key = keys.key(&child, &ch, attacker);
+                let work = match child.winner() {
+                    Some(w) if w == winner => Some(0),
+                    Some(_) => None,
+                    None => proven_for(table, key, attacker, winner),
+                };
+                let Some(work) = work else {
+                    continue;
+                };
+                let better = match pick {
+                    None => true,
+                    Some((_, w)) if g.to_move() == winner => work < w,
+                    Some((_, w)) => work > w,
+                };
+                if better {
+                    pick = Some((a, work));
+                }
             }
+            if pick.is_some() || attempt == 1 {
+                break;
+            }
+            let key = keys.key(&g, &h, attacker);
+            if proven_for(table, key, attacker, winner).is_none() {
+                break;
+            }
+            Dfpn::new(table, keys, attacker, &stop, &nodes, config).solve(&g);
         }
         let Some((a, _)) = pick else {
             break;
         };
-        let next_h = {
-            let mut child = g.clone();
-            child.apply(a);
-            let ch = keys.after(&h, a, &child);
-            g = child;
-            ch
-        };
-        h = next_h;
+        let mut child = g.clone();
+        child.apply(a);
+        h = keys.after(&h, a, &child);
+        g = child;
         if g.mid_turn() {
             first = Some(a);
         } else {
