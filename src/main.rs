@@ -34,6 +34,8 @@ enum Command {
     Analysis(cli::analysis::AnalysisArgs),
     /// Prove who wins a position with best play, and which turns win.
     Solve(Box<cli::solve::SolveArgs>),
+    /// How often engines find a winning turn, judged by the solver.
+    Accuracy(Box<cli::accuracy::AccuracyArgs>),
 }
 
 fn main() {
@@ -49,6 +51,7 @@ fn main() {
         Some(Command::Analyze(args)) => cli::analyze::run(args),
         Some(Command::Analysis(args)) => cli::analysis::run(args),
         Some(Command::Solve(args)) => cli::solve::run(args),
+        Some(Command::Accuracy(args)) => cli::accuracy::run(args),
         None => cli::gtp::run(&cli.gtp),
     };
     if let Err(message) = result {

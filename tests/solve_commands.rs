@@ -364,3 +364,51 @@ fn the_readme_example_of_solve_is_what_it_prints() {
     assert_eq!(got[..got.len() - 1], expected[..expected.len() - 1]);
     assert!(got.last().unwrap().starts_with("nodes "));
 }
+
+#[test]
+fn accuracy_judges_each_engine_by_the_solver() {
+    let (ok, out, err) = oddity(&[
+        "accuracy",
+        "--game",
+        "odd",
+        "--size",
+        "3",
+        "--stages",
+        "2-4,5-7",
+        "--positions",
+        "6",
+        "--time",
+        "0.02",
+        "--solve-time",
+        "20",
+        "--json",
+    ]);
+    assert!(ok, "{err}");
+    let json: Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    let stages = json["stages"].as_array().unwrap();
+    assert_eq!(stages.len(), 2);
+    for s in stages {
+        let drawn = s["drawn"].as_u64().unwrap();
+        let parts = s["unsolved"].as_u64().unwrap()
+            + s["lost"].as_u64().unwrap()
+            + s["judged"].as_u64().unwrap();
+        assert_eq!(drawn, 6);
+        assert_eq!(parts, drawn);
+        let names: Vec<&str> = s["scores"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["contender"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["default", "search", "plain"]);
+        for c in s["scores"].as_array().unwrap() {
+            assert_eq!(c["positions"], s["judged"]);
+            assert!(c["correct"].as_u64().unwrap() <= c["positions"].as_u64().unwrap());
+            assert!(c["low"].as_f64().unwrap() <= c["high"].as_f64().unwrap());
+        }
+    }
+    let (ok, _, err) = oddity(&["accuracy", "--game", "odd", "--stages", "9-4"]);
+    assert!(!ok && err.contains("--stages"), "{err}");
+    let (ok, _, err) = oddity(&["accuracy", "--game", "odd", "--contenders", "best"]);
+    assert!(!ok && err.contains("--contenders"), "{err}");
+}

@@ -3,6 +3,7 @@
 //! check over a whole game. Uses the search's public API; knows nothing of
 //! the protocol or of pictures.
 
+pub mod accuracy;
 pub mod batch;
 pub mod blunders;
 pub mod result;

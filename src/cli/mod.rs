@@ -1,5 +1,6 @@
 //! Command-line front ends: thin layers over the library.
 
+pub mod accuracy;
 pub mod analysis;
 pub mod analyze;
 pub mod bench;

@@ -1,0 +1,249 @@
+//! Accuracy against perfect play: how often the engine's choice in a
+//! position that has a winning turn is a winning turn.
+//!
+//! Positions come from uniformly random games cut when a drawn number of
+//! points is still empty, so that every stage of the game is sampled. The
+//! exact solver proves each position's value; positions it cannot solve
+//! within its budget, and positions whose mover has no winning turn, are
+//! left out (and counted). Each engine configuration then searches the
+//! position within the same limits, and the solver proves whether the
+//! position after its choice is still won.
+
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use serde::Serialize;
+
+use crate::rules::game::GameSpec;
+use crate::rules::moves::Turn;
+use crate::rules::position::AnyGame;
+use crate::rules::random::{Rng, below, rng_from_seed};
+use crate::rules::record::GameRecord;
+use crate::search::endgame::empty_points;
+use crate::search::{Engine, Limits, SearchParams, StopFlag};
+use crate::solver::{SolveLimits, Solver, SolverParams, Value};
+
+/// A stage of the game: positions with `min..=max` empty points.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Stage {
+    pub min: usize,
+    pub max: usize,
+}
+
+/// An engine configuration under test.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Contender {
+    pub name: String,
+    pub params: SearchParams,
+}
+
+/// The positions to draw and how to judge them.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub spec: GameSpec,
+    pub stages: Vec<Stage>,
+    /// Positions drawn per stage (solved or not).
+    pub positions: usize,
+    /// The engines' limit per position.
+    pub limits: Limits,
+    /// The solver's budget per position.
+    pub solve: SolveLimits,
+    pub solver_memory_mb: usize,
+    pub seed: u64,
+}
+
+/// One stage's figures for one contender.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Score {
+    pub contender: String,
+    /// Positions with a winning turn that the contender was asked about.
+    pub positions: usize,
+    /// How many times it chose a winning turn.
+    pub correct: usize,
+    pub share: f64,
+    /// The 95% Wilson interval of the share.
+    pub low: f64,
+    pub high: f64,
+}
+
+/// One stage's results.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StageResult {
+    pub stage: Stage,
+    /// Positions drawn.
+    pub drawn: usize,
+    /// Of those, not solved within the budget.
+    pub unsolved: usize,
+    /// Of those, solved as lost for the mover (no winning turn to find).
+    pub lost: usize,
+    /// Won positions whose every contender's choice was judged.
+    pub judged: usize,
+    pub scores: Vec<Score>,
+}
+
+/// The 95% Wilson score interval of `k` successes in `n`.
+pub fn wilson(k: usize, n: usize) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let (k, n) = (k as f64, n as f64);
+    let z = 1.959_964;
+    let p = k / n;
+    let denom = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denom;
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// A position of `spec` from a random game, with about `empty` empty
+/// points; `None` when the game ended first.
+fn draw_position(spec: &GameSpec, empty: usize, rng: &mut Rng) -> Option<GameRecord> {
+    let mut record = GameRecord::new(AnyGame::new(spec));
+    while empty_points(record.position()) > empty {
+        let turns = record.position().legal_turns();
+        if turns.is_empty() {
+            return None;
+        }
+        let turn = turns[below(rng, turns.len() as u32) as usize];
+        let mover = record.position().to_move();
+        record.play(mover, turn).ok()?;
+        if record.is_over() {
+            return None;
+        }
+    }
+    Some(record)
+}
+
+/// Runs the plan: `report` is told of every position judged (stage index,
+/// the position's number in its stage).
+pub fn measure(
+    plan: &Plan,
+    contenders: &[Contender],
+    report: &mut dyn FnMut(usize, usize),
+) -> Vec<StageResult> {
+    let mut rng = rng_from_seed(plan.seed);
+    let mut solver = Solver::new(SolverParams {
+        memory_mb: plan.solver_memory_mb,
+        ..SolverParams::default()
+    });
+    let mut results = Vec::new();
+    for (k, stage) in plan.stages.iter().enumerate() {
+        let mut scores: Vec<(usize, usize)> = vec![(0, 0); contenders.len()];
+        let (mut unsolved, mut lost, mut drawn) = (0, 0, 0);
+        let mut judged = 0;
+        let mut attempts = 0;
+        // Games that end before the stage (Onyx) are drawn again, within
+        // reason.
+        while drawn < plan.positions && attempts < 100 * plan.positions {
+            attempts += 1;
+            let span = stage.max - stage.min + 1;
+            let empty = stage.min + below(&mut rng, span as u32) as usize;
+            let Some(record) = draw_position(&plan.spec, empty, &mut rng) else {
+                continue;
+            };
+            drawn += 1;
+            report(k, drawn);
+            // Each position is solved afresh; the engines get no help from
+            // this solver's table.
+            solver.clear();
+            let root = solver.solve(
+                record.position(),
+                false,
+                &plan.solve,
+                &AtomicBool::new(false),
+                None,
+            );
+            match root.value {
+                None => {
+                    unsolved += 1;
+                    continue;
+                }
+                Some(Value::Win) => {}
+                Some(_) => {
+                    lost += 1;
+                    continue;
+                }
+            }
+            // Each choice is judged by solving the position after it.
+            let mut verdicts: Vec<Option<bool>> = Vec::new();
+            for contender in contenders {
+                let mut engine = Engine::new(contender.params.clone());
+                engine.set_position(&record);
+                let choice = engine.search(&plan.limits, &StopFlag::new(), None).best;
+                let verdict = match choice {
+                    None | Some(Turn::Resign) => Some(false),
+                    Some(turn) => judge(&mut solver, &record, turn, plan),
+                };
+                verdicts.push(verdict);
+            }
+            if verdicts.contains(&None) {
+                unsolved += 1;
+                continue;
+            }
+            judged += 1;
+            for (c, v) in verdicts.into_iter().enumerate() {
+                scores[c].0 += 1;
+                scores[c].1 += usize::from(v == Some(true));
+            }
+        }
+        results.push(StageResult {
+            stage: *stage,
+            drawn,
+            unsolved,
+            lost,
+            judged,
+            scores: contenders
+                .iter()
+                .zip(scores)
+                .map(|(c, (n, k))| {
+                    let (low, high) = wilson(k, n);
+                    Score {
+                        contender: c.name.clone(),
+                        positions: n,
+                        correct: k,
+                        share: if n > 0 { k as f64 / n as f64 } else { 0.0 },
+                        low,
+                        high,
+                    }
+                })
+                .collect(),
+        });
+    }
+    results
+}
+
+/// Whether `turn` keeps the win in `record`'s position, by solving the
+/// position after it; `None` when not proven in the budget.
+fn judge(solver: &mut Solver, record: &GameRecord, turn: Turn, plan: &Plan) -> Option<bool> {
+    let mover = record.position().to_move();
+    let mut after = record.position().clone();
+    after.play_turn(&turn).ok()?;
+    if let Some(w) = after.winner() {
+        return Some(w == mover);
+    }
+    let s = solver.solve(&after, false, &plan.solve, &AtomicBool::new(false), None);
+    s.winner().map(|w| w == mover)
+}
+
+/// A solver budget that fits a command line's seconds.
+pub fn solve_limits(seconds: f64) -> SolveLimits {
+    SolveLimits {
+        time: Some(Duration::from_secs_f64(seconds)),
+        nodes: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_interval_brackets_the_share() {
+        let (lo, hi) = wilson(95, 100);
+        assert!(lo < 0.95 && 0.95 < hi);
+        assert!((lo - 0.888).abs() < 0.005 && (hi - 0.978).abs() < 0.005);
+        assert_eq!(wilson(0, 0), (0.0, 1.0));
+        let (lo, hi) = wilson(10, 10);
+        assert!(hi == 1.0 && lo > 0.65);
+    }
+}

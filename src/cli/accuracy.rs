@@ -1,0 +1,205 @@
+//! `oddity accuracy`: how often the engine finds a winning turn, judged by
+//! the exact solver.
+
+use std::fmt::Write as _;
+use std::io::IsTerminal;
+use std::time::Duration;
+
+use clap::Args;
+
+use super::GameArgs;
+use crate::analysis::accuracy::{Contender, Plan, Stage, StageResult, measure, solve_limits};
+use crate::search::{Limits, Policy, SearchParams};
+
+#[derive(Args, Debug)]
+pub struct AccuracyArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Stages as ranges of empty points, e.g. "4-8,9-12,13-16".
+    #[arg(long, default_value = "4-8,9-12")]
+    pub stages: String,
+    /// Positions drawn per stage.
+    #[arg(long, default_value_t = 50)]
+    pub positions: usize,
+    /// Seconds each engine gets per position (as `genmove` at this time).
+    #[arg(long, default_value_t = 0.1)]
+    pub time: f64,
+    /// Seconds the solver gets per position, and again per choice judged.
+    #[arg(long, default_value_t = 60.0)]
+    pub solve_time: f64,
+    /// The solver's table in MiB.
+    #[arg(long, default_value_t = 1024)]
+    pub solve_memory: usize,
+    /// Engines to judge: `default` (the engine as it plays), `search` (the
+    /// default without its endgame solver), `plain` (textbook UCT).
+    #[arg(long, default_value = "default,search,plain")]
+    pub contenders: String,
+    /// A parameter of the default policy as NAME=VALUE for `default` and
+    /// `search` (repeatable).
+    #[arg(long = "param", value_name = "NAME=VALUE")]
+    pub params: Vec<String>,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Print one JSON object instead of the table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn stages(text: &str) -> Result<Vec<Stage>, String> {
+    text.split(',')
+        .map(|item| {
+            let (a, b) = item.split_once('-').unwrap_or((item, item));
+            match (a.trim().parse::<usize>(), b.trim().parse::<usize>()) {
+                (Ok(min), Ok(max)) if min >= 1 && min <= max => Ok(Stage { min, max }),
+                _ => Err(format!(
+                    "--stages: '{item}' is not a range of empty points like 4-8"
+                )),
+            }
+        })
+        .collect()
+}
+
+fn contenders(args: &AccuracyArgs) -> Result<Vec<Contender>, String> {
+    let mut tuned = crate::search::tuning::Tuning::default();
+    for item in &args.params {
+        let (name, value) = item
+            .split_once('=')
+            .ok_or_else(|| format!("--param '{item}' is not NAME=VALUE"))?;
+        tuned
+            .set(name, value)
+            .map_err(|e| format!("--param {name}={value}: {e}"))?;
+    }
+    let base = SearchParams {
+        threads: 1,
+        seed: args.seed,
+        tuning: tuned,
+        ..SearchParams::default()
+    };
+    args.contenders
+        .split(',')
+        .map(|name| {
+            let name = name.trim();
+            let params = match name {
+                "default" => base.clone(),
+                "search" => {
+                    let mut p = base.clone();
+                    p.tuning.endgame = Some(false);
+                    p
+                }
+                "plain" => SearchParams {
+                    policy: Policy::Plain,
+                    tuning: Default::default(),
+                    ..base.clone()
+                },
+                other => {
+                    return Err(format!(
+                        "--contenders: unknown '{other}' (default, search, plain)"
+                    ));
+                }
+            };
+            Ok(Contender {
+                name: name.to_string(),
+                params,
+            })
+        })
+        .collect()
+}
+
+pub fn run(args: &AccuracyArgs) -> Result<(), String> {
+    let spec = args.game.spec()?;
+    if !(args.time.is_finite() && args.time > 0.0 && args.time <= 3600.0) {
+        return Err("--time must be a number of seconds above 0".into());
+    }
+    if !(args.solve_time.is_finite() && args.solve_time > 0.0) {
+        return Err("--solve-time must be a number of seconds above 0".into());
+    }
+    if args.positions == 0 {
+        return Err("--positions must be at least 1".into());
+    }
+    let plan = Plan {
+        spec,
+        stages: stages(&args.stages)?,
+        positions: args.positions,
+        limits: Limits {
+            time: Some(Duration::from_secs_f64(args.time)),
+            ..Limits::default()
+        },
+        solve: solve_limits(args.solve_time),
+        solver_memory_mb: args.solve_memory.max(1),
+        seed: args.seed,
+    };
+    let contenders = contenders(args)?;
+    let live = std::io::stderr().is_terminal();
+    let results = measure(&plan, &contenders, &mut |stage, k| {
+        if live {
+            eprint!(
+                "\rstage {}/{}: position {k}/{}   ",
+                stage + 1,
+                plan.stages.len(),
+                plan.positions
+            );
+        }
+    });
+    if live {
+        eprint!("\r{:50}\r", "");
+    }
+    if args.json {
+        let object = serde_json::json!({
+            "game": spec.kind.name(),
+            "size": spec.size,
+            "rules": spec.rules_text(),
+            "time": args.time,
+            "solve_time": args.solve_time,
+            "seed": args.seed,
+            "stages": results,
+        });
+        println!("{object}");
+    } else {
+        print!("{}", table(args, &results));
+    }
+    Ok(())
+}
+
+fn table(args: &AccuracyArgs, results: &[StageResult]) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} {}, {} s per position, solver budget {} s, seed {}",
+        args.game.game.map_or("?", |g| g.name()),
+        args.game
+            .size
+            .map_or(String::from("default size"), |n| n.to_string()),
+        args.time,
+        args.solve_time,
+        args.seed
+    );
+    let _ = write!(out, "empty   drawn unsolved lost judged");
+    if let Some(first) = results.first() {
+        for s in &first.scores {
+            let _ = write!(out, "  {:>22}", s.contender);
+        }
+    }
+    out.push('\n');
+    for r in results {
+        let _ = write!(
+            out,
+            "{:>5} {:>7} {:>8} {:>4} {:>6}",
+            format!("{}-{}", r.stage.min, r.stage.max),
+            r.drawn,
+            r.unsolved,
+            r.lost,
+            r.judged
+        );
+        for s in &r.scores {
+            let _ = write!(
+                out,
+                "  {:>6.1}% ({:>5.1}-{:>5.1})",
+                100.0 * s.share,
+                100.0 * s.low,
+                100.0 * s.high
+            );
+        }
+        out.push('\n');
+    }
+    out
+}
