@@ -36,6 +36,8 @@ enum Command {
     Solve(Box<cli::solve::SolveArgs>),
     /// How often engines find a winning turn, judged by the solver.
     Accuracy(Box<cli::accuracy::AccuracyArgs>),
+    /// An openings file of short openings closest to even, for `match`.
+    Openings(Box<cli::openings::OpeningsArgs>),
 }
 
 fn main() {
@@ -52,6 +54,7 @@ fn main() {
         Some(Command::Analysis(args)) => cli::analysis::run(args),
         Some(Command::Solve(args)) => cli::solve::run(args),
         Some(Command::Accuracy(args)) => cli::accuracy::run(args),
+        Some(Command::Openings(args)) => cli::openings::run(args),
         None => cli::gtp::run(&cli.gtp),
     };
     if let Err(message) = result {

@@ -7,6 +7,7 @@ pub mod bench;
 pub mod gtp;
 pub mod gui;
 pub mod match_cmd;
+pub mod openings;
 pub mod perft;
 pub mod position;
 pub mod render;

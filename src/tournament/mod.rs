@@ -2,6 +2,7 @@
 //!
 //! - [`engine`]: engine processes and GTP with timeouts;
 //! - [`schedule`]: the deterministic schedule, shards and openings;
+//! - [`openings`]: balanced openings, searched for the ones closest to even;
 //! - [`referee`]: one game, with forfeits for every kind of misbehaviour;
 //! - [`results`]: results files, merging, the summary tables;
 //! - [`stats`]: Elo, LOS and SPRT arithmetic.
@@ -14,6 +15,7 @@
 //! and checks the SPRT.
 
 pub mod engine;
+pub mod openings;
 pub mod referee;
 pub mod results;
 pub mod schedule;

@@ -1,0 +1,100 @@
+//! `oddity openings`: an openings file for `oddity match --openings`, of
+//! short openings whose value is closest to even.
+
+use std::io::IsTerminal;
+use std::time::Duration;
+
+use clap::Args;
+
+use super::GameArgs;
+use crate::search::{Limits, SearchParams};
+use crate::tournament::openings::balanced;
+
+#[derive(Args, Debug)]
+pub struct OpeningsArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Turns per opening.
+    #[arg(long, default_value_t = 2)]
+    pub plies: usize,
+    /// Random openings to search.
+    #[arg(long, default_value_t = 300)]
+    pub candidates: usize,
+    /// Openings to keep: the closest to even.
+    #[arg(long, default_value_t = 100)]
+    pub keep: usize,
+    /// Search visits per opening.
+    #[arg(long, default_value_t = 200_000)]
+    pub visits: u64,
+    /// Seconds per opening (with --visits, whichever comes first).
+    #[arg(long, value_name = "S")]
+    pub time: Option<f64>,
+    /// Search threads (default: every core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+pub fn run(args: &OpeningsArgs) -> Result<(), String> {
+    let spec = args.game.spec()?;
+    if args.plies == 0 || args.candidates == 0 || args.keep == 0 || args.visits == 0 {
+        return Err("--plies, --candidates, --keep and --visits must be at least 1".into());
+    }
+    if let Some(t) = args.time
+        && !(t.is_finite() && t > 0.0 && t <= 86_400.0)
+    {
+        return Err("--time must be a number of seconds above 0".into());
+    }
+    let params = SearchParams {
+        threads: args
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+            .max(1),
+        seed: args.seed,
+        ..SearchParams::default()
+    };
+    let limits = Limits {
+        visits: Some(args.visits),
+        time: args.time.map(Duration::from_secs_f64),
+        soft_time: None,
+    };
+    let live = std::io::stderr().is_terminal();
+    let found = balanced(
+        &spec,
+        args.plies,
+        args.candidates,
+        args.keep,
+        args.seed,
+        &params,
+        &limits,
+        &mut |k, n| {
+            if live {
+                eprint!("\ropening {k}/{n}   ");
+            }
+        },
+    )?;
+    if live {
+        eprint!("\r{:30}\r", "");
+    }
+    let rules = spec.rules_text();
+    println!(
+        "# {} {}{}: {} openings of {} turns, the closest to even of {} random ones by {} visits each (oddity openings, seed {})",
+        spec.kind,
+        spec.size,
+        if rules.is_empty() {
+            String::new()
+        } else {
+            format!(" ({rules})")
+        },
+        found.len(),
+        args.plies,
+        args.candidates,
+        args.visits,
+        args.seed
+    );
+    for o in found {
+        println!("{}  # {:.3}", o.moves.join(" "), o.value);
+    }
+    Ok(())
+}

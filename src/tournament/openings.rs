@@ -1,0 +1,62 @@
+//! Balanced openings: short random openings, each searched long, and the
+//! ones whose value is closest to even kept, so that the two games of a
+//! seat-swapped pair start from a position neither seat is favoured in.
+
+use serde::Serialize;
+
+use super::schedule::random_openings;
+use crate::rules::game::GameSpec;
+use crate::rules::position::AnyGame;
+use crate::search::{Engine, Limits, SearchParams, StopFlag};
+
+/// An opening and what the search found of it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Opening {
+    pub moves: Vec<String>,
+    /// Win rate of the side to move after the opening.
+    pub value: f64,
+    /// The seat that wins with best play, when the search proved it.
+    pub proven: Option<&'static str>,
+}
+
+/// Searches `candidates` random openings of `plies` turns (duplicates
+/// dropped) with `params` and `limits`, and returns the `keep` closest to
+/// even, closest first. `progress` is told of each opening searched.
+pub fn balanced(
+    spec: &GameSpec,
+    plies: usize,
+    candidates: usize,
+    keep: usize,
+    seed: u64,
+    params: &SearchParams,
+    limits: &Limits,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Vec<Opening>, String> {
+    let start = AnyGame::new(spec);
+    let mut lines = random_openings(&start, plies, candidates, seed);
+    lines.sort();
+    lines.dedup();
+    let total = lines.len();
+    let mut found = Vec::with_capacity(total);
+    for (k, moves) in lines.into_iter().enumerate() {
+        progress(k + 1, total);
+        let record = crate::analysis::setup::replay(spec, &moves)?;
+        let mut engine = Engine::new(params.clone());
+        engine.set_position(&record);
+        let report = engine.search(limits, &StopFlag::new(), None);
+        found.push(Opening {
+            moves,
+            value: report.root_value,
+            proven: report.proven.map(|c| c.seat()),
+        });
+    }
+    found.retain(|o| o.proven.is_none());
+    found.sort_by(|a, b| {
+        (a.value - 0.5)
+            .abs()
+            .total_cmp(&(b.value - 0.5).abs())
+            .then_with(|| a.moves.cmp(&b.moves))
+    });
+    found.truncate(keep);
+    Ok(found)
+}
