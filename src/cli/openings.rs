@@ -8,7 +8,7 @@ use clap::Args;
 
 use super::GameArgs;
 use crate::search::{Limits, SearchParams};
-use crate::tournament::openings::balanced;
+use crate::tournament::openings::{Request, balanced};
 
 #[derive(Args, Debug)]
 pub struct OpeningsArgs {
@@ -60,20 +60,20 @@ pub fn run(args: &OpeningsArgs) -> Result<(), String> {
         soft_time: None,
     };
     let live = std::io::stderr().is_terminal();
-    let found = balanced(
-        &spec,
-        args.plies,
-        args.candidates,
-        args.keep,
-        args.seed,
-        &params,
-        &limits,
-        &mut |k, n| {
-            if live {
-                eprint!("\ropening {k}/{n}   ");
-            }
-        },
-    )?;
+    let request = Request {
+        spec,
+        plies: args.plies,
+        candidates: args.candidates,
+        keep: args.keep,
+        seed: args.seed,
+        params,
+        limits,
+    };
+    let found = balanced(&request, &mut |k, n| {
+        if live {
+            eprint!("\ropening {k}/{n}   ");
+        }
+    })?;
     if live {
         eprint!("\r{:30}\r", "");
     }

@@ -19,21 +19,39 @@ pub struct Opening {
     pub proven: Option<&'static str>,
 }
 
-/// Searches `candidates` random openings of `plies` turns (duplicates
-/// dropped) with `params` and `limits`, and returns the `keep` closest to
-/// even, closest first. `progress` is told of each opening searched.
+/// What to search for.
+#[derive(Clone, Debug)]
+pub struct Request {
+    pub spec: GameSpec,
+    /// Turns per opening.
+    pub plies: usize,
+    /// Random openings to search.
+    pub candidates: usize,
+    /// Openings to keep.
+    pub keep: usize,
+    pub seed: u64,
+    pub params: SearchParams,
+    pub limits: Limits,
+}
+
+/// Searches the request's random openings (duplicates dropped) and returns
+/// the ones closest to even, closest first; openings the search proved won
+/// for one side are left out. `progress` is told of each opening searched.
 pub fn balanced(
-    spec: &GameSpec,
-    plies: usize,
-    candidates: usize,
-    keep: usize,
-    seed: u64,
-    params: &SearchParams,
-    limits: &Limits,
+    request: &Request,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Vec<Opening>, String> {
+    let Request {
+        spec,
+        plies,
+        candidates,
+        keep,
+        seed,
+        params,
+        limits,
+    } = request;
     let start = AnyGame::new(spec);
-    let mut lines = random_openings(&start, plies, candidates, seed);
+    let mut lines = random_openings(&start, *plies, *candidates, *seed);
     lines.sort();
     lines.dedup();
     let total = lines.len();
@@ -57,6 +75,6 @@ pub fn balanced(
             .total_cmp(&(b.value - 0.5).abs())
             .then_with(|| a.moves.cmp(&b.moves))
     });
-    found.truncate(keep);
+    found.truncate(*keep);
     Ok(found)
 }
