@@ -487,3 +487,44 @@ fn find_position<G: Game>(root: &G, key: &Exact, plan: &HashMap<Exact, Action>) 
     }
     None
 }
+
+#[test]
+fn two_threads_prove_the_same_values_as_one() {
+    let boards = [
+        (spec(GameKind::Odd, 3), 9),
+        (spec(GameKind::Xodd, 4), 4),
+        (spec(GameKind::Onyx, 4), 3),
+    ];
+    for (spec, plies) in boards {
+        let start = AnyGame::new(&spec);
+        for seed in 0..3u64 {
+            let g = random_position(&start, plies, 40 + seed);
+            let one = solve(&g);
+            let mut solver = Solver::new(SolverParams {
+                threads: 2,
+                memory_mb: 64,
+                ..SolverParams::default()
+            });
+            let two = solver.solve(
+                &g,
+                true,
+                &SolveLimits::default(),
+                &AtomicBool::new(false),
+                None,
+            );
+            solver.check(&g, &two).expect("the proofs check");
+            assert_eq!(
+                two.value, one.value,
+                "{} {} seed {seed}",
+                spec.kind, spec.size
+            );
+            let values = |s: &Solution| {
+                s.turns
+                    .iter()
+                    .map(|t| (t.turn, t.value))
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(values(&two), values(&one));
+        }
+    }
+}

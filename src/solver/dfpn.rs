@@ -93,6 +93,10 @@ pub struct DfpnConfig {
     /// A child is searched until its number exceeds the second-best
     /// child's by this factor (the "1 + epsilon" rule).
     pub epsilon: u32,
+    /// Other threads search the same table: mark the positions being
+    /// searched, steer round the ones others are in, and read siblings
+    /// again at every step.
+    pub parallel: bool,
 }
 
 /// One thread's df-pn search for one attacker.
@@ -293,6 +297,30 @@ impl<'a, G: Game> Dfpn<'a, G> {
                 path_dependent: false,
             };
         }
+        if self.config.parallel {
+            self.table.enter(key);
+        }
+        let found = self.mid_expanded(game, h, key, thpn, thdn, old_work, depth, start);
+        if self.config.parallel {
+            self.table.leave(key);
+        }
+        found
+    }
+
+    /// [`Self::mid`] past its start: expands the node and searches its
+    /// children.
+    #[allow(clippy::too_many_arguments)]
+    fn mid_expanded(
+        &mut self,
+        game: &G,
+        h: &Hashes,
+        key: u64,
+        thpn: u32,
+        thdn: u32,
+        old_work: u64,
+        depth: usize,
+        start: u64,
+    ) -> Found {
         if self.frames.len() <= depth {
             self.frames.resize_with(depth + 1, Vec::new);
         }
@@ -323,34 +351,45 @@ impl<'a, G: Game> Dfpn<'a, G> {
             // Thresholds in terms of the number this node minimises (phi)
             // and the one it sums (delta).
             let (th_phi, th_delta) = if or { (thpn, thdn) } else { (thdn, thpn) };
-            let child_phi = th_phi.min(
-                s.second_phi
-                    .saturating_add(s.second_phi.saturating_mul(self.config.epsilon).max(1)),
-            );
+            // Another thread's child is left to it while another child is
+            // within the threshold.
+            let (best, second, best_delta) = if s.pick != s.best && s.pick_phi < th_phi {
+                (s.pick, s.pick_second, s.pick_delta)
+            } else {
+                (s.best, s.second_phi, s.best_delta)
+            };
+            let child_phi = th_phi
+                .min(second.saturating_add(second.saturating_mul(self.config.epsilon).max(1)));
             let child_delta = if th_delta == INF {
                 INF
             } else {
-                (u64::from(th_delta) - (s.delta_sum - u64::from(s.best_delta))) as u32
+                (u64::from(th_delta) - (s.delta_sum - u64::from(best_delta))) as u32
             };
             let (cpn, cdn) = if or {
                 (child_phi, child_delta)
             } else {
                 (child_delta, child_phi)
             };
-            let c = &kids[s.best];
+            let c = &kids[best];
             let (action, child_key) = (c.action, c.key);
             let mut child = game.clone();
             child.apply(action);
             let ch = self.keys.after(h, action, &child);
-            let old_work = kids[s.best].work;
+            let old_work = kids[best].work;
             let before = self.nodes;
             let result = self.mid(&child, &ch, child_key, cpn, cdn, old_work, depth + 1);
-            let c = &mut kids[s.best];
+            let c = &mut kids[best];
             c.last = Some(result);
             c.now = result;
             c.work += self.nodes - before;
             // In Onyx a search can reach a sibling's position: look again.
             c.known = !self.config.cyclic || result.path_dependent;
+            if self.config.parallel {
+                // Other threads change the siblings: read them all again.
+                for k in kids.iter_mut() {
+                    k.known = k.known && k.now.path_dependent;
+                }
+            }
         };
         if self.config.cyclic {
             self.path.pop();
@@ -385,6 +424,8 @@ impl<'a, G: Game> Dfpn<'a, G> {
         // an AND node's only that of its best disproven child.
         let mut any_dependent = false;
         let mut independent_zero = false;
+        let (mut pick, mut pick_steer, mut pick_second, mut pick_phi, mut pick_delta) =
+            (0, INF, INF, INF, 0);
         for (i, c) in kids.iter_mut().enumerate() {
             if !c.known {
                 // First look at this child in this visit of the node; from
@@ -419,6 +460,26 @@ impl<'a, G: Game> Dfpn<'a, G> {
             let found = c.now;
             let n = found.numbers;
             let (phi, delta) = if or { (n.pn, n.dn) } else { (n.dn, n.pn) };
+            if self.config.parallel {
+                // A child other threads are in looks twice as hard per
+                // thread.
+                let busy = self.table.busy(c.key);
+                let steer = if phi == 0 || phi >= INF {
+                    phi
+                } else {
+                    phi.saturating_add(busy.saturating_mul(phi.saturating_add(1)))
+                        .min(FINITE_MAX)
+                };
+                if steer < pick_steer {
+                    pick_second = pick_steer;
+                    pick_steer = steer;
+                    pick = i;
+                    pick_phi = phi;
+                    pick_delta = delta;
+                } else if steer < pick_second {
+                    pick_second = steer;
+                }
+            }
             if phi < best_phi {
                 second_phi = best_phi;
                 best_phi = phi;
@@ -466,6 +527,10 @@ impl<'a, G: Game> Dfpn<'a, G> {
             best_delta: if best_delta == INF { 0 } else { best_delta },
             second_phi,
             delta_sum,
+            pick: if self.config.parallel { pick } else { best },
+            pick_phi,
+            pick_second,
+            pick_delta: if pick_delta == INF { 0 } else { pick_delta },
         }
     }
 }
@@ -478,4 +543,10 @@ struct Summary {
     second_phi: u32,
     /// The finite deltas' sum.
     delta_sum: u64,
+    /// With other threads: the child to search when other threads' children
+    /// count as harder, its numbers, and the second-best such number.
+    pick: usize,
+    pick_phi: u32,
+    pick_second: u32,
+    pick_delta: u32,
 }

@@ -264,7 +264,7 @@ impl Solver {
 }
 
 /// Which search a job runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Target {
     Root,
     Turn(usize),
@@ -304,6 +304,7 @@ fn solve_game<G: Game>(
         playouts: params.playouts,
         playout_scale: f64::from(params.playout_scale),
         epsilon: params.epsilon,
+        parallel: params.threads > 1,
     };
     let turns = if game.is_over() {
         Vec::new()
@@ -318,12 +319,14 @@ fn solve_game<G: Game>(
             g
         })
         .collect();
+    let threads = params.threads.max(1);
     let mut queue: VecDeque<Job> = VecDeque::new();
     if !game.is_over() {
-        queue.push_back(Job {
+        // Every thread starts on the root, steering round the others.
+        queue.extend((0..threads).map(|_| Job {
             target: Target::Root,
             attacker: mover,
-        });
+        }));
         if classify {
             queue.extend((0..turns.len()).map(|i| Job {
                 target: Target::Turn(i),
@@ -341,19 +344,32 @@ fn solve_game<G: Game>(
     let nodes = AtomicU64::new(0);
     let busy = AtomicU64::new(0);
     let root_key = keys.key(game, &keys.hashes(game), mover);
-    let threads = params.threads.max(1);
     let slot = |attacker: Colour| usize::from(attacker != mover);
+    // The root's searches, per attacker, stop once one of them is done.
+    let root_done = [AtomicBool::new(false), AtomicBool::new(false)];
+    // Jobs for the other side's proof already queued (Onyx).
+    let asked = Mutex::new(std::collections::HashSet::new());
 
     let run_job = |job: Job| {
-        let position = match job.target {
-            Target::Root => game,
-            Target::Turn(i) => &positions[i],
+        let (position, flag) = match job.target {
+            Target::Root => (game, &root_done[slot(job.attacker)]),
+            Target::Turn(i) => (&positions[i], &stop),
         };
-        let mut search = Dfpn::new(table, &keys, job.attacker, &stop, &nodes, config);
+        if flag.load(Ordering::Relaxed) {
+            return;
+        }
+        let mut search = Dfpn::new(table, &keys, job.attacker, flag, &nodes, config);
         let numbers = search.solve(position);
+        if !numbers.is_solved() && !stop.load(Ordering::Relaxed) {
+            // Another search of the root finished first.
+            return;
+        }
         let mut f = findings.lock().unwrap_or_else(|e| e.into_inner());
         match job.target {
-            Target::Root => f.root[slot(job.attacker)] = Some(numbers),
+            Target::Root => {
+                f.root[slot(job.attacker)] = Some(numbers);
+                root_done[slot(job.attacker)].store(true, Ordering::Relaxed);
+            }
             Target::Turn(i) => {
                 f.turns[i][slot(job.attacker)] = Some(numbers);
                 f.work[i] += search.nodes;
@@ -362,12 +378,21 @@ fn solve_game<G: Game>(
         drop(f);
         // In a game that can repeat, a failed proof asks for the other
         // side's.
-        if cyclic && numbers.dn == 0 && job.attacker == mover {
+        let first = asked
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(job.target);
+        if cyclic && numbers.dn == 0 && job.attacker == mover && first {
             let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
-            q.push_back(Job {
+            let copies = if job.target == Target::Root {
+                threads
+            } else {
+                1
+            };
+            q.extend((0..copies).map(|_| Job {
                 target: job.target,
                 attacker: mover.opposite(),
-            });
+            }));
         }
     };
 
@@ -421,6 +446,9 @@ fn solve_game<G: Game>(
                 || settled(&findings, classify, cyclic)
             {
                 stop.store(true, Ordering::Relaxed);
+                for flag in &root_done {
+                    flag.store(true, Ordering::Relaxed);
+                }
             }
             if let (Some((f, every)), Some(at)) = (progress.as_mut(), next_report)
                 && now >= at

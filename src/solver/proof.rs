@@ -333,6 +333,7 @@ pub(super) fn check_solution<G: Game>(
         playouts: params.playouts,
         playout_scale: f64::from(params.playout_scale),
         epsilon: params.epsilon,
+        parallel: false,
     };
     let mover = game.to_move();
     let mut checked = 0;

@@ -9,7 +9,7 @@
 //! buckets of four, one cache line; a new position takes an empty entry of
 //! its bucket, or else the one with the least work under it.
 
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU64, AtomicUsize, Ordering};
 
 /// Entries per bucket.
 const BUCKET: usize = 4;
@@ -41,6 +41,9 @@ struct Slot {
 }
 
 pub struct Table {
+    /// Per key, how many threads are searching the position now (keys
+    /// share counters modulo the length): the other threads steer round it.
+    busy: Box<[AtomicU8]>,
     slots: Box<[Slot]>,
     /// The first slot of the first bucket: buckets start on a cache line.
     first: usize,
@@ -49,6 +52,7 @@ pub struct Table {
 }
 
 const CACHE_LINE: usize = 64;
+const BUSY_COUNTERS: usize = 1 << 16;
 
 const PATH_DEPENDENT: u64 = 1 << 63;
 
@@ -68,6 +72,7 @@ impl Table {
         let address = slots.as_ptr() as usize;
         let first = (CACHE_LINE - address % CACHE_LINE) % CACHE_LINE / ENTRY_BYTES;
         Table {
+            busy: (0..BUSY_COUNTERS).map(|_| AtomicU8::new(0)).collect(),
             slots,
             first,
             buckets,
@@ -105,6 +110,22 @@ impl Table {
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = key;
+    }
+
+    /// A thread starts searching `key`'s position.
+    pub fn enter(&self, key: u64) {
+        self.busy[key as usize % BUSY_COUNTERS].fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// ... and is done with it.
+    pub fn leave(&self, key: u64) {
+        self.busy[key as usize % BUSY_COUNTERS].fetch_sub(1, Ordering::Relaxed);
+    }
+
+    /// Threads searching `key`'s position now (or a position sharing its
+    /// counter).
+    pub fn busy(&self, key: u64) -> u32 {
+        u32::from(self.busy[key as usize % BUSY_COUNTERS].load(Ordering::Relaxed))
     }
 
     fn read(slot: &Slot) -> (u64, u64) {
