@@ -9,6 +9,7 @@ pub mod analysis;
 pub mod cli;
 pub mod gtp;
 pub mod gui;
+pub mod lines;
 pub mod render;
 pub mod rules;
 pub mod search;

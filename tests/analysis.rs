@@ -214,6 +214,100 @@ fn batch_answers_every_bad_query_with_its_id_and_goes_on() {
     assert_eq!(g1["warnings"][0], "unknown field 'extra' ignored");
 }
 
+/// One answer per query line, whatever the line: bytes that are not
+/// UTF-8, an empty list of turns and rules that are not an object each get
+/// an error, and the queries after them are answered.
+#[test]
+fn batch_answers_every_line_even_bad_bytes() {
+    let mut input = b"\xff\n".to_vec();
+    input.extend_from_slice(b"{\"id\":\"\xff1\",\"game\":\"odd\"}");
+    input.push(b'\n');
+    for line in [
+        r#"{"id":"empty","game":"odd","size":2,"analyzeTurns":[]}"#,
+        r#"{"id":"array","game":"odd","size":2,"rules":[5]}"#,
+        r#"{"id":"b","game":"odd","size":2,"maxVisits":1}"#,
+    ] {
+        input.extend_from_slice(line.as_bytes());
+        input.push(b'\n');
+    }
+    let mut child = Command::new(env!("CARGO_BIN_EXE_oddity"))
+        .args(["analysis", "--threads", "1"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(&input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let lines: Vec<Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 5, "{lines:?}");
+    for bad in &lines[..2] {
+        assert_eq!(bad["id"], Value::Null);
+        assert!(
+            bad["error"].as_str().unwrap().contains("not UTF-8"),
+            "{bad}"
+        );
+    }
+    assert_eq!(lines[2]["id"], "empty");
+    assert_eq!(lines[2]["field"], "analyzeTurns");
+    assert_eq!(lines[3]["id"], "array");
+    assert_eq!(lines[3]["field"], "rules");
+    assert_eq!(lines[4]["id"], "b");
+    assert_eq!(lines[4]["rootInfo"]["visits"], 1);
+}
+
+/// `--turn K` is the position after K turns, whatever nodes without a
+/// turn the record holds; records that are wrong are refused in words, and
+/// a record nested deeper than any call stack is read.
+#[test]
+fn records_are_read_by_turns_and_checked() {
+    let read = |text: &str, turn: &str| {
+        let sgf = scratch(&format!("turns-{turn}.sgf"));
+        std::fs::write(&sgf, text).unwrap();
+        let out = oddity(
+            &[
+                "analyze",
+                "--position",
+                sgf.to_str().unwrap(),
+                "--turn",
+                turn,
+                "--visits",
+                "10",
+                "--threads",
+                "1",
+                "--json",
+            ],
+            "",
+        );
+        let _ = std::fs::remove_file(&sgf);
+        out
+    };
+    let text = "(;GM[9000]OG[odd]SZ[3];C[a comment];B[B:A1];C[another];W[W:B1];B[B:C1])";
+    let out = read(text, "1");
+    let json: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(json["turnNumber"], 1);
+    assert_eq!(json["toMove"], "w");
+    let out = read("(;GM[9000]OG[odd]SZ[3];B[B:A1]W[W:B1];B[B:C1])", "1");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("two moves"));
+    let out = read(&"(".repeat(22_600), "1");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read the record"));
+    let deep = format!(
+        "(;GM[9000]OG[odd]SZ[3]{}B[B:A1]{})",
+        "(;".repeat(50_000),
+        ")".repeat(50_000)
+    );
+    let out = read(&deep, "1");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 #[test]
 fn batch_in_parallel_answers_every_query() {
     let input: String = (0..6)

@@ -371,6 +371,50 @@ fn eof_and_quit_end_a_search() {
     assert_eq!(e.ok("name"), "oddity");
 }
 
+/// Commands read before the end of input are answered as they would be
+/// with input open: the searches of queued genmoves run to their limits.
+#[test]
+fn end_of_input_answers_queued_genmoves_in_full() {
+    let args = ["--game", "onyx", "--param", "visits=3000"];
+    let mut open = Engine::start(&args);
+    let expected = format!(
+        "= {}\n\n= {}\n\n",
+        open.ok("genmove b"),
+        open.ok("genmove w")
+    );
+    let mut closed = Engine::start(&args);
+    closed.send_bytes(b"genmove b\ngenmove w\n");
+    closed.close();
+    assert_eq!(closed.rest(), expected);
+    assert_eq!(closed.wait(), 0);
+}
+
+#[test]
+fn deep_records_and_long_lines_get_errors_and_the_session_goes_on() {
+    let dir = std::env::temp_dir().join(format!("oddity-deep-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("deep.sgf");
+    std::fs::write(&file, "(".repeat(22_600)).unwrap();
+    let mut e = Engine::start(&[]);
+    let path = file.to_str().unwrap();
+    assert_eq!(e.fails(&format!("loadsgf {path}")), "cannot load file");
+    let deep = format!(
+        "(;GM[9000]OG[odd]SZ[3]{}B[B:A1]{})",
+        "(;".repeat(50_000),
+        ")".repeat(50_000)
+    );
+    std::fs::write(&file, deep).unwrap();
+    e.ok(&format!("loadsgf {path}"));
+    assert!(e.ok("printsgf").contains(";B[B:A1]"));
+    let mut long = b"3 play b ".to_vec();
+    long.extend(std::iter::repeat_n(b'x', 17 << 20));
+    long.push(b'\n');
+    e.send_bytes(&long);
+    assert_eq!(e.response(), "?3 command line too long");
+    assert_eq!(e.ok("name"), "oddity");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 #[test]
 fn showboard_draws_every_board() {
     let mut e = Engine::start(&["--game", "xodd", "--size", "5"]);

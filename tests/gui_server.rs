@@ -52,6 +52,83 @@ fn foreign_host_and_origin_are_refused() {
 }
 
 #[test]
+fn repeated_host_or_origin_and_foreign_targets_are_refused() {
+    let g = started();
+    let own = g.authority.clone();
+    let new_game = r#"{"game":"odd","size":3,"black":"human","white":"human"}"#;
+    let post = |target: &str, extra: &str| {
+        format!(
+            "POST {target} HTTP/1.1\r\nHost: {own}\r\n{extra}Content-Type: application/json\r\n\
+             Content-Length: {}\r\nConnection: close\r\n\r\n{new_game}",
+            new_game.len()
+        )
+    };
+    for (raw, status) in [
+        (post("/api/new", "Host: evil.example\r\n"), "400"),
+        (
+            post(
+                "/api/new",
+                &format!("Origin: http://{own}\r\nOrigin: http://evil.example\r\n"),
+            ),
+            "400",
+        ),
+        (post("http://evil.example/api/new", ""), "403"),
+        (post(&format!("https://{own}/api/new"), ""), "403"),
+    ] {
+        let (line, body) = g.raw(raw.as_bytes());
+        assert!(line.contains(status), "{raw}: {line} {body}");
+        assert!(body.contains("refused"), "{body}");
+    }
+    // The game was not replaced; the own absolute-form target is served.
+    assert_eq!(g.state()["game"], "xodd");
+    let (line, _) = g.raw(post(&format!("http://{own}/api/new"), "").as_bytes());
+    assert!(line.contains("200"), "{line}");
+    assert_eq!(g.state()["game"], "odd");
+}
+
+#[test]
+fn a_deeply_nested_upload_is_refused_and_the_server_lives() {
+    let g = started();
+    let nested = "(".repeat(5_600);
+    let (status, body) = g.request("POST", "/api/sgf", &[], nested.as_bytes());
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("cannot read this SGF"), "{body}");
+    let deep = format!(
+        "(;GM[9000]OG[odd]SZ[3]{}B[B:A1]{})",
+        "(;".repeat(100_000),
+        ")".repeat(100_000)
+    );
+    let (status, body) = g.request("POST", "/api/sgf", &[], deep.as_bytes());
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(moves(&g.state()), 1);
+}
+
+/// Clients that open connections and never finish a request cannot keep
+/// others out, even with few file handles: heads have a deadline and
+/// connections past the cap wait to be accepted.
+#[cfg(unix)]
+#[test]
+fn slow_clients_do_not_lock_others_out() {
+    use std::io::Write;
+    let g = Gui::start_with_file_limit(256, &["--engine", FAST_ENGINE]);
+    let mut slow = Vec::new();
+    for _ in 0..300 {
+        let mut s = std::net::TcpStream::connect(&g.authority).unwrap();
+        let _ = write!(s, "GET / HTTP/1.1\r\nHost: {}\r\nX-Slow: ", g.authority);
+        slow.push(s);
+    }
+    let start = std::time::Instant::now();
+    let (status, _) = g.get("/api/state");
+    assert_eq!(status, 200);
+    assert!(
+        start.elapsed() < Duration::from_secs(25),
+        "{:?}",
+        start.elapsed()
+    );
+    drop(slow);
+}
+
+#[test]
 fn oversized_and_malformed_bodies_are_refused_and_change_nothing() {
     let g = started();
     let before = g.state();

@@ -4,6 +4,7 @@
 //! `id` (null when the line is not JSON at all) and changes nothing else.
 
 use std::collections::BTreeMap;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
@@ -11,6 +12,7 @@ use serde_json::Value;
 
 use super::result::{Analysis, Settings, analyse};
 use super::setup;
+use crate::lines::RawLine;
 use crate::rules::game::{GameSpec, Rules};
 use crate::rules::kind::GameKind;
 use crate::rules::record::GameRecord;
@@ -216,6 +218,13 @@ fn prepare(query: &Query, defaults: &Defaults) -> Result<Prepared, QueryError> {
         .analyze_turns
         .clone()
         .unwrap_or_else(|| vec![query.moves.len()]);
+    if turns.is_empty() {
+        return Err(fail(
+            id,
+            Some("analyzeTurns"),
+            "analyzeTurns is empty: list at least one turn, or leave it out for the last",
+        ));
+    }
     if let Some(&bad) = turns.iter().find(|&&t| t > query.moves.len()) {
         return Err(fail(
             id,
@@ -278,9 +287,37 @@ fn prepare(query: &Query, defaults: &Defaults) -> Result<Prepared, QueryError> {
     })
 }
 
+/// Answers one line as read: a line that is not text (or far too long)
+/// gets one error line, with the id salvaged from what was read.
+pub fn answer_raw(line: &RawLine, defaults: &Defaults) -> Vec<String> {
+    match line.text() {
+        Ok(text) => answer(text, defaults),
+        Err(e) => {
+            // An id with replaced bytes is not the one sent: better none.
+            let id = match salvage_id(&line.lossy()) {
+                Value::String(s) if s.contains('\u{fffd}') => Value::Null,
+                id => id,
+            };
+            vec![to_line(&fail(&id, None, e.to_string()))]
+        }
+    }
+}
+
 /// Answers one query line: one JSON line per analysed position, or one
-/// error line. Blank lines get no answer.
+/// error line. Blank lines get no answer. A failure inside the search is
+/// answered too (as an internal error), so every query gets its answer.
 pub fn answer(line: &str, defaults: &Defaults) -> Vec<String> {
+    match catch_unwind(AssertUnwindSafe(|| answer_query(line, defaults))) {
+        Ok(lines) => lines,
+        Err(_) => vec![to_line(&fail(
+            &salvage_id(line),
+            None,
+            "internal error while answering this query",
+        ))],
+    }
+}
+
+fn answer_query(line: &str, defaults: &Defaults) -> Vec<String> {
     if line.trim().is_empty() {
         return Vec::new();
     }
@@ -308,6 +345,15 @@ pub fn answer(line: &str, defaults: &Defaults) -> Vec<String> {
             ))];
         }
     };
+    if let Some(rules) = value.get("rules")
+        && !rules.is_object()
+    {
+        return vec![to_line(&fail(
+            &id,
+            Some("rules"),
+            "'rules' must be an object, like {\"minGroup\": 3}",
+        ))];
+    }
     let query: Query = match serde_json::from_value(value) {
         Ok(q) => q,
         Err(e) => return vec![to_line(&fail(&id, None, format!("bad query: {e}")))],

@@ -31,14 +31,13 @@ pub fn replay<S: AsRef<str>>(spec: &GameSpec, tokens: &[S]) -> Result<GameRecord
 
 /// The record in SGF `text` cut after `turn` turns (all turns when `None`).
 pub fn from_sgf(text: &str, turn: Option<usize>) -> Result<GameRecord, String> {
-    let record = sgf::read(text, turn).map_err(|e| format!("cannot read the record: {}", e.0))?;
-    if let Some(k) = turn
-        && record.moves().len() < k
-    {
-        return Err(format!(
+    let record = sgf::read(text).map_err(|e| format!("cannot read the record: {e}"))?;
+    match turn {
+        None => Ok(record),
+        Some(k) if k <= record.moves().len() => Ok(record.truncated(k)),
+        Some(k) => Err(format!(
             "the record has {} turns; there is no turn {k}",
             record.moves().len()
-        ));
+        )),
     }
-    Ok(record)
 }

@@ -1,14 +1,18 @@
 //! `oddity analysis`: batch analysis, one JSON query per line on stdin and
 //! one JSON result per analysed position on stdout (docs/analysis.md).
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::sync::{Mutex, mpsc};
 use std::time::Duration;
 
 use clap::Args;
 
-use crate::analysis::batch::{Defaults, answer};
+use crate::analysis::batch::{Defaults, answer_raw};
 use crate::analysis::result::{DEFAULT_VISITS, Settings};
+use crate::lines::{LineReader, RawLine};
+
+/// The longest query line read; a longer one is answered with an error.
+const QUERY_LIMIT: usize = 1 << 20;
 
 #[derive(Args, Debug)]
 pub struct AnalysisArgs {
@@ -42,7 +46,7 @@ pub fn run(args: &AnalysisArgs) -> Result<(), String> {
             top: args.top,
         },
     };
-    let (send, receive) = mpsc::channel::<String>();
+    let (send, receive) = mpsc::channel::<RawLine>();
     let receive = Mutex::new(receive);
     let stdout = Mutex::new(std::io::stdout());
     std::thread::scope(|scope| {
@@ -54,7 +58,7 @@ pub fn run(args: &AnalysisArgs) -> Result<(), String> {
                         Err(_) => return,
                     };
                     let Ok(line) = line else { return };
-                    let answers = answer(&line, &defaults);
+                    let answers = answer_raw(&line, &defaults);
                     let Ok(mut out) = stdout.lock() else { return };
                     for a in answers {
                         if writeln!(out, "{a}").and_then(|_| out.flush()).is_err() {
@@ -64,17 +68,9 @@ pub fn run(args: &AnalysisArgs) -> Result<(), String> {
                 }
             });
         }
-        for line in std::io::stdin().lock().lines() {
-            match line {
-                Ok(line) => {
-                    if send.send(line).is_err() {
-                        break;
-                    }
-                }
-                Err(e) => {
-                    log::error!("cannot read stdin: {e}");
-                    break;
-                }
+        for line in LineReader::new(std::io::stdin().lock(), QUERY_LIMIT) {
+            if send.send(line).is_err() {
+                break;
             }
         }
         drop(send);

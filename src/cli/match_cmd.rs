@@ -167,9 +167,9 @@ pub fn config(args: &MatchArgs) -> Result<MatchConfig, String> {
     let start = AnyGame::new(&spec);
     let rounds = args.games.div_ceil(2);
     let openings = if let Some(path) = &args.openings {
-        let text = std::fs::read_to_string(path)
+        let bytes = std::fs::read(path)
             .map_err(|e| format!("cannot read openings file {}: {e}", path.display()))?;
-        read_openings(&text, &start)?
+        read_openings(&bytes, &start)?
     } else if let Some(k) = args.random_plies {
         random_openings(&start, k, rounds, args.seed)
     } else {

@@ -2,30 +2,47 @@
 //! GTP preprocessing, and writing responses.
 //!
 //! The reader thread forwards every line over a channel and, when a search is
-//! running, stops it: any line stops an analysis stream or a ponder search, a
-//! `# interrupt` line (GoGui) stops a `genmove`, and the end of input stops
-//! everything.
+//! running, stops it: any line stops an analysis stream or a ponder search,
+//! and a `# interrupt` line (GoGui) stops a `genmove`. The end of input
+//! stops only what no later line could have stopped (analysis streams,
+//! pondering, a search without limits): every command read before it is
+//! answered as if input had stayed open, and then the session ends.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, channel};
 use std::sync::{Arc, Mutex};
 
 use super::think::StopFlag;
+use crate::lines::LineReader;
+
+/// The longest command line; a longer one is answered with an error.
+pub const LINE_LIMIT: usize = 16 << 20;
 
 /// One raw input line (without its LF), or the end of input.
 pub enum Input {
     Line(Vec<u8>),
+    /// A line longer than [`LINE_LIMIT`]: its first bytes.
+    TooLong(Vec<u8>),
     Eof,
 }
 
 /// What stops the search that is running.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum StopOn {
-    /// Any input line (analysis streams, pondering).
+    /// Any input line, or the end of input (analysis streams, pondering).
     AnyLine,
-    /// Only `# interrupt` or the end of input (genmove).
+    /// Only `# interrupt` (a `genmove` within its limits).
     Interrupt,
+    /// `# interrupt` or the end of input (a `genmove` without limits,
+    /// which nothing else would end).
+    InterruptOrEof,
+}
+
+impl StopOn {
+    fn on_eof(self) -> bool {
+        self != StopOn::Interrupt
+    }
 }
 
 #[derive(Default)]
@@ -62,37 +79,37 @@ impl Reader {
         std::thread::Builder::new()
             .name("gtp-reader".into())
             .spawn(move || {
-                let mut input = std::io::BufReader::new(input);
-                loop {
-                    let mut line = Vec::new();
-                    match input.read_until(b'\n', &mut line) {
-                        Ok(0) | Err(_) => break,
-                        Ok(_) => {
-                            if line.last() == Some(&b'\n') {
-                                line.pop();
-                            }
-                            let interrupt = is_interrupt(&line);
-                            if interrupt {
-                                let n = s.received.load(Ordering::SeqCst);
-                                s.interrupt_after.store(n, Ordering::SeqCst);
-                            } else {
-                                s.received.fetch_add(1, Ordering::SeqCst);
-                            }
-                            if let Ok(watch) = s.watch.lock()
-                                && let Some((flag, on)) = watch.as_ref()
-                                && (interrupt || *on == StopOn::AnyLine)
-                            {
-                                flag.stop();
-                            }
-                            if !interrupt && tx.send(Input::Line(line)).is_err() {
-                                return;
-                            }
-                        }
+                let input = std::io::BufReader::new(input);
+                for line in LineReader::new(input, LINE_LIMIT) {
+                    let interrupt = !line.too_long && is_interrupt(&line.bytes);
+                    if interrupt {
+                        let n = s.received.load(Ordering::SeqCst);
+                        s.interrupt_after.store(n, Ordering::SeqCst);
+                    } else {
+                        s.received.fetch_add(1, Ordering::SeqCst);
+                    }
+                    if let Ok(watch) = s.watch.lock()
+                        && let Some((flag, on)) = watch.as_ref()
+                        && (interrupt || *on == StopOn::AnyLine)
+                    {
+                        flag.stop();
+                    }
+                    if interrupt {
+                        continue;
+                    }
+                    let input = if line.too_long {
+                        Input::TooLong(line.bytes)
+                    } else {
+                        Input::Line(line.bytes)
+                    };
+                    if tx.send(input).is_err() {
+                        return;
                     }
                 }
                 s.eof.store(true, Ordering::SeqCst);
                 if let Ok(watch) = s.watch.lock()
-                    && let Some((flag, _)) = watch.as_ref()
+                    && let Some((flag, on)) = watch.as_ref()
+                    && on.on_eof()
                 {
                     flag.stop();
                 }
@@ -113,13 +130,13 @@ impl Reader {
             return Input::Eof;
         }
         match self.rx.recv() {
-            Ok(Input::Line(l)) => {
-                self.consumed += 1;
-                Input::Line(l)
-            }
-            _ => {
+            Ok(Input::Eof) | Err(_) => {
                 self.done = true;
                 Input::Eof
+            }
+            Ok(line) => {
+                self.consumed += 1;
+                line
             }
         }
     }
@@ -143,7 +160,8 @@ impl Reader {
         }
         let interrupted = self.consumed > 0
             && self.shared.interrupt_after.load(Ordering::SeqCst) == self.consumed;
-        if self.at_eof() || interrupted || (on == StopOn::AnyLine && self.line_waiting()) {
+        let ended = self.at_eof() && on.on_eof();
+        if ended || interrupted || (on == StopOn::AnyLine && self.line_waiting()) {
             flag.stop();
         }
     }

@@ -40,6 +40,11 @@ where
         let raw = match reader.next_input() {
             Input::Eof => break,
             Input::Line(raw) => raw,
+            Input::TooLong(start) => {
+                let id = preprocess(&start).and_then(|c| c.id);
+                out.respond(false, id.as_deref(), "command line too long");
+                continue;
+            }
         };
         let Some(cmd) = preprocess(&raw) else {
             continue;

@@ -481,7 +481,13 @@ impl Session {
         progress: Option<(Format, Duration)>,
     ) -> Report {
         let record = self.record_for(seat);
-        ctx.reader.watch(&self.stop, StopOn::Interrupt);
+        // A search that no limit ends is ended by the end of input too.
+        let on = if limits == Limits::default() {
+            StopOn::InterruptOrEof
+        } else {
+            StopOn::Interrupt
+        };
+        ctx.reader.watch(&self.stop, on);
         let out = &mut *ctx.out;
         let report = match progress {
             Some((format, every)) => {
@@ -669,9 +675,13 @@ impl Session {
             return err("cannot load file");
         };
         let text = String::from_utf8_lossy(&bytes);
-        let loaded = catch_unwind(AssertUnwindSafe(|| sgf::read(&text, upto)));
+        let loaded = catch_unwind(AssertUnwindSafe(|| sgf::read(&text)));
         match loaded {
             Ok(Ok(record)) => {
+                let record = match upto {
+                    Some(k) if k < record.moves().len() => record.truncated(k),
+                    _ => record,
+                };
                 self.next_rules = record.position().spec().rules;
                 self.record = record;
                 self.half_turn = None;

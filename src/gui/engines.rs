@@ -14,7 +14,6 @@ use tokio::sync::watch;
 
 use super::session::{Analysis, Candidate, Job, Session};
 use crate::rules::moves::{Colour, Stone, Turn};
-use crate::rules::position::AnyGame;
 use crate::rules::record::GameRecord;
 use crate::rules::sgf::{self, RecordInfo};
 use crate::tournament::engine::{EngineProcess, EngineSpec, Fault};
@@ -52,7 +51,8 @@ impl Shared {
         let r = f(&mut s);
         let after = (s.version(), s.generation());
         drop(s);
-        if after.0 != before.0 {
+        // Once stopped, the streams stay ended.
+        if after.0 != before.0 && !self.stopping() {
             self.changes.send_replace(after.0);
         }
         if after.1 != before.1 {
@@ -286,13 +286,7 @@ fn sync(r: &mut Running, job: &Job, never: &AtomicBool) -> Result<(), Fault> {
             })
             .map(|s| format!("{}:{}", s.colour.letter(), topo.name(s.cell)))
             .collect();
-        let usual = AnyGame::new(start_pos.spec());
-        let set_up = start_pos.turns_played() > 0
-            || start_pos.to_move() != usual.to_move()
-            || topo
-                .cells()
-                .iter()
-                .any(|&c| start_pos.stone_at(c) != usual.stone_at(c));
+        let set_up = start_pos.turns_played() > 0 || !start_pos.looks_like_start();
         if set_up {
             let seat = start_pos.to_move().seat();
             send(

@@ -3,9 +3,11 @@
 //!
 //! Guards: a request whose `Host` is not one of the server's own names, or
 //! whose `Origin` is not the server's own, is refused (another web page
-//! cannot drive the GUI, and DNS rebinding gets nowhere); bodies are
-//! size-limited; malformed JSON and SGF get a clear error and change
-//! nothing.
+//! cannot drive the GUI, and DNS rebinding gets nowhere); so is one with
+//! two `Host` or two `Origin` headers, and one whose target names a host
+//! (absolute form, where that host governs, RFC 9112) other than this
+//! server; bodies are size-limited and requests time-limited; malformed
+//! JSON and SGF get a clear error and change nothing.
 
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -14,7 +16,7 @@ use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, Request, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
 use axum::middleware::{self, Next};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
@@ -108,19 +110,55 @@ fn done() -> Response {
 }
 
 /// Refuses requests not addressed to this server by its own name, and
-/// requests made by other origins.
+/// requests made by other origins; ends requests that take too long.
 async fn guard(State(app): State<Arc<App>>, request: Request, next: Next) -> Response {
-    match check_origin(&app.authorities, request.headers()) {
-        Ok(()) => next.run(request).await,
-        Err(why) => {
-            log::warn!(
-                "refused {} {}: {why}",
-                request.method(),
-                request.uri().path()
-            );
-            error(StatusCode::FORBIDDEN, why)
+    if let Err((status, why)) = check_request(&app.authorities, request.uri(), request.headers()) {
+        log::warn!(
+            "refused {} {}: {why}",
+            request.method(),
+            request.uri().path()
+        );
+        return error(status, why);
+    }
+    if request.uri().path() == "/api/events" {
+        return next.run(request).await;
+    }
+    match tokio::time::timeout(super::server::REQUEST_TIMEOUT, next.run(request)).await {
+        Ok(response) => response,
+        Err(_) => error(
+            StatusCode::REQUEST_TIMEOUT,
+            "the request took too long to arrive",
+        ),
+    }
+}
+
+/// `Ok` when the request is addressed to one of `authorities` and made by
+/// this server's own page (or by no page); else the status and reason.
+/// The address is the target's when it names one (absolute form), else
+/// the one `Host` header's.
+pub fn check_request(
+    authorities: &[String],
+    target: &Uri,
+    headers: &HeaderMap,
+) -> Result<(), (StatusCode, String)> {
+    let bad = |why: String| (StatusCode::BAD_REQUEST, why);
+    for (name, label) in [(header::HOST, "Host"), (header::ORIGIN, "Origin")] {
+        if headers.get_all(name).iter().count() > 1 {
+            return Err(bad(format!(
+                "request refused: more than one {label} header"
+            )));
         }
     }
+    if let Some(authority) = target.authority() {
+        let named = authority.as_str().to_ascii_lowercase();
+        if target.scheme_str() != Some("http") || !authorities.contains(&named) {
+            return Err((
+                StatusCode::FORBIDDEN,
+                format!("request refused: the target '{target}' is not this server"),
+            ));
+        }
+    }
+    check_origin(authorities, headers).map_err(|why| (StatusCode::FORBIDDEN, why))
 }
 
 /// `Ok` when `Host` is one of `authorities` and `Origin`, if sent, is

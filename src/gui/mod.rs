@@ -5,11 +5,13 @@
 //!
 //! Parts: `session` (the game, checked by the rules), `engines` (the thread
 //! that drives the engine processes), `http` (the page, the JSON API and
-//! the event stream, with their guards), `board` (pictures of positions).
+//! the event stream, with their guards), `server` (connections, with their
+//! deadlines and cap), `board` (pictures of positions).
 
 mod board;
 pub mod engines;
 pub mod http;
+pub mod server;
 pub mod session;
 
 use std::net::{IpAddr, SocketAddr};
@@ -94,20 +96,19 @@ pub fn serve(config: Config) -> Result<(), String> {
         if config.open {
             open_browser(&url);
         }
-        let served = axum::serve(listener, http::router(app))
-            .with_graceful_shutdown({
-                let shared = shared.clone();
-                async move {
-                    let _ = tokio::signal::ctrl_c().await;
-                    eprintln!("oddity gui: stopping");
-                    // Ends the pages' event streams, so the server can stop.
-                    shared.stop();
-                }
-            })
-            .await;
+        server::serve(listener, http::router(app), {
+            let shared = shared.clone();
+            async move {
+                let _ = tokio::signal::ctrl_c().await;
+                eprintln!("oddity gui: stopping");
+                // Ends the pages' event streams, so the server can stop.
+                shared.stop();
+            }
+        })
+        .await;
         shared.stop();
         let _ = driver.join();
-        served.map_err(|e| format!("server error: {e}"))
+        Ok(())
     })
 }
 

@@ -441,7 +441,7 @@ impl Session {
 
     /// Opens a record to review it: people in both seats, the last turn shown.
     pub fn load_sgf(&mut self, text: &str) -> Result<(), String> {
-        let record = sgf::read(text, None).map_err(|e| format!("cannot read this SGF: {e}"))?;
+        let record = sgf::read(text).map_err(|e| format!("cannot read this SGF: {e}"))?;
         self.record = record;
         self.seats = [Seat::Human, Seat::Human];
         self.view = self.record.moves().len();

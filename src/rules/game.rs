@@ -178,6 +178,19 @@ pub enum SetupError {
     Forbidden(Cell),
 }
 
+impl SetupError {
+    /// The reason in words, with the cells named on `topo`.
+    pub fn describe(&self, topo: &Topology) -> String {
+        match self {
+            SetupError::Spec(e) => e.to_string(),
+            SetupError::Duplicate(c) => format!("two stones on {}", topo.name(*c)),
+            SetupError::Forbidden(c) => {
+                format!("cell {} is not a point of this board", c.0)
+            }
+        }
+    }
+}
+
 /// What a position's future depends on besides its stones and the side to
 /// move: the part of its history the rules remember. Two positions with the
 /// same stones, side to move and turn state are the same position.

@@ -164,6 +164,18 @@ impl AnyGame {
         with_game!(self, g => crate::rules::perft::perft_parallel(g, depth))
     }
 
+    /// Whether the board and the side to move are those of the start of
+    /// this game (a set-up may repeat them).
+    pub fn looks_like_start(&self) -> bool {
+        let start = AnyGame::new(self.spec());
+        self.to_move() == start.to_move()
+            && self
+                .topology()
+                .cells()
+                .iter()
+                .all(|&c| self.stone_at(c) == start.stone_at(c))
+    }
+
     /// Reads a token for the side to move.
     pub fn parse_turn(&self, token: &str) -> Result<Turn, TokenError> {
         Turn::parse(token, self.kind(), self.topology(), self.to_move())

@@ -63,7 +63,7 @@ pub fn write(record: &GameRecord, info: &RecordInfo) -> String {
             let _ = write!(out, "{tag}[{}]", escape(v));
         }
     }
-    if start.turns_played() > 0 || has_stones(start) {
+    if start.turns_played() > 0 || has_stones(start) || !start.looks_like_start() {
         for (tag, colour) in [("AB", Colour::Black), ("AW", Colour::White)] {
             let cells: Vec<_> = topo
                 .cells()
@@ -91,22 +91,19 @@ fn has_stones(game: &AnyGame) -> bool {
     topo.cells().iter().any(|&c| game.stone_at(c).is_some())
 }
 
-/// Why a record could not be read.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Why a record could not be read, in words.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
 pub struct SgfError(pub String);
 
-impl std::fmt::Display for SgfError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for SgfError {}
-
-type Node = Vec<(String, Vec<String>)>;
+/// One property: its identifier and its values.
+type Property = (String, Vec<String>);
+type Node = Vec<Property>;
 
 /// Reads the main line of the first game tree: its nodes' properties.
-/// The main line follows the first variation at every branch.
+/// The main line follows the first variation at every branch. The reader
+/// keeps its own stack of open game trees, so any depth of nesting is read
+/// in constant call depth.
 fn parse_nodes(text: &str) -> Result<Vec<Node>, SgfError> {
     let mut p = Parser {
         chars: text.chars().collect(),
@@ -116,15 +113,23 @@ fn parse_nodes(text: &str) -> Result<Vec<Node>, SgfError> {
     if p.peek() != Some('(') {
         return Err(SgfError("not an SGF game tree (no '(')".into()));
     }
-    p.i += 1;
-    let mut nodes = Vec::new();
-    p.sequence(&mut nodes)?;
-    Ok(nodes)
+    p.main_line()
 }
 
 struct Parser {
     chars: Vec<char>,
     i: usize,
+}
+
+/// A game tree being read.
+struct Tree {
+    /// On the main line: the root tree and the first variation of each
+    /// main-line tree.
+    main: bool,
+    /// Nodes read in this tree's own sequence.
+    nodes: usize,
+    /// A variation has begun: only more variations or ')' may follow.
+    branched: bool,
 }
 
 impl Parser {
@@ -142,52 +147,82 @@ impl Parser {
         Err(SgfError(format!("{what} at character {}", self.i)))
     }
 
-    /// Reads nodes up to the ')' closing the tree whose '(' was just read.
-    fn sequence(&mut self, nodes: &mut Vec<Node>) -> Result<(), SgfError> {
+    /// Reads the game tree whose '(' is next, and returns its main line.
+    fn main_line(&mut self) -> Result<Vec<Node>, SgfError> {
+        let mut nodes: Vec<Node> = Vec::new();
+        let mut open: Vec<Tree> = Vec::new();
+        // A property of a node off the main line is read and dropped.
+        let mut off_main = false;
         loop {
             self.skip_ws();
             match self.peek() {
                 None => return self.fail("unexpected end of the record"),
-                Some(';') => {
+                Some('(') => {
+                    let main = match open.last_mut() {
+                        None => true,
+                        Some(parent) => {
+                            if parent.nodes == 0 {
+                                return self.fail("a game tree without a node");
+                            }
+                            let first = !parent.branched;
+                            parent.branched = true;
+                            parent.main && first
+                        }
+                    };
                     self.i += 1;
-                    nodes.push(Vec::new());
+                    open.push(Tree {
+                        main,
+                        nodes: 0,
+                        branched: false,
+                    });
                 }
                 Some(')') => {
-                    self.i += 1;
-                    return Ok(());
-                }
-                Some('(') => {
-                    self.i += 1;
-                    self.sequence(nodes)?;
-                    // Later variations are not part of the main line.
-                    loop {
-                        self.skip_ws();
-                        match self.peek() {
-                            Some('(') => {
-                                self.i += 1;
-                                self.sequence(&mut Vec::new())?;
-                            }
-                            Some(')') => {
-                                self.i += 1;
-                                return Ok(());
-                            }
-                            _ => return self.fail("expected a variation or ')'"),
-                        }
+                    let tree = open.pop().expect("a game tree is open here");
+                    if tree.nodes == 0 {
+                        return self.fail("a game tree without a node");
                     }
+                    self.i += 1;
+                    if open.is_empty() {
+                        return Ok(nodes);
+                    }
+                }
+                Some(';') => {
+                    let tree = open.last_mut().expect("a game tree is open here");
+                    if tree.branched {
+                        return self.fail("a node after a variation (expected '(' or ')')");
+                    }
+                    tree.nodes += 1;
+                    off_main = !tree.main;
+                    if tree.main {
+                        nodes.push(Vec::new());
+                    }
+                    self.i += 1;
                 }
                 Some(c) if c.is_ascii_uppercase() => {
-                    let property = self.property()?;
-                    match nodes.last_mut() {
-                        Some(node) => node.push(property),
-                        None => return self.fail("property before the first node"),
+                    let at = self.i;
+                    let tree = open.last().expect("a game tree is open here");
+                    if tree.nodes == 0 || tree.branched {
+                        return self.fail("a property outside a node");
                     }
+                    let property = self.property()?;
+                    if off_main {
+                        continue;
+                    }
+                    let node = nodes.last_mut().expect("a main-line node is open");
+                    if node.iter().any(|(id, _)| *id == property.0) {
+                        return Err(SgfError(format!(
+                            "property {} appears twice in one node at character {at}",
+                            property.0
+                        )));
+                    }
+                    node.push(property);
                 }
                 Some(c) => return self.fail(&format!("unexpected character '{c}'")),
             }
         }
     }
 
-    fn property(&mut self) -> Result<(String, Vec<String>), SgfError> {
+    fn property(&mut self) -> Result<Property, SgfError> {
         let start = self.i;
         while self.peek().is_some_and(|c| c.is_ascii_uppercase()) {
             self.i += 1;
@@ -230,83 +265,165 @@ impl Parser {
     }
 }
 
+/// Properties that belong to the first node only.
+const ROOT_ONLY: [&str; 7] = ["GM", "FF", "CA", "AP", "SZ", "OG", "OR"];
+/// Set-up properties: this flavour sets up a position in the first node.
+const SET_UP: [&str; 4] = ["AB", "AW", "AE", "PL"];
+
+/// The values of property `ident` in `node`.
 fn prop<'a>(node: &'a Node, ident: &str) -> Option<&'a [String]> {
     node.iter()
         .find(|(id, _)| id == ident)
         .map(|(_, v)| v.as_slice())
 }
 
-/// Reads a record written in this flavour, keeping the first `max_turns`
-/// turns (all when `None`).
-pub fn read(text: &str, max_turns: Option<usize>) -> Result<GameRecord, SgfError> {
-    let nodes = parse_nodes(text)?;
-    let root = nodes.first().ok_or_else(|| SgfError("no nodes".into()))?;
-    let kind_text = prop(root, "OG")
-        .and_then(|v| v.first())
+/// The one value of property `ident`, when present; more than one value is
+/// an error.
+fn single<'a>(node: &'a Node, ident: &str) -> Result<Option<&'a str>, SgfError> {
+    match prop(node, ident) {
+        None => Ok(None),
+        Some([value]) => Ok(Some(value.as_str())),
+        Some(values) => Err(SgfError(format!(
+            "{ident} has {} values; it takes one",
+            values.len()
+        ))),
+    }
+}
+
+/// The game, size and rules named in the first node.
+fn read_spec(root: &Node) -> Result<GameSpec, SgfError> {
+    match single(root, "GM")? {
+        None => {}
+        Some(gm) if gm.trim() == GAME_NUMBER.to_string() => {}
+        Some(gm) => {
+            return Err(SgfError(format!(
+                "GM[{gm}] is not an oddity record: oddity records have GM[{GAME_NUMBER}]"
+            )));
+        }
+    }
+    let kind_text = single(root, "OG")?
         .ok_or_else(|| SgfError("no OG[game] property: not an oddity record".into()))?;
-    let kind = GameKind::parse(kind_text)
-        .ok_or_else(|| SgfError(format!("unknown game '{kind_text}'")))?;
-    let size = match prop(root, "SZ").and_then(|v| v.first()) {
+    let kind = GameKind::parse(kind_text.trim()).ok_or_else(|| {
+        SgfError(format!(
+            "unknown game OG[{kind_text}] (xodd, yodd, odd, onyx)"
+        ))
+    })?;
+    let size = match single(root, "SZ")? {
         Some(s) => s
             .trim()
             .parse()
-            .map_err(|_| SgfError(format!("bad size '{s}'")))?,
+            .map_err(|_| SgfError(format!("SZ[{s}] is not a board size (one whole number)")))?,
         None => kind.default_size(),
     };
     let mut rules = Rules::default();
-    if let Some(text) = prop(root, "OR").and_then(|v| v.first()) {
+    if let Some(text) = single(root, "OR")? {
         for item in text.split(',').filter(|s| !s.is_empty()) {
             let (name, value) = item.split_once('=').unwrap_or((item, ""));
             rules
-                .set(name, value)
-                .map_err(|_| SgfError(format!("bad rule option '{item}'")))?;
+                .set(name.trim(), value.trim())
+                .map_err(|_| SgfError(format!("OR: '{item}' is not a rule option")))?;
         }
     }
-    let spec = GameSpec::new(kind, size, rules).map_err(|e| SgfError(e.to_string()))?;
+    GameSpec::new(kind, size, rules).map_err(|e| SgfError(format!("SZ[{size}]: {e}")))
+}
+
+/// The start position: the game's own, or the set-up of the first node.
+fn read_start(root: &Node, spec: &GameSpec) -> Result<AnyGame, SgfError> {
+    if !root.iter().any(|(id, _)| SET_UP.contains(&id.as_str())) {
+        return Ok(AnyGame::new(spec));
+    }
+    if prop(root, "AE").is_some() {
+        return Err(SgfError(
+            "AE (clearing points) is not used by oddity records: list the stones with AB and AW"
+                .into(),
+        ));
+    }
     let topo = spec.topology();
-    let mut start = AnyGame::new(&spec);
-    let setup_tags = ["AB", "AW", "PL"];
-    if root.iter().any(|(id, _)| setup_tags.contains(&id.as_str())) {
-        let mut stones = Vec::new();
-        for (tag, colour) in [("AB", Colour::Black), ("AW", Colour::White)] {
-            for name in prop(root, tag).unwrap_or(&[]) {
-                let cell = topo
-                    .parse_cell(name)
-                    .ok_or_else(|| SgfError(format!("{tag}: '{name}' is not a point")))?;
-                stones.push(Stone { cell, colour });
+    let mut stones = Vec::new();
+    for (tag, colour) in [("AB", Colour::Black), ("AW", Colour::White)] {
+        for name in prop(root, tag).unwrap_or(&[]) {
+            let cell = topo
+                .parse_cell(name.trim())
+                .ok_or_else(|| SgfError(format!("{tag}[{name}]: not a point of this board")))?;
+            stones.push(Stone { cell, colour });
+        }
+    }
+    let to_move = match single(root, "PL")? {
+        Some(p) => Colour::parse(p.trim())
+            .ok_or_else(|| SgfError(format!("PL[{p}]: the player is B or W")))?,
+        None => Colour::Black,
+    };
+    let start = AnyGame::from_setup(spec, &stones, to_move)
+        .map_err(|e| SgfError(format!("impossible set-up: {}", e.describe(topo))))?;
+    // The writer lists the stones of a start that has some (Onyx's
+    // standard start): that start is the game's own, with its privileges.
+    if start.looks_like_start() {
+        return Ok(AnyGame::new(spec));
+    }
+    Ok(start)
+}
+
+/// The move of a node, if it has one: its seat and its token.
+fn node_move(node: &Node, number: usize) -> Result<Option<(Colour, &str)>, SgfError> {
+    let mut found = None;
+    for (tag, seat) in [("B", Colour::Black), ("W", Colour::White)] {
+        let Some(token) = single(node, tag).map_err(|e| SgfError(format!("node {number}: {e}")))?
+        else {
+            continue;
+        };
+        if found.is_some() {
+            return Err(SgfError(format!(
+                "node {number} has two moves (B and W): a node holds one turn"
+            )));
+        }
+        found = Some((seat, token.trim()));
+    }
+    Ok(found)
+}
+
+/// Reads a record written in this flavour: its whole main line. Anything
+/// this flavour does not allow is refused with the reason: another game
+/// number, a property given twice or with values it does not take, root
+/// properties or set-up after the first node, two moves in one node, a
+/// malformed or illegal turn.
+pub fn read(text: &str) -> Result<GameRecord, SgfError> {
+    let nodes = parse_nodes(text)?;
+    let root = nodes.first().ok_or_else(|| SgfError("no nodes".into()))?;
+    let spec = read_spec(root)?;
+    let topo = spec.topology();
+    let mut record = GameRecord::new(read_start(root, &spec)?);
+    for (k, node) in nodes.iter().enumerate() {
+        let number = k + 1;
+        if k > 0 {
+            if let Some((id, _)) = node.iter().find(|(id, _)| ROOT_ONLY.contains(&id.as_str())) {
+                return Err(SgfError(format!(
+                    "node {number}: {id} belongs to the first node only"
+                )));
+            }
+            if let Some((id, _)) = node.iter().find(|(id, _)| SET_UP.contains(&id.as_str())) {
+                return Err(SgfError(format!(
+                    "node {number}: set-up ({id}) after the first node; oddity records set up \
+                     a position only in the first node"
+                )));
             }
         }
-        let to_move = match prop(root, "PL").and_then(|v| v.first()) {
-            Some(p) => Colour::parse(p).ok_or_else(|| SgfError(format!("bad PL '{p}'")))?,
-            None => Colour::Black,
+        let Some((seat, token)) = node_move(node, number)? else {
+            continue;
         };
-        start = AnyGame::from_setup(&spec, &stones, to_move)
-            .map_err(|e| SgfError(format!("impossible set-up: {e:?}")))?;
-    }
-    let mut record = GameRecord::new(start);
-    let mut played = 0;
-    for node in &nodes[1..] {
-        if max_turns.is_some_and(|m| played >= m) {
-            break;
+        if k == 0 && root.iter().any(|(id, _)| SET_UP.contains(&id.as_str())) {
+            return Err(SgfError(
+                "node 1 mixes set-up and a move: a turn goes in a node of its own".into(),
+            ));
         }
-        for (ident, values) in node {
-            let seat = match ident.as_str() {
-                "B" => Colour::Black,
-                "W" => Colour::White,
-                _ => continue,
-            };
-            let token = values[0].trim();
-            let turn = Turn::parse(token, kind, topo, seat)
-                .map_err(|e| SgfError(format!("turn {}: {e}", played + 1)))?;
-            record.play(seat, turn).map_err(|e| {
-                SgfError(format!(
-                    "turn {} ({token}) is illegal: {}",
-                    played + 1,
-                    e.describe(topo)
-                ))
-            })?;
-            played += 1;
-        }
+        let turn_number = record.moves().len() + 1;
+        let turn = Turn::parse(token, spec.kind, topo, seat)
+            .map_err(|e| SgfError(format!("turn {turn_number}: {e}")))?;
+        record.play(seat, turn).map_err(|e| {
+            SgfError(format!(
+                "turn {turn_number} ({token}) is illegal: {}",
+                e.describe(topo)
+            ))
+        })?;
     }
     Ok(record)
 }
@@ -334,18 +451,161 @@ mod tests {
         let text = write(&record, &info);
         assert!(text.contains("PB[a\\]b]"));
         assert!(text.contains(";W[W:A1,B:E5]"), "{text}");
-        let back = read(&text, None).unwrap();
+        let back = read(&text).unwrap();
         assert_eq!(back.moves(), record.moves());
-        let partial = read(&text, Some(1)).unwrap();
-        assert_eq!(partial.moves().len(), 1);
     }
 
     #[test]
     fn bad_records_are_refused() {
-        assert!(read("", None).is_err());
-        assert!(read("(;FF[4]GM[1]SZ[9])", None).is_err());
-        assert!(read("(;FF[4]OG[odd]SZ[5];B[B:Z99])", None).is_err());
-        assert!(read("(;FF[4]OG[odd]SZ[5];B[B:A1];W[W:A1])", None).is_err());
-        assert!(read("(;FF[4]OG[odd]SZ[5];B[B:A1]", None).is_err());
+        assert!(read("").is_err());
+        assert!(read("(;FF[4]GM[1]SZ[9])").is_err());
+        assert!(read("(;FF[4]OG[odd]SZ[5];B[B:Z99])").is_err());
+        assert!(read("(;FF[4]OG[odd]SZ[5];B[B:A1];W[W:A1])").is_err());
+        assert!(read("(;FF[4]OG[odd]SZ[5];B[B:A1]").is_err());
+    }
+
+    /// The reason a record is refused.
+    fn refusal(text: &str) -> String {
+        match read(text) {
+            Ok(_) => panic!("{text} was accepted"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn deep_nesting_is_read_without_recursion() {
+        // Far deeper than any call stack: the reader keeps its own stack.
+        let depth = 200_000;
+        let mut text = String::from("(;GM[9000]OG[odd]SZ[3]");
+        for _ in 0..depth {
+            text.push_str("(;");
+        }
+        text.push_str("B[B:A1]");
+        text.push_str(&")".repeat(depth + 1));
+        assert_eq!(read(&text).unwrap().moves().len(), 1);
+        // Unclosed, and bare parentheses: refused in words.
+        let open = "(".repeat(depth);
+        assert!(refusal(&open).contains("game tree without a node"));
+        let unclosed = format!("(;GM[9000]OG[odd]SZ[3]{}", "(;".repeat(depth));
+        assert!(refusal(&unclosed).contains("unexpected end"));
+    }
+
+    #[test]
+    fn the_main_line_follows_first_variations() {
+        let text = "(;GM[9000]OG[odd]SZ[3];B[B:A1](;W[W:B1](;B[B:C1])(;B[B:C2]))(;W[W:C3]))";
+        let record = read(text).unwrap();
+        let tokens: Vec<String> = record
+            .moves()
+            .iter()
+            .map(|(_, t)| record.start().token(t))
+            .collect();
+        assert_eq!(tokens, ["B:A1", "W:B1", "B:C1"]);
+        assert!(refusal("(;GM[9000]OG[odd]SZ[3](;B[B:A1]);W[W:B1])").contains("after a variation"));
+        assert!(refusal("(;GM[9000]OG[odd]SZ[3]()").contains("without a node"));
+    }
+
+    #[test]
+    fn wrong_records_are_refused_in_words() {
+        for (text, reason) in [
+            ("(;GM[1]OG[odd]SZ[3])", "GM[1] is not an oddity record"),
+            ("(;GM[]OG[odd]SZ[3])", "GM[] is not an oddity record"),
+            ("(;GM[9000][9000]OG[odd]SZ[3])", "GM has 2 values"),
+            ("(;GM[9000]OG[odd]SZ[3:3])", "SZ[3:3] is not a board size"),
+            ("(;GM[9000]OG[odd]SZ[3]SZ[4])", "SZ appears twice"),
+            ("(;GM[9000]OG[odd]SZ[99])", "size 99 is not supported"),
+            ("(;GM[9000]OG[chess]SZ[3])", "unknown game OG[chess]"),
+            (
+                "(;GM[9000]OG[odd]SZ[3]OR[colour=red])",
+                "'colour=red' is not a rule option",
+            ),
+            (
+                "(;GM[9000]OG[odd]SZ[3];AB[A1];W[W:A1])",
+                "node 2: set-up (AB) after the first node",
+            ),
+            (
+                "(;GM[9000]OG[odd]SZ[3];B[B:A1];SZ[5])",
+                "node 3: SZ belongs to the first node",
+            ),
+            (
+                "(;GM[9000]OG[odd]SZ[3];B[B:A1][B:Z99])",
+                "node 2: B has 2 values",
+            ),
+            (
+                "(;GM[9000]OG[odd]SZ[3];B[B:A1]W[W:B1])",
+                "node 2 has two moves",
+            ),
+            (
+                "(;GM[9000]OG[odd]SZ[3]AB[A1]B[B:B1])",
+                "mixes set-up and a move",
+            ),
+            (
+                "(;GM[9000]OG[odd]SZ[3]AB[A1][A1])",
+                "impossible set-up: two stones on A1",
+            ),
+            (
+                "(;GM[9000]OG[odd]SZ[3]AB[Z9])",
+                "AB[Z9]: not a point of this board",
+            ),
+            (
+                "(;GM[9000]OG[odd]SZ[3]AE[A1])",
+                "AE (clearing points) is not used",
+            ),
+            (
+                "(;GM[9000]OG[odd]SZ[3]PL[X])",
+                "PL[X]: the player is B or W",
+            ),
+            (
+                "(;GM[9000]OG[odd]SZ[3];B[B:A1];W[W:A1])",
+                "turn 2 (W:A1) is illegal: A1 is not empty",
+            ),
+        ] {
+            let why = refusal(text);
+            assert!(why.contains(reason), "{text}: {why}");
+            assert!(!why.contains("Cell("), "{text}: {why}");
+        }
+    }
+
+    #[test]
+    fn onyx_standard_start_keeps_the_swap() {
+        let spec = GameSpec::default_for(GameKind::Onyx);
+        let mut record = GameRecord::new(AnyGame::new(&spec));
+        for token in ["E5", "swap"] {
+            let seat = record.position().to_move();
+            let turn = record.position().parse_turn(token).unwrap();
+            record.play(seat, turn).unwrap();
+        }
+        let text = write(&record, &RecordInfo::default());
+        let back = read(&text).unwrap();
+        assert_eq!(back.moves(), record.moves());
+    }
+
+    #[test]
+    fn an_empty_set_up_keeps_its_player() {
+        for text in [
+            "(;GM[9000]OG[onyx]SZ[8]PL[B])",
+            "(;GM[9000]OG[odd]SZ[3]PL[W])",
+        ] {
+            let record = read(text).unwrap();
+            let written = write(&record, &RecordInfo::default());
+            let back = read(&written).unwrap();
+            assert_eq!(back.position().to_move(), record.position().to_move());
+            assert_eq!(write(&back, &RecordInfo::default()), written);
+        }
+    }
+
+    #[test]
+    fn set_up_in_the_first_node_is_kept() {
+        let record = read("(;GM[9000]OG[odd]SZ[3]AB[A1]AW[B1]PL[W];W[W:C1])").unwrap();
+        let start = record.start();
+        let topo = start.topology();
+        assert_eq!(
+            start.stone_at(topo.parse_cell("A1").unwrap()),
+            Some(Colour::Black)
+        );
+        assert_eq!(
+            start.stone_at(topo.parse_cell("B1").unwrap()),
+            Some(Colour::White)
+        );
+        assert_eq!(record.moves().len(), 1);
     }
 }

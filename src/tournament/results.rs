@@ -9,6 +9,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::stats::{Sprt, Verdict, elo_with_error, los};
+use crate::lines;
 
 /// Reason of a game that hit the runner's length cap. The rules have no such
 /// limit; the game has no result and is left out of all statistics.
@@ -126,23 +127,28 @@ impl SgfWriter {
 /// Reads a results file. A last line cut short by a kill is skipped with a
 /// warning; a bad line elsewhere is an error.
 pub fn read_results(path: &Path) -> Result<Vec<GameResult>, String> {
-    let text = std::fs::read_to_string(path)
+    let bytes = std::fs::read(path)
         .map_err(|e| format!("cannot read results file {}: {e}", path.display()))?;
-    let lines: Vec<&str> = text.lines().collect();
+    let count = lines::numbered(&bytes).count();
     let mut out = Vec::new();
-    for (n, line) in lines.iter().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        match serde_json::from_str::<GameResult>(line) {
-            Ok(r) => out.push(r),
-            Err(e) if n + 1 == lines.len() && !text.ends_with('\n') => {
+    for (n, line) in lines::numbered(&bytes) {
+        let parsed = line
+            .map_err(|e| e.to_string())
+            .and_then(|line| match line.trim() {
+                "" => Ok(None),
+                line => serde_json::from_str::<GameResult>(line)
+                    .map(Some)
+                    .map_err(|e| e.to_string()),
+            });
+        match parsed {
+            Ok(r) => out.extend(r),
+            Err(e) if n == count && !bytes.ends_with(b"\n") => {
                 eprintln!(
                     "warning: {}: ignoring the unfinished last line ({e})",
                     path.display()
                 );
             }
-            Err(e) => return Err(format!("{} line {}: {e}", path.display(), n + 1)),
+            Err(e) => return Err(format!("{} line {n}: {e}", path.display())),
         }
     }
     Ok(out)

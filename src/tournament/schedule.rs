@@ -8,6 +8,7 @@
 //! of every engine pairing, so a stopped tournament is balanced. The opening
 //! of round k is the same for every pairing.
 
+use crate::lines;
 use crate::rules::moves::Turn;
 use crate::rules::position::AnyGame;
 use crate::rules::random::{below, rng_from_seed};
@@ -115,9 +116,11 @@ impl Shard {
 /// Reads an openings file: one opening per line as space-separated move
 /// tokens; blank lines and `#` comments are skipped. Each opening is checked
 /// against the rules; a bad one is an error naming its line.
-pub fn read_openings(text: &str, start: &AnyGame) -> Result<Vec<Vec<String>>, String> {
+pub fn read_openings(bytes: &[u8], start: &AnyGame) -> Result<Vec<Vec<String>>, String> {
     let mut out = Vec::new();
-    for (n, line) in text.lines().enumerate() {
+    for (number, line) in lines::numbered(bytes) {
+        let n = number - 1;
+        let line = line.map_err(|e| format!("openings line {number}: {e}"))?;
         let line = line.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
             continue;
@@ -220,11 +223,11 @@ mod tests {
     #[test]
     fn openings_are_checked_and_reproducible() {
         let start = AnyGame::new(&GameSpec::new(GameKind::Odd, 3, Default::default()).unwrap());
-        let o = read_openings("# c\nb:a1 W:B2\n\nC3\n", &start);
+        let o = read_openings(b"# c\nb:a1 W:B2\n\nC3\n", &start);
         assert!(o.is_err());
-        let o = read_openings("b:a1 W:B2 # two\n", &start).unwrap();
+        let o = read_openings(b"b:a1 W:B2 # two\n", &start).unwrap();
         assert_eq!(o, vec![vec!["B:A1".to_string(), "W:B2".to_string()]]);
-        assert!(read_openings("B:A1 W:A1\n", &start).is_err());
+        assert!(read_openings(b"B:A1 W:A1\n", &start).is_err());
         let r1 = random_openings(&start, 3, 4, 7);
         let r2 = random_openings(&start, 3, 4, 7);
         assert_eq!(r1, r2);

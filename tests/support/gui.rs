@@ -25,9 +25,25 @@ pub struct Gui {
 impl Gui {
     /// Starts the GUI with `args` (e.g. `--engine ...`) on a free port.
     pub fn start(args: &[&str]) -> Gui {
-        let mut child = Command::new(binary())
-            .arg("gui")
-            .args(args)
+        let mut command = Command::new(binary());
+        command.arg("gui").args(args);
+        Gui::spawn(command)
+    }
+
+    /// As [`Gui::start`], with at most `files` open file handles.
+    #[cfg(unix)]
+    pub fn start_with_file_limit(files: u32, args: &[&str]) -> Gui {
+        let mut command = Command::new("sh");
+        command
+            .arg("-c")
+            .arg(format!("ulimit -n {files} && exec \"$0\" gui \"$@\""))
+            .arg(binary())
+            .args(args);
+        Gui::spawn(command)
+    }
+
+    fn spawn(mut command: Command) -> Gui {
+        let mut child = command
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -98,6 +114,25 @@ impl Gui {
         } else {
             body.to_string()
         };
+        (status, body)
+    }
+
+    /// Sends `raw` as it is on a new connection; returns the status line
+    /// and the body of the answer ("" when the server closed without one).
+    pub fn raw(&self, raw: &[u8]) -> (String, String) {
+        let mut stream = TcpStream::connect(&self.authority).expect("connecting");
+        stream
+            .set_read_timeout(Some(Duration::from_secs(30)))
+            .unwrap();
+        let _ = stream.write_all(raw);
+        let mut answer = Vec::new();
+        let _ = stream.read_to_end(&mut answer);
+        let text = String::from_utf8_lossy(&answer).into_owned();
+        let status = text.lines().next().unwrap_or("").to_string();
+        let body = text
+            .split_once("\r\n\r\n")
+            .map_or("", |(_, b)| b)
+            .to_string();
         (status, body)
     }
 

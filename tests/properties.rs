@@ -1,0 +1,155 @@
+//! Properties of the rules over generated games: a record written as SGF
+//! and read back is the same game, every legal turn's token parses back to
+//! the same turn, and a turn the rules refuse changes nothing.
+
+use oddity::rules::game::{GameSpec, Rules};
+use oddity::rules::kind::GameKind;
+use oddity::rules::moves::{Colour, Turn};
+use oddity::rules::position::AnyGame;
+use oddity::rules::random::{below, rng_from_seed};
+use oddity::rules::record::GameRecord;
+use oddity::rules::sgf::{RecordInfo, read, write};
+use proptest::prelude::*;
+
+/// Small boards of every game, with their rule variants.
+fn specs() -> impl Strategy<Value = GameSpec> {
+    (0..4usize, 0..3usize, any::<bool>(), any::<bool>()).prop_map(|(g, s, open, swap)| {
+        let kind = GameKind::ALL[g];
+        let size = match kind {
+            GameKind::Xodd => [3, 4, 5][s],
+            GameKind::Yodd | GameKind::Odd => [2, 3, 4][s],
+            GameKind::Onyx => [4, 6, 8][s],
+        };
+        let rules = Rules {
+            min_group: (kind == GameKind::Odd && open).then_some(2),
+            open_start: open,
+            swap,
+        };
+        GameSpec::new(kind, size, rules).expect("a supported size")
+    })
+}
+
+/// A game of `spec` after up to `turns` random legal turns (from a set-up
+/// position of up to `n` stones for `set_up` `Some(n)`), ending with a
+/// resignation when `resign`.
+fn game(
+    spec: &GameSpec,
+    seed: u64,
+    set_up: Option<usize>,
+    turns: usize,
+    resign: bool,
+) -> GameRecord {
+    let mut rng = rng_from_seed(seed);
+    let mut start = AnyGame::new(spec);
+    if let Some(set_up) = set_up {
+        let topo = spec.topology();
+        let mut stones = Vec::new();
+        for _ in 0..set_up {
+            let cell = topo.cells()[below(&mut rng, topo.cell_count() as u32) as usize];
+            let colour = Colour::BOTH[below(&mut rng, 2) as usize];
+            if stones
+                .iter()
+                .all(|s: &oddity::rules::moves::Stone| s.cell != cell)
+            {
+                stones.push(oddity::rules::moves::Stone { cell, colour });
+            }
+        }
+        let to_move = Colour::BOTH[below(&mut rng, 2) as usize];
+        if let Ok(position) = AnyGame::from_setup(spec, &stones, to_move) {
+            start = position;
+        }
+    }
+    let mut record = GameRecord::new(start);
+    for _ in 0..turns {
+        if record.is_over() {
+            break;
+        }
+        let legal = record.position().legal_turns();
+        if legal.is_empty() {
+            break;
+        }
+        let turn = legal[below(&mut rng, legal.len() as u32) as usize];
+        let seat = record.position().to_move();
+        record.play(seat, turn).expect("a legal turn plays");
+    }
+    if resign && !record.is_over() {
+        let seat = record.position().to_move();
+        record.play(seat, Turn::Resign).expect("resigning is legal");
+    }
+    record
+}
+
+fn stones(position: &AnyGame) -> Vec<Option<Colour>> {
+    let topo = position.topology();
+    topo.cells().iter().map(|&c| position.stone_at(c)).collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn a_record_written_and_read_back_is_the_same_game(
+        spec in specs(),
+        seed in any::<u64>(),
+        set_up in prop_oneof![Just(None), (0..6usize).prop_map(Some)],
+        turns in 0..40usize,
+        resign in any::<bool>(),
+    ) {
+        let record = game(&spec, seed, set_up, turns, resign);
+        let text = write(&record, &RecordInfo::default());
+        let back = read(&text).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+        // The same game: kind, size and the options that apply to it.
+        let (a, b) = (back.start().spec(), record.start().spec());
+        prop_assert_eq!((a.kind, a.size, a.rules_text()), (b.kind, b.size, b.rules_text()));
+        prop_assert_eq!(stones(back.start()), stones(record.start()));
+        prop_assert_eq!(back.start().to_move(), record.start().to_move());
+        prop_assert_eq!(back.moves(), record.moves());
+        prop_assert_eq!(back.outcome(), record.outcome());
+        prop_assert_eq!(stones(back.position()), stones(record.position()));
+        prop_assert_eq!(write(&back, &RecordInfo::default()), text);
+        // Every prefix reads back as the same prefix.
+        let k = turns.min(record.moves().len());
+        let cut = record.truncated(k);
+        let cut_back = read(&write(&cut, &RecordInfo::default())).unwrap();
+        prop_assert_eq!(cut_back.moves(), cut.moves());
+    }
+
+    #[test]
+    fn every_legal_turns_token_parses_back_to_the_same_turn(
+        spec in specs(),
+        seed in any::<u64>(),
+        turns in 0..30usize,
+    ) {
+        let record = game(&spec, seed, None, turns, false);
+        let position = record.position();
+        for turn in position.legal_turns() {
+            let token = position.token(&turn);
+            prop_assert_eq!(position.parse_turn(&token), Ok(turn), "{}", token);
+            let lower = token.to_ascii_lowercase();
+            prop_assert_eq!(position.parse_turn(&lower), Ok(turn), "{}", lower);
+            let mut next = position.clone();
+            prop_assert!(next.play_turn(&turn).is_ok(), "{} is legal", token);
+        }
+    }
+
+    #[test]
+    fn a_refused_turn_changes_nothing(
+        spec in specs(),
+        seed in any::<u64>(),
+        turns in 0..30usize,
+        token in "(pass|swap|resign|[BWbwx]:[A-Ha-h][1-9](,[BW]:[A-H][1-9])?|[A-H]{1,2}[0-9]{1,4})",
+    ) {
+        let mut record = game(&spec, seed, None, turns, false);
+        let before = stones(record.position());
+        let (to_move, moves) = (record.position().to_move(), record.moves().len());
+        let Ok(turn) = record.position().parse_turn(&token) else {
+            return Ok(());
+        };
+        let seat = record.position().to_move();
+        if record.play(seat, turn).is_err() {
+            prop_assert_eq!(stones(record.position()), before);
+            prop_assert_eq!(record.position().to_move(), to_move);
+            prop_assert_eq!(record.moves().len(), moves);
+        }
+    }
+}
