@@ -157,6 +157,12 @@ impl Table {
                 continue;
             }
             if k == key {
+                // A settled value stays: another thread may store the
+                // numbers it had before the value was settled, and a proof
+                // rebuilt on top of them could lean on itself.
+                if settled(&unpack(d)) && !settled(&e) {
+                    return;
+                }
                 target = Some(slot);
                 fresh = false;
                 break;
@@ -176,6 +182,11 @@ impl Table {
         slot.data.store(data, Ordering::Relaxed);
         slot.check.store(key ^ data, Ordering::Relaxed);
     }
+}
+
+/// A proof or a disproof that holds on every path.
+fn settled(e: &Entry) -> bool {
+    (e.pn == 0 || e.dn == 0) && !e.path_dependent
 }
 
 fn work_log(data: u64) -> u64 {
@@ -240,5 +251,25 @@ mod tests {
         let back = t.get(5).unwrap();
         assert!(back.path_dependent && back.pn == 0 && back.dn == 0);
         assert_eq!(t.used(), 4);
+    }
+
+    #[test]
+    fn a_settled_value_is_not_replaced_by_open_numbers() {
+        let t = Table::with_bytes(64);
+        let e = |pn, dn, path_dependent| Entry {
+            pn,
+            dn,
+            work: 8,
+            path_dependent,
+        };
+        t.put(7, e(0, NUMBER_MAX, false));
+        t.put(7, e(2, 5, false));
+        assert_eq!(t.get(7).unwrap().pn, 0);
+        t.put(7, e(NUMBER_MAX, 0, true));
+        assert_eq!(t.get(7).unwrap().pn, 0, "a path's disproof does not undo a proof");
+        // A disproof that holds on one path only is open elsewhere.
+        t.put(8, e(NUMBER_MAX, 0, true));
+        t.put(8, e(4, 4, false));
+        assert_eq!(t.get(8).unwrap().pn, 4);
     }
 }
