@@ -138,10 +138,21 @@ pub fn check_win<G: Game>(
     winner: Colour,
     guide: &mut dyn Guide<G>,
 ) -> Result<u64, CheckError> {
+    check_win_from(root, winner, guide, &mut HashSet::new())
+}
+
+/// [`check_win`] that starts from positions `done` already shown won for
+/// `winner` and adds the ones it shows: checks of several positions of one
+/// game share their common part. Returns the size of `done` after it.
+fn check_win_from<G: Game>(
+    root: &G,
+    winner: Colour,
+    guide: &mut dyn Guide<G>,
+    done: &mut HashSet<PositionKey>,
+) -> Result<u64, CheckError> {
     if root.topology().bits > 128 {
         return Err(CheckError::BoardTooLarge);
     }
-    let mut done: HashSet<PositionKey> = HashSet::new();
     let mut on_path: HashSet<PositionKey> = HashSet::new();
     let mut stack: Vec<Frame<G>> = Vec::new();
     let mut line: Vec<Action> = Vec::new();
@@ -199,7 +210,7 @@ pub fn check_win<G: Game>(
             failure: None,
         })
     };
-    let mut outcome = match enter(root.clone(), &line, &done, &on_path) {
+    let mut outcome = match enter(root.clone(), &line, done, &on_path) {
         Entered::Settled(result) => return result.map(|()| 0),
         Entered::Open(frame) => {
             on_path.insert(frame.key);
@@ -245,7 +256,7 @@ pub fn check_win<G: Game>(
         let mut child = top.game.clone();
         child.apply(a);
         line.push(a);
-        match enter(child, &line, &done, &on_path) {
+        match enter(child, &line, done, &on_path) {
             Entered::Open(frame) => {
                 on_path.insert(frame.key);
                 stack.push(frame);
@@ -336,7 +347,8 @@ pub(super) fn check_solution<G: Game>(
         parallel: false,
     };
     let mover = game.to_move();
-    let mut checked = 0;
+    // Positions shown won, for Black and for White.
+    let mut done: [HashSet<PositionKey>; 2] = [HashSet::new(), HashSet::new()];
     let mut check = |position: &G, value: Value| -> Result<(), CheckError> {
         let winner = match value {
             Value::Win => mover,
@@ -354,7 +366,12 @@ pub(super) fn check_solution<G: Game>(
             config,
             searches: 0,
         };
-        checked += check_win(position, winner, &mut guide)?;
+        check_win_from(
+            position,
+            winner,
+            &mut guide,
+            &mut done[usize::from(winner == Colour::White)],
+        )?;
         Ok(())
     };
     if let Some(value) = solution.value {
@@ -367,5 +384,5 @@ pub(super) fn check_solution<G: Game>(
             check(&position, value)?;
         }
     }
-    Ok(checked)
+    Ok((done[0].len() + done[1].len()) as u64)
 }
