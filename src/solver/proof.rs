@@ -288,18 +288,28 @@ impl<G: Game> Guide<G> for TableGuide<'_> {
             let h = self.keys.hashes(game);
             let mut actions = Vec::new();
             game.legal_actions(&mut actions);
-            let mut proven: Vec<(u64, Action)> = Vec::new();
+            // Every child's key first, its bucket fetched while the next
+            // is computed; then the table read.
+            let mut children: Vec<(Action, Result<u64, bool>)> = Vec::with_capacity(actions.len());
             for &a in &actions {
                 let mut child = game.clone();
                 child.apply(a);
-                let work = match child.winner() {
-                    Some(w) if w == self.winner => Some(0),
-                    Some(_) => None,
+                let looked = match child.winner() {
+                    Some(w) => Err(w == self.winner),
                     None => {
                         let ch = self.keys.after(&h, a, &child);
                         let key = self.keys.key(&child, &ch, self.attacker);
-                        proven_for(self.table, key, self.attacker, self.winner)
+                        self.table.prefetch(key);
+                        Ok(key)
                     }
+                };
+                children.push((a, looked));
+            }
+            let mut proven: Vec<(u64, Action)> = Vec::new();
+            for (a, looked) in children {
+                let work = match looked {
+                    Err(won) => won.then_some(0),
+                    Ok(key) => proven_for(self.table, key, self.attacker, self.winner),
                 };
                 if let Some(w) = work {
                     proven.push((w, a));

@@ -266,7 +266,11 @@ mod tests {
         t.put(7, e(2, 5, false));
         assert_eq!(t.get(7).unwrap().pn, 0);
         t.put(7, e(NUMBER_MAX, 0, true));
-        assert_eq!(t.get(7).unwrap().pn, 0, "a path's disproof does not undo a proof");
+        assert_eq!(
+            t.get(7).unwrap().pn,
+            0,
+            "a path's disproof does not undo a proof"
+        );
         // A disproof that holds on one path only is open elsewhere.
         t.put(8, e(NUMBER_MAX, 0, true));
         t.put(8, e(4, 4, false));
