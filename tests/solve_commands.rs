@@ -412,3 +412,50 @@ fn accuracy_judges_each_engine_by_the_solver() {
     let (ok, _, err) = oddity(&["accuracy", "--game", "odd", "--contenders", "best"]);
     assert!(!ok && err.contains("--contenders"), "{err}");
 }
+
+/// The rows of docs/solved.md that take the solver under a second, run:
+/// the winner, the winning first turns and the number of turns as the
+/// table gives them.
+#[test]
+fn the_quick_rows_of_the_solved_boards_are_what_the_solver_proves() {
+    let doc =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/solved.md")).unwrap();
+    let mut rows = 0;
+    for line in doc.lines() {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        if cells.len() < 9 || !cells[2].starts_with("`oddity solve ") {
+            continue;
+        }
+        let nodes: u64 = cells[6].replace(',', "").parse().unwrap_or(u64::MAX);
+        if nodes > 100_000 {
+            continue;
+        }
+        rows += 1;
+        let command = cells[2].trim_matches('`').trim_start_matches("oddity ");
+        let mut args: Vec<&str> = command.split_whitespace().collect();
+        args.push("--json");
+        let (ok, out, err) = oddity(&args);
+        assert!(ok, "{command}: {err}");
+        let answer: Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+        let value = match cells[3] {
+            "first player" => "win",
+            "second player" => "loss",
+            other => panic!("{command}: winner {other}"),
+        };
+        assert_eq!(answer["value"], value, "{command}");
+        let turns = answer["turns"].as_array().unwrap();
+        assert_eq!(cells[5], turns.len().to_string(), "{command}");
+        let winning: Vec<&str> = turns
+            .iter()
+            .filter(|t| t["value"] == "win")
+            .map(|t| t["turn"].as_str().unwrap())
+            .collect();
+        let expected: Vec<&str> = match cells[4] {
+            "none" => Vec::new(),
+            "all" => turns.iter().map(|t| t["turn"].as_str().unwrap()).collect(),
+            listed => listed.split_whitespace().collect(),
+        };
+        assert_eq!(winning, expected, "{command}");
+    }
+    assert!(rows >= 10, "only {rows} quick rows");
+}
