@@ -270,3 +270,40 @@ fn refuses_to_overwrite_results_without_resume() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("--resume"));
     assert_eq!(results(&res).len(), 2);
 }
+
+/// The openings files shipped under `openings/` are for each game's default
+/// board, hold a hundred openings that `oddity match --openings` accepts,
+/// and keep the closest to even first.
+#[test]
+fn shipped_openings_files_are_legal_and_sorted() {
+    for kind in [
+        GameKind::Odd,
+        GameKind::Xodd,
+        GameKind::Yodd,
+        GameKind::Onyx,
+    ] {
+        let path = format!(
+            "{}/openings/{}.txt",
+            env!("CARGO_MANIFEST_DIR"),
+            kind.name()
+        );
+        let bytes = std::fs::read(&path).unwrap();
+        let start = AnyGame::new(&GameSpec::default_for(kind));
+        let openings = oddity::tournament::schedule::read_openings(&bytes, &start)
+            .unwrap_or_else(|e| panic!("{path}: {e}"));
+        assert_eq!(openings.len(), 100, "{path}");
+        let values: Vec<f64> = String::from_utf8(bytes)
+            .unwrap()
+            .lines()
+            .filter_map(|l| l.split_once("# ").filter(|(m, _)| !m.is_empty()))
+            .map(|(_, v)| v.trim().parse::<f64>().unwrap())
+            .collect();
+        assert_eq!(values.len(), 100, "{path}");
+        assert!(
+            values
+                .windows(2)
+                .all(|w| (w[0] - 0.5).abs() <= (w[1] - 0.5).abs() + 0.001),
+            "{path}: not sorted by distance from even"
+        );
+    }
+}

@@ -92,7 +92,18 @@ pub fn wilson(k: usize, n: usize) -> (f64, f64) {
     let denom = 1.0 + z * z / n;
     let centre = (p + z * z / (2.0 * n)) / denom;
     let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
-    ((centre - half).max(0.0), (centre + half).min(1.0))
+    // At 0 and n the bound is exactly 0 or 1; rounding would leave a hair.
+    let low = if k == 0.0 {
+        0.0
+    } else {
+        (centre - half).max(0.0)
+    };
+    let high = if k == n {
+        1.0
+    } else {
+        (centre + half).min(1.0)
+    };
+    (low, high)
 }
 
 /// A position of `spec` from a random game, with about `empty` empty
@@ -244,6 +255,7 @@ mod tests {
         assert!((lo - 0.888).abs() < 0.005 && (hi - 0.978).abs() < 0.005);
         assert_eq!(wilson(0, 0), (0.0, 1.0));
         let (lo, hi) = wilson(10, 10);
-        assert!((hi - 1.0).abs() < 1e-9 && lo > 0.65);
+        assert!(hi == 1.0 && lo > 0.65);
+        assert_eq!(wilson(0, 10).0, 0.0);
     }
 }
