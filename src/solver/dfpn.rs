@@ -160,6 +160,12 @@ impl<'a, G: Game> Dfpn<'a, G> {
         self.keys.key(game, h, self.attacker)
     }
 
+    /// Positions (by key) that the search treats as repetitions of its
+    /// path, in games that can repeat: a proof found then avoids them.
+    pub fn avoid(&mut self, keys: &[u64]) {
+        self.path.extend_from_slice(keys);
+    }
+
     /// Searches `game` until it is proven or disproven, or the stop flag is
     /// set; returns its numbers.
     pub fn solve(&mut self, game: &G) -> Numbers {

@@ -82,6 +82,13 @@ impl std::error::Error for CheckError {}
 /// promising first.
 pub trait Guide<G> {
     fn actions(&mut self, game: &G) -> Vec<Action>;
+
+    /// Candidates again where every one of [`Guide::actions`] led back to a
+    /// position of `line` (the positions above `game`): none by default.
+    fn actions_avoiding(&mut self, game: &G, line: &[G]) -> Vec<Action> {
+        let _ = (game, line);
+        Vec::new()
+    }
 }
 
 /// The full description of a position: stone words of both colours (at
@@ -117,6 +124,8 @@ struct Frame<G> {
     winner_moves: bool,
     /// Why the last candidate failed.
     failure: Option<CheckError>,
+    /// Whether the guide was asked again for candidates avoiding the line.
+    retried: bool,
 }
 
 /// What entering a position gave.
@@ -156,10 +165,11 @@ fn check_win_from<G: Game>(
     let mut on_path: HashSet<PositionKey> = HashSet::new();
     let mut stack: Vec<Frame<G>> = Vec::new();
     let mut line: Vec<Action> = Vec::new();
-    let mut enter = |game: G,
-                     line: &Vec<Action>,
-                     done: &HashSet<PositionKey>,
-                     on_path: &HashSet<PositionKey>|
+    let enter = |guide: &mut dyn Guide<G>,
+                 game: G,
+                 line: &Vec<Action>,
+                 done: &HashSet<PositionKey>,
+                 on_path: &HashSet<PositionKey>|
      -> Entered<G> {
         if let Some(w) = game.winner() {
             return Entered::Settled(if w == winner {
@@ -208,9 +218,10 @@ fn check_win_from<G: Game>(
             next: 0,
             winner_moves,
             failure: None,
+            retried: false,
         })
     };
-    let mut outcome = match enter(root.clone(), &line, done, &on_path) {
+    let mut outcome = match enter(guide, root.clone(), &line, done, &on_path) {
         Entered::Settled(result) => return result.map(|()| 0),
         Entered::Open(frame) => {
             on_path.insert(frame.key);
@@ -229,6 +240,24 @@ fn check_win_from<G: Game>(
             }
             Some(Ok(())) | None => None,
         };
+        // Every candidate came back into the line: the guide may know
+        // another way that avoids it.
+        let retry = finished.is_none()
+            && top.winner_moves
+            && !top.retried
+            && top.next == top.actions.len()
+            && matches!(top.failure, Some(CheckError::Cycle { .. }));
+        if retry {
+            let depth = stack.len();
+            let above: Vec<G> = stack[..depth - 1].iter().map(|f| f.game.clone()).collect();
+            let game = stack[depth - 1].game.clone();
+            let fresh = guide.actions_avoiding(&game, &above);
+            let top = stack.last_mut().expect("not empty");
+            top.retried = true;
+            top.actions = fresh;
+            top.next = 0;
+            continue;
+        }
         let finished = finished.or_else(|| {
             (top.next == top.actions.len()).then(|| {
                 if top.winner_moves {
@@ -256,7 +285,7 @@ fn check_win_from<G: Game>(
         let mut child = top.game.clone();
         child.apply(a);
         line.push(a);
-        match enter(child, &line, done, &on_path) {
+        match enter(guide, child, &line, done, &on_path) {
             Entered::Open(frame) => {
                 on_path.insert(frame.key);
                 stack.push(frame);
@@ -320,20 +349,42 @@ impl<G: Game> Guide<G> for TableGuide<'_> {
                 return proven.into_iter().map(|(_, a)| a).collect();
             }
             // The table lost this position's proof: prove it again.
-            let stop = std::sync::atomic::AtomicBool::new(false);
-            let nodes = std::sync::atomic::AtomicU64::new(0);
-            let mut search = Dfpn::new(
-                self.table,
-                self.keys,
-                self.attacker,
-                &stop,
-                &nodes,
-                self.config,
-            );
-            search.solve(game);
-            self.searches += 1;
+            self.search(game, &[]);
         }
         Vec::new()
+    }
+
+    /// A proof read from the table can lean on positions above it (a
+    /// proven entry whose own proof was replaced in the table, then proven
+    /// again through them): prove the position again with the line above
+    /// it counting as repetitions.
+    fn actions_avoiding(&mut self, game: &G, line: &[G]) -> Vec<Action> {
+        let avoid: Vec<u64> = line
+            .iter()
+            .map(|g| self.keys.key(g, &self.keys.hashes(g), self.attacker))
+            .collect();
+        self.search(game, &avoid);
+        self.actions(game)
+    }
+}
+
+impl TableGuide<'_> {
+    /// Proves `game` again into the table, with the positions `avoid`
+    /// counting as repetitions.
+    fn search<G: Game>(&mut self, game: &G, avoid: &[u64]) {
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let nodes = std::sync::atomic::AtomicU64::new(0);
+        let mut search = Dfpn::new(
+            self.table,
+            self.keys,
+            self.attacker,
+            &stop,
+            &nodes,
+            self.config,
+        );
+        search.avoid(avoid);
+        search.solve(game);
+        self.searches += 1;
     }
 }
 
