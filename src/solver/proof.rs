@@ -222,7 +222,7 @@ fn check_win_from<G: Game>(
         })
     };
     let mut outcome = match enter(guide, root.clone(), &line, done, &on_path) {
-        Entered::Settled(result) => return result.map(|()| 0),
+        Entered::Settled(result) => return result.map(|()| done.len() as u64),
         Entered::Open(frame) => {
             on_path.insert(frame.key);
             stack.push(frame);
