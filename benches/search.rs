@@ -1,12 +1,15 @@
-//! Criterion benches of the search: selection in a grown tree, and a full
-//! one-thread search of a fixed number of iterations.
+//! Criterion benches of the search: the hot paths of an iteration in a
+//! grown tree (selection, the leaf's playouts with their AMAF recording, the
+//! AMAF update along the path), and a full one-thread search of a fixed
+//! number of iterations.
 
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use oddity::rules::game::{Game, GameSpec};
+use oddity::rules::game::{Game, GameSpec, width_for};
 use oddity::rules::kind::GameKind;
 use oddity::rules::odd::OddGame;
+use oddity::rules::onyx::OnyxGame;
 use oddity::rules::parity::ParityGame;
 use oddity::search::{Limits, SearchParams, Searcher, StopFlag};
 
@@ -50,6 +53,33 @@ fn selection(c: &mut Criterion) {
     });
 }
 
+/// The leaf's playouts inside the search (an Odd leaf plays eight) and the
+/// AMAF update that follows them, on the same grown trees as `selection`.
+fn iteration_parts(c: &mut Criterion) {
+    let odd5 = grown(
+        OddGame::<2>::new(&GameSpec::default_for(GameKind::Odd)),
+        200_000,
+    );
+    let spec = GameSpec::default_for(GameKind::Onyx);
+    assert_eq!(width_for(spec.topology().bits), 4);
+    let onyx12 = grown(OnyxGame::<4>::new(&spec), 20_000);
+    let mut w = odd5.bench_worker(1);
+    c.bench_function("leaf-playouts/odd5-200k", |b| {
+        b.iter(|| black_box(odd5.leaf_walk(&mut w)))
+    });
+    c.bench_function("amaf-update/odd5-200k", |b| {
+        b.iter(|| odd5.amaf_walk(black_box(&mut w)))
+    });
+    let mut w = onyx12.bench_worker(1);
+    c.bench_function("leaf-playouts/onyx12-20k", |b| {
+        b.iter(|| black_box(onyx12.leaf_walk(&mut w)))
+    });
+    onyx12.leaf_walk(&mut w);
+    c.bench_function("amaf-update/onyx12-20k", |b| {
+        b.iter(|| onyx12.amaf_walk(black_box(&mut w)))
+    });
+}
+
 fn full_search(c: &mut Criterion) {
     let mut group = c.benchmark_group("search");
     group.sample_size(10);
@@ -71,5 +101,5 @@ fn full_search(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, selection, full_search);
+criterion_group!(benches, selection, iteration_parts, full_search);
 criterion_main!(benches);

@@ -518,6 +518,11 @@ fn turn_actions<G: Game>(game: &G, turn: &Turn) -> Option<Vec<Action>> {
     Some(out)
 }
 
+/// A search thread's random numbers and buffers, for the benchmark walks
+/// of [`Searcher`].
+#[doc(hidden)]
+pub struct BenchWorker(Worker);
+
 impl<G: Game> Searcher<G> {
     pub fn new(game: G, params: &SearchParams) -> Searcher<G> {
         let config = tree_config(game.spec().kind, params);
@@ -537,6 +542,28 @@ impl<G: Game> Searcher<G> {
     #[doc(hidden)]
     pub fn selection_walk(&self) -> usize {
         self.tree.select_walk()
+    }
+
+    /// A thread's state for [`Self::leaf_walk`] and [`Self::amaf_walk`].
+    #[doc(hidden)]
+    pub fn bench_worker(&self, seed: u64) -> BenchWorker {
+        BenchWorker(Worker::new(rng_from_seed(seed)))
+    }
+
+    /// Descends by the selection rule without changing the tree and plays
+    /// the leaf's playouts (as many as an iteration plays), recording their
+    /// final boards for AMAF; returns the wins per seat. For benchmarks.
+    #[doc(hidden)]
+    pub fn leaf_walk(&self, w: &mut BenchWorker) -> [u32; 2] {
+        self.tree.leaf_walk(&mut w.0)
+    }
+
+    /// The AMAF update of one iteration, over the path and playouts of the
+    /// last [`Self::leaf_walk`] (adds to the tree's AMAF counts). For
+    /// benchmarks.
+    #[doc(hidden)]
+    pub fn amaf_walk(&self, w: &mut BenchWorker) {
+        self.tree.amaf_walk(&mut w.0)
     }
 
     fn root_seed(&self, params: &SearchParams, thread: usize) -> u64 {

@@ -211,28 +211,39 @@ pub(crate) struct Worker {
 /// Entries of [`Worker::on_final_board`]: a stone action's bits are below
 /// this (see [`Action::bits`]).
 const STONE_BITS: usize = 1 << 13;
+/// The colour bit of a stone action's bits (see [`Action::stone`]).
+const WHITE_BIT: usize = 1 << 12;
 
 /// Iterations a thread counts locally before updating the root and its
 /// children.
 const ROOT_BATCH: u32 = 128;
 
 impl Worker {
-    /// Empties [`Worker::on_final_board`] for a new iteration.
+    /// Empties [`Worker::on_final_board`] for a new iteration: only entries
+    /// of cells on the board are ever written.
     fn clear_final_boards(&mut self, topo: &Topology) {
         for &cell in topo.cells() {
-            for c in [Colour::Black, Colour::White] {
-                self.on_final_board[usize::from(Action::stone(cell, c).bits())] = [0; 2];
-            }
+            let i = usize::from(cell.0);
+            self.on_final_board[i] = [0; 2];
+            self.on_final_board[i | WHITE_BIT] = [0; 2];
         }
     }
 
     /// Adds the stones of the final board `end` of a playout that `winner`
-    /// won to [`Worker::on_final_board`].
+    /// won to [`Worker::on_final_board`]. Walks the set bits of the stone
+    /// words (bit `i` is the cell with index `i`, whose stone action has
+    /// bits `i` for Black and `i | WHITE_BIT` for White): this runs once per
+    /// playout, and a per-cell lookup cost more than an Odd playout.
     fn record_final_board<G: Game>(&mut self, end: &G, winner: Colour) {
-        for &cell in end.topology().cells() {
-            if let Some(c) = end.stone_at(cell) {
-                self.on_final_board[usize::from(Action::stone(cell, c).bits())][winner.index()] +=
-                    1;
+        let w = winner.index();
+        for (colour_bit, colour) in [(0, Colour::Black), (WHITE_BIT, Colour::White)] {
+            for (k, &word) in end.stone_words(colour).iter().enumerate() {
+                let mut bits = word;
+                while bits != 0 {
+                    let i = (k * 64 + bits.trailing_zeros() as usize) | colour_bit;
+                    self.on_final_board[i & (STONE_BITS - 1)][w] += 1;
+                    bits &= bits - 1;
+                }
             }
         }
     }
@@ -891,6 +902,40 @@ impl<G: Game> Tree<G> {
         }
     }
 
+    /// The parts of an iteration after selection, for benchmarks: descends
+    /// like [`Self::select_walk`] keeping the path in `w`, then plays the
+    /// leaf's playouts with their AMAF recording (nothing is backed up);
+    /// returns the wins per seat.
+    pub(crate) fn leaf_walk(&self, w: &mut Worker) -> [u32; 2] {
+        let mut game = self.root_game.clone();
+        w.path.clear();
+        w.path.push((ROOT, game.to_move()));
+        if self.config.rave {
+            w.clear_final_boards(game.topology());
+        }
+        let mut idx = ROOT;
+        loop {
+            let node = self.node(idx);
+            let kids = node.children();
+            if kids.is_empty() || game.is_over() {
+                break;
+            }
+            let mover = game.to_move();
+            idx = self.select(node.visits(), kids.start, kids.len() as u32, mover);
+            game.apply(self.node(idx).action());
+            w.path.push((idx, mover));
+        }
+        self.leaf_playouts(game, w, u32::MAX).1
+    }
+
+    /// The AMAF update of an iteration over the path and playouts of the
+    /// last [`Self::leaf_walk`] with `w`, for benchmarks.
+    pub(crate) fn amaf_walk(&self, w: &mut Worker) {
+        if self.config.rave {
+            self.update_amaf(w);
+        }
+    }
+
     /// The most promising child of `i` for reporting: a proven win for
     /// `mover`, else the most visited that is not a proven loss.
     pub(crate) fn best_child(&self, i: u32, mover: Colour) -> Option<u32> {
@@ -1048,6 +1093,35 @@ mod tests {
         for c in tree.root().children() {
             let (visits, wins) = tree.node(c).amaf();
             assert!(wins <= visits && u64::from(visits) <= root_visits);
+        }
+    }
+
+    /// The final-board table filled by walking the stone words holds, for
+    /// every cell and colour, what a lookup of each cell's stone gives, on
+    /// the finished boards of random playouts of every game.
+    #[test]
+    fn final_board_recording_matches_a_per_cell_recount() {
+        use crate::rules::position::AnyGame;
+        for kind in [GameKind::Xodd, GameKind::Yodd, GameKind::Odd, GameKind::Onyx] {
+            let game = AnyGame::new(&GameSpec::default_for(kind));
+            crate::with_game!(&game, g => {
+                let mut w = Worker::new(rng_from_seed(3));
+                let mut rng = rng_from_seed(4);
+                w.clear_final_boards(g.topology());
+                let mut expected = vec![[0u8; 2]; STONE_BITS];
+                for _ in 0..3 {
+                    let mut end = g.clone();
+                    let winner = end.playout(&mut rng);
+                    w.record_final_board(&end, winner);
+                    for &cell in end.topology().cells() {
+                        if let Some(c) = end.stone_at(cell) {
+                            expected[usize::from(Action::stone(cell, c).bits())]
+                                [winner.index()] += 1;
+                        }
+                    }
+                }
+                assert_eq!(w.on_final_board, expected, "{kind:?}");
+            });
         }
     }
 }
