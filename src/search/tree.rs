@@ -352,11 +352,15 @@ fn rave_score(
     let a = av as f32;
     let damp = a * inv_equiv;
     let value = (wins as f32 * (1.0 + damp) + aw as f32) / (a + n + n * damp);
-    let r = match table.get(visits.max(1) as usize) {
-        Some(&r) => r,
-        None => 1.0 / n.sqrt(),
-    };
-    let mut score = value + explore * r;
+    let mut score = value;
+    // Odd and Onyx explore through the AMAF rates alone (explore 0).
+    if explore != 0.0 {
+        let r = match table.get(visits.max(1) as usize) {
+            Some(&r) => r,
+            None => 1.0 / n.sqrt(),
+        };
+        score += explore * r;
+    }
     if bias != 0.0 {
         score += bias / (n + 1.0);
     }
