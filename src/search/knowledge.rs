@@ -20,7 +20,7 @@
 //! Which pieces are on by default, per game, is decided by matches against
 //! `--policy plain` at equal time (STRENGTH.md): RAVE in Odd and Onyx, the
 //! colour-choosing playouts in Xodd and Yodd, the capture replies in Onyx,
-//! eight playouts per leaf in Odd.
+//! several playouts per leaf in Odd (32) and Onyx (2).
 //! The Xodd/Yodd priors stay available (`priors=on`) but are off by
 //! default.
 
@@ -59,17 +59,27 @@ pub fn defaults(kind: GameKind) -> Resolved {
             priors: false,
             ..base
         },
-        // An Odd playout costs about a fifth of a descent through the deep
-        // RAVE tree, and the AMAF update takes the leaf's playouts at once:
-        // eight playouts per leaf won 61-39 against one at 0.2 s per move.
-        // With them the AMAF rates deserve more trust: rave_equiv 10000 won
-        // 41-19 against 1000, and 30000 37-23 against 10000.
+        // An Odd playout costs about a quarter of a descent through the
+        // deep RAVE tree (scoring some 1,500 children), and the AMAF update
+        // takes the leaf's playouts at once: eight playouts per leaf won
+        // 61-39 against one at 0.2 s per move, sixteen 62-38 against eight,
+        // thirty-two 50-50 against sixteen (and 45-55 against eight at equal
+        // visits) while running faster. With them the AMAF rates deserve
+        // more trust: rave_equiv 10000 won 41-19 against 1000, and 30000
+        // 37-23 against 10000.
         GameKind::Odd => Resolved {
-            leaf_playouts: 8,
+            leaf_playouts: 32,
             rave_equiv: 30000.0,
             ..base
         },
-        GameKind::Onyx => base,
+        // An Onyx descent scores some 1,300 children with AMAF statistics
+        // and priors, about two thirds of a playout's cost: two playouts
+        // per leaf won 58-42 against one at 0.2 s per move (four, when a
+        // descent cost less, had lost 26-34).
+        GameKind::Onyx => Resolved {
+            leaf_playouts: 2,
+            ..base
+        },
     }
 }
 

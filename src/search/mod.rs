@@ -481,13 +481,19 @@ fn tree_config(kind: GameKind, params: &SearchParams) -> TreeConfig {
 }
 
 /// Counts a finished search thread when dropped.
-struct Finished<'a>(&'a AtomicUsize);
+struct Finished<'a>(&'a AtomicUsize, std::thread::Thread);
 
 impl Drop for Finished<'_> {
     fn drop(&mut self) {
         self.0.fetch_add(1, Ordering::Release);
+        self.1.unpark();
     }
 }
+
+/// How often the thread waiting for the search threads wakes to check the
+/// soft deadline and send progress: rarely enough not to take a core from
+/// the search, since a finishing thread wakes it at once.
+const WATCH_INTERVAL: Duration = Duration::from_millis(5);
 
 /// The search over one concrete game type.
 pub struct Searcher<G: Game> {
@@ -742,15 +748,17 @@ impl<G: Game> Searcher<G> {
         let finished = AtomicUsize::new(0);
         let seeds: Vec<u64> = (0..threads).map(|t| self.root_seed(params, t)).collect();
         let this = &*self;
+        let watcher = std::thread::current();
         let iterations: u64 = std::thread::scope(|s| {
             let handles: Vec<_> = seeds
                 .iter()
                 .map(|&seed| {
                     let (halt, finished) = (&halt, &finished);
+                    let watcher = watcher.clone();
                     s.spawn(move || {
                         // Counted even if the thread panics, so the loop
                         // below ends and `join` passes the panic on.
-                        let _done = Finished(finished);
+                        let _done = Finished(finished, watcher);
                         let mut w = Worker::new(rng_from_seed(seed));
                         this.work(&mut w, stop, halt, deadline, target);
                         w.iterations
@@ -759,7 +767,7 @@ impl<G: Game> Searcher<G> {
                 .collect();
             let mut next_progress = progress.as_ref().map(|(_, every)| start + *every);
             while finished.load(Ordering::Acquire) < threads {
-                std::thread::sleep(Duration::from_micros(500));
+                std::thread::park_timeout(WATCH_INTERVAL);
                 let now = Instant::now();
                 if let Some(soft) = soft_deadline
                     && now >= soft

@@ -215,7 +215,7 @@ const STONE_BITS: usize = 1 << 13;
 const WHITE_BIT: usize = 1 << 12;
 
 /// Iterations a thread counts locally before updating the root and its
-/// children.
+/// children (in visits: this many times the playouts per leaf).
 const ROOT_BATCH: u32 = 128;
 
 impl Worker {
@@ -523,7 +523,10 @@ impl<G: Game> Tree<G> {
             self.propagate_proof(&w.path);
         }
         w.iterations += u64::from(playouts);
-        if w.pending_visits >= ROOT_BATCH {
+        // Counted in iterations: a flush writes every root child's AMAF
+        // counts, and with many playouts per leaf a batch of visits would
+        // be only a few iterations.
+        if w.pending_visits >= ROOT_BATCH * self.config.leaf_playouts {
             self.flush(w);
         }
     }
