@@ -1109,7 +1109,12 @@ mod tests {
     #[test]
     fn final_board_recording_matches_a_per_cell_recount() {
         use crate::rules::position::AnyGame;
-        for kind in [GameKind::Xodd, GameKind::Yodd, GameKind::Odd, GameKind::Onyx] {
+        for kind in [
+            GameKind::Xodd,
+            GameKind::Yodd,
+            GameKind::Odd,
+            GameKind::Onyx,
+        ] {
             let game = AnyGame::new(&GameSpec::default_for(kind));
             crate::with_game!(&game, g => {
                 let mut w = Worker::new(rng_from_seed(3));
