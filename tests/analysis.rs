@@ -472,3 +472,326 @@ fn records_are_analysed_at_a_turn_and_checked_from_the_shell() {
         let _ = std::fs::remove_file(f);
     }
 }
+
+/// The text of a picture's caption, its lines joined by spaces.
+fn caption_of(svg: &str) -> String {
+    let doc = roxmltree::Document::parse(svg).unwrap();
+    let caption = doc
+        .descendants()
+        .find(|n| n.attribute("class") == Some("caption"))
+        .expect("a caption");
+    caption
+        .descendants()
+        .filter(|n| n.is_text())
+        .filter_map(|n| n.text())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Pictures number a position as the JSON does: by the turns played before
+/// it (`turnNumber`, `--turn K`), with the last turn; the start is "start".
+/// The issue's picture shows one real stone and the suggested line as
+/// smaller discs.
+#[test]
+fn pictures_number_positions_as_the_json_does() {
+    let svg = scratch("numbering.svg");
+    let path = svg.to_str().unwrap();
+    let common = ["--visits", "300", "--threads", "1", "--seed", "1"];
+    for (moves, turn_number, words) in [
+        ("", 0, "xodd 3 · start · black to move"),
+        ("B:B2", 1, "xodd 3 · after turn 1 (B:B2) · white to move"),
+        (
+            "B:B2 W:A1,B:C3",
+            2,
+            "xodd 3 · after turn 2 (W:A1,B:C3) · black to move",
+        ),
+    ] {
+        let mut args = vec![
+            "analyze", "--game", "xodd", "--size", "3", "--moves", moves, "--json", "--svg", path,
+        ];
+        args.extend(common);
+        let out = oddity(&args, "");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let json: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+        assert_eq!(json["turnNumber"], turn_number);
+        let text = std::fs::read_to_string(&svg).unwrap();
+        let caption = caption_of(&text).replace(" · ", " ");
+        assert!(
+            caption.starts_with(&words.replace(" · ", " ")),
+            "{caption} does not start with {words}"
+        );
+        if moves == "B:B2" {
+            let doc = roxmltree::Document::parse(&text).unwrap();
+            let circles = |prefix: &str| -> Vec<f64> {
+                doc.descendants()
+                    .filter(|n| n.attribute("class").is_some_and(|c| c.starts_with(prefix)))
+                    .map(|n| n.attribute("r").unwrap().parse().unwrap())
+                    .collect()
+            };
+            let real = circles("stone ");
+            let line = circles("line-stone");
+            assert_eq!(real.len(), 1);
+            assert!(!line.is_empty());
+            assert!(
+                line.iter().all(|&r| r < real[0] * 0.75),
+                "{line:?} {real:?}"
+            );
+        }
+    }
+    // `render --position --turn K` says the same.
+    let spec = GameSpec::new(GameKind::Odd, 2, Rules::default()).unwrap();
+    let record = replay(&spec, &planted_game("W:B2")).unwrap();
+    let sgf = scratch("numbering.sgf");
+    std::fs::write(&sgf, write(&record, &RecordInfo::default())).unwrap();
+    let out = oddity(
+        &["render", "--position", sgf.to_str().unwrap(), "--turn", "3"],
+        "",
+    );
+    assert!(out.status.success());
+    let caption = caption_of(&stdout(&out)).replace(" · ", " ");
+    assert!(
+        caption.starts_with("odd 2 after turn 3 (W:C2) white to move"),
+        "{caption}"
+    );
+    let _ = std::fs::remove_file(&sgf);
+    let _ = std::fs::remove_file(&svg);
+}
+
+/// A finished game's caption and board status say who won and by which
+/// rule.
+#[test]
+fn finished_games_say_who_won_and_why() {
+    use oddity::cli::render::caption;
+    use oddity::gtp::board;
+    use oddity::rules::moves::{Colour, Turn};
+    let spec = |kind, size, open| {
+        let rules = Rules {
+            open_start: open,
+            swap: false,
+            ..Rules::default()
+        };
+        GameSpec::new(kind, size, rules).unwrap()
+    };
+    for (spec, moves, words) in [
+        (
+            spec(GameKind::Xodd, 3, false),
+            "B:B2 pass pass",
+            "game over: White wins with fewer groups (Black 1, White 0)",
+        ),
+        (
+            spec(GameKind::Yodd, 2, false),
+            "B:B2 W:A1,W:C3 pass pass",
+            "game over: Black wins with fewer groups (Black 1, White 2)",
+        ),
+        (
+            spec(GameKind::Odd, 2, false),
+            "B:A1 B:B1 W:C2 B:C3 W:B3 B:A2 W:B2",
+            "game over: White wins: 2 groups of 2+ stones, even",
+        ),
+        (
+            spec(GameKind::Odd, 2, false),
+            "B:A1 B:B1 W:C2 B:C3 W:B3 B:A2 B:B2",
+            "game over: Black wins: 1 group of 2+ stones, odd",
+        ),
+        (
+            spec(GameKind::Onyx, 4, true),
+            "B1 D1 B2 D2 B3 D3 B4",
+            "game over: Black wins by connecting rows 1 and 4",
+        ),
+        (
+            spec(GameKind::Onyx, 4, true),
+            "A1 A3 B1 B3 C1 C3 D1 D3",
+            "game over: White wins by connecting columns A and D",
+        ),
+    ] {
+        let tokens: Vec<&str> = moves.split_whitespace().collect();
+        let record = replay(&spec, &tokens).unwrap();
+        assert!(record.is_over(), "{moves}");
+        let text = caption(&record);
+        assert!(text.ends_with(words), "{text}");
+        let status = board::status(&record);
+        let reason = words.trim_start_matches("game over: ");
+        assert!(status.contains(&format!("Game over: {reason}")), "{status}");
+    }
+    let mut record = replay(&spec(GameKind::Odd, 3, false), &["B:C3"]).unwrap();
+    record.play(Colour::White, Turn::Resign).unwrap();
+    assert!(
+        caption(&record).ends_with("after turn 2 (resign) · game over: Black wins: White resigned"),
+        "{}",
+        caption(&record)
+    );
+}
+
+/// `--position` on a file of several games takes `--game-index N` (1 for
+/// the first, the default) and says on stderr which game of how many it
+/// used; a number past the last is an error naming how many there are.
+#[test]
+fn game_index_picks_a_game_of_a_collection() {
+    let games = [
+        ("odd", 3, vec!["B:C3", "W:A1"]),
+        ("xodd", 3, vec!["B:B2"]),
+        ("onyx", 8, vec!["D4", "swap", "E5"]),
+    ];
+    let mut text = String::new();
+    for (game, size, moves) in &games {
+        let kind = GameKind::parse(game).unwrap();
+        let spec = GameSpec::new(kind, *size, Rules::default()).unwrap();
+        text.push_str(&write(
+            &replay(&spec, moves).unwrap(),
+            &RecordInfo::default(),
+        ));
+    }
+    let file = scratch("collection.sgf");
+    std::fs::write(&file, &text).unwrap();
+    let path = file.to_str().unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "analyze",
+            "--position",
+            path,
+            "--visits",
+            "50",
+            "--threads",
+            "1",
+            "--json",
+        ];
+        args.extend(extra);
+        oddity(&args, "")
+    };
+    for (k, (game, _, moves)) in games.iter().enumerate() {
+        let n = (k + 1).to_string();
+        let out = run(&["--game-index", &n]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let json: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+        assert_eq!(json["game"], *game);
+        assert_eq!(json["turnNumber"], moves.len());
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(err.trim(), format!("{path}: game {n} of 3"));
+    }
+    let out = run(&["--turn", "1"]);
+    let json: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(
+        (json["game"].as_str(), json["turnNumber"].as_u64()),
+        (Some("odd"), Some(1))
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("game 1 of 3"));
+    let out = run(&["--game-index", "4"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).is_empty());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("there is no game 4: the file holds 3 games"),
+        "{err}"
+    );
+    let out = run(&["--game-index", "0"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("1 for the first"));
+    // A file of one game says nothing on stderr.
+    let (first, _) = text.split_at(text.find(")\n(").unwrap() + 2);
+    std::fs::write(&file, first).unwrap();
+    let out = run(&[]);
+    assert!(out.status.success());
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let _ = std::fs::remove_file(&file);
+}
+
+/// `--heat winrate` colours each cell by the win rate of the most visited
+/// candidate that puts a stone there, as `--help` says, spread from the
+/// lowest to the highest over the cells.
+#[test]
+fn heat_winrate_shows_the_most_visited_turn_per_cell() {
+    let help = stdout(&oddity(&["analyze", "--help"], ""));
+    assert!(
+        help.contains("The win rate, for the side to move, of the most visited candidate turn that puts a stone on the cell"),
+        "{help}"
+    );
+    let svg = scratch("heat.svg");
+    let out = oddity(
+        &[
+            "analyze",
+            "--game",
+            "xodd",
+            "--size",
+            "4",
+            "--moves",
+            "B:B2",
+            "--visits",
+            "2000",
+            "--threads",
+            "1",
+            "--seed",
+            "3",
+            "--top",
+            "10000",
+            "--json",
+            "--heat",
+            "winrate",
+            "--svg",
+            svg.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(out.status.success());
+    let json: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    let candidates = json["moveInfos"].as_array().unwrap();
+    let cells = json["cells"].as_array().unwrap();
+    let rate = |c: &Value| c["winrate"].as_f64().unwrap();
+    for cell in cells {
+        let name = cell["cell"].as_str().unwrap();
+        let using: Vec<&Value> = candidates
+            .iter()
+            .filter(|m| {
+                m["move"]
+                    .as_str()
+                    .unwrap()
+                    .split(',')
+                    .any(|s| s.split(':').nth(1) == Some(name))
+            })
+            .collect();
+        let most = using
+            .iter()
+            .map(|m| m["visits"].as_u64().unwrap())
+            .max()
+            .unwrap();
+        assert!(
+            using
+                .iter()
+                .filter(|m| m["visits"].as_u64() == Some(most))
+                .any(|m| (rate(m) - rate(cell)).abs() < 1e-9),
+            "{name}: {} is not the win rate of its most visited turn",
+            rate(cell)
+        );
+    }
+    let lo = cells.iter().map(rate).fold(f64::INFINITY, f64::min);
+    let hi = cells.iter().map(rate).fold(f64::NEG_INFINITY, f64::max);
+    let text = std::fs::read_to_string(&svg).unwrap();
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    let mut seen = 0;
+    for n in doc
+        .descendants()
+        .filter(|n| n.attribute("data-heat").is_some())
+    {
+        let name = n.attribute("data-heat").unwrap();
+        let value: f64 = n.attribute("data-value").unwrap().parse().unwrap();
+        let cell = cells.iter().find(|c| c["cell"] == name).unwrap();
+        assert!(
+            ((rate(cell) - lo) / (hi - lo) - value).abs() < 1e-3,
+            "{name}"
+        );
+        seen += 1;
+    }
+    assert_eq!(seen, cells.len());
+    let _ = std::fs::remove_file(&svg);
+}

@@ -31,10 +31,31 @@ pub fn replay<S: AsRef<str>>(spec: &GameSpec, tokens: &[S]) -> Result<GameRecord
 
 /// The record in SGF `text` cut after `turn` turns (all turns when `None`).
 pub fn from_sgf(text: &str, turn: Option<usize>) -> Result<GameRecord, String> {
-    let record = sgf::read(text).map_err(|e| format!("cannot read the record: {e}"))?;
+    from_sgf_game(text, 1, turn).map(|(record, _)| record)
+}
+
+/// Game `game` (1 for the first) of the SGF collection `text`, cut after
+/// `turn` turns (all turns when `None`), and how many games the collection
+/// holds.
+pub fn from_sgf_game(
+    text: &str,
+    game: usize,
+    turn: Option<usize>,
+) -> Result<(GameRecord, usize), String> {
+    if game == 0 {
+        return Err("games are numbered from 1".into());
+    }
+    let (record, count) =
+        sgf::read_game(text, game - 1).map_err(|e| format!("cannot read the record: {e}"))?;
+    let Some(record) = record else {
+        return Err(format!(
+            "there is no game {game}: the file holds {count} game{}",
+            if count == 1 { "" } else { "s" }
+        ));
+    };
     match turn {
-        None => Ok(record),
-        Some(k) if k <= record.moves().len() => Ok(record.truncated(k)),
+        None => Ok((record, count)),
+        Some(k) if k <= record.moves().len() => Ok((record.truncated(k), count)),
         Some(k) => Err(format!(
             "the record has {} turns; there is no turn {k}",
             record.moves().len()

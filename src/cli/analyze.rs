@@ -22,9 +22,10 @@ use crate::search::Report;
 /// What the heat map shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum HeatKind {
-    /// Each cell's share of the visits of the turns that use it.
+    /// The visits of all candidate turns that put a stone on the cell.
     Visits,
-    /// The best win rate among the turns that use the cell.
+    /// The win rate, for the side to move, of the most visited candidate
+    /// turn that puts a stone on the cell (the `cells[].winrate` of --json).
     Winrate,
 }
 
@@ -57,7 +58,9 @@ pub struct AnalyzeArgs {
     /// ... and as PNG.
     #[arg(long, value_name = "FILE")]
     pub png: Option<PathBuf>,
-    /// What the picture's heat map shows.
+    /// What the picture's heat map shows, coloured from its lowest value
+    /// over the cells (blue, faint) to its highest (red); the legend gives
+    /// both.
     #[arg(long, value_enum, default_value = "visits")]
     pub heat: HeatKind,
     /// Pixels per board unit in pictures.

@@ -23,6 +23,18 @@ pub struct PositionArgs {
     /// With --position: the position after this many turns (default: the last).
     #[arg(long, value_name = "K", requires = "position")]
     pub turn: Option<usize>,
+    /// With --position on a file of several games (as `oddity match`
+    /// writes): which game, 1 for the first (the default). Which game of
+    /// how many is said on stderr.
+    #[arg(long, value_name = "N", requires = "position", value_parser = game_number)]
+    pub game_index: Option<usize>,
+}
+
+fn game_number(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err("give the game's number in the file, 1 for the first".into()),
+    }
 }
 
 impl PositionArgs {
@@ -32,9 +44,18 @@ impl PositionArgs {
             Some(path) => {
                 let text = std::fs::read_to_string(path)
                     .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-                setup::from_sgf(&text, self.turn).map_err(|e| format!("{}: {e}", path.display()))
+                let game = self.game_index.unwrap_or(1);
+                let (record, games) = setup::from_sgf_game(&text, game, self.turn)
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                if games > 1 {
+                    eprintln!("{}: game {game} of {games}", path.display());
+                }
+                Ok(record)
             }
             None => {
+                if self.turn.is_some() || self.game_index.is_some() {
+                    return Err("--turn and --game-index go with --position FILE.sgf".into());
+                }
                 let spec = self.game.spec()?;
                 let tokens: Vec<&str> = self.moves.split_whitespace().collect();
                 setup::replay(&spec, &tokens)

@@ -27,26 +27,29 @@ pub fn last_turn(record: &GameRecord) -> Option<Turn> {
     record.moves().last().map(|&(_, turn)| turn)
 }
 
-/// One line under a picture: game, size, side to move, last turn.
+/// One line under a picture: game, size, the position's number (the turns
+/// played before it, as `turnNumber` in the analysis JSON and `--turn K`
+/// count), the last turn, and the side to move or who won and why.
 pub fn caption(record: &GameRecord) -> String {
     let position = record.position();
-    let mut text = format!(
-        "{} {} · turn {}",
-        position.kind(),
-        position.topology().size,
-        record.moves().len() + 1
-    );
-    if let Some(turn) = last_turn(record) {
-        text.push_str(&format!(" · last {}", position.token(&turn)));
+    let spec = position.spec();
+    let mut text = format!("{} {}", spec.kind, spec.size);
+    match record.moves().last() {
+        Some((_, turn)) => text.push_str(&format!(
+            " · after turn {} ({})",
+            record.moves().len(),
+            position.token(turn)
+        )),
+        None => text.push_str(" · start"),
     }
-    if record.is_over() {
-        text.push_str(" · game over");
-    } else {
-        let mover = match position.to_move() {
-            crate::rules::moves::Colour::Black => "black",
-            crate::rules::moves::Colour::White => "white",
-        };
-        text.push_str(&format!(" · {mover} to move"));
+    match record.outcome() {
+        Some(outcome) => {
+            text.push_str(&format!(" · game over: {}", outcome.describe(spec)));
+        }
+        None => text.push_str(&format!(
+            " · {} to move",
+            position.to_move().name().to_lowercase()
+        )),
     }
     text
 }

@@ -123,16 +123,7 @@ pub fn status(record: &GameRecord) -> String {
     }
     match record.outcome() {
         Some(o) => {
-            let _ = writeln!(
-                out,
-                "Game over: {} wins{}",
-                seat_name(o.winner),
-                if o.by_resignation {
-                    " by resignation"
-                } else {
-                    ""
-                }
-            );
+            let _ = writeln!(out, "Game over: {}", o.describe(spec));
         }
         None => {
             let _ = writeln!(out, "To move: {}", seat_name(pos.to_move()));

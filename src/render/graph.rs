@@ -5,12 +5,19 @@ use std::fmt::Write;
 
 use super::svg::{Style, escape, num};
 
+/// The plot's top edge; above it, the title and two rows of turn labels
+/// (their baselines).
+const PLOT_TOP: f64 = 76.0;
+const LABEL_ROWS: [f64; 2] = [PLOT_TOP - 10.0, PLOT_TOP - 28.0];
+
 /// `black[k]` is Black's win rate (0..=1) after `k` turns; `marked` are turn
-/// numbers (1-based) to ring, with the seat that played them.
+/// numbers (1-based) to ring. Each ring's number stands in a band above the
+/// plot, joined to its ring by a faint dashed line, so that no label covers
+/// the curve; numbers that would touch take a second row.
 pub fn win_rate_graph(black: &[f64], marked: &[usize], title: &str, style: &Style) -> String {
-    // Plot area in user units; the picture is 800 x 400 at scale 40.
-    let (left, top, width, height) = (60.0, 40.0, 700.0, 300.0);
-    let (total_w, total_h) = (800.0, 400.0);
+    // Plot area in user units; the picture is 800 x 432 at scale 40.
+    let (left, top, width, height) = (60.0, PLOT_TOP, 700.0, 300.0);
+    let (total_w, total_h) = (800.0, PLOT_TOP + 300.0 + 60.0);
     let factor = style.scale / 40.0;
     let turns = black.len().saturating_sub(1).max(1) as f64;
     let x = |k: usize| left + width * k as f64 / turns;
@@ -90,17 +97,40 @@ pub fn win_rate_graph(black: &[f64], marked: &[usize], title: &str, style: &Styl
             style.black.hex()
         );
     }
-    for &turn in marked {
-        let Some(&v) = black.get(turn) else { continue };
+    // Label rows: the lower first; a label goes up a row when it would
+    // touch the previous label of its row.
+    let mut shown: Vec<usize> = marked
+        .iter()
+        .copied()
+        .filter(|&t| t < black.len())
+        .collect();
+    shown.sort_unstable();
+    shown.dedup();
+    let mut row_end = [f64::NEG_INFINITY; 2];
+    for turn in shown {
+        let v = black[turn];
+        let (cx, cy) = (x(turn), y(v));
+        let half = 4.5 * turn.to_string().len() as f64 + 3.0;
+        let row = usize::from(cx - half < row_end[0]);
+        row_end[row] = cx + half;
+        let label_y = LABEL_ROWS[row];
+        let _ = write!(out, r#"<g class="blunder" data-turn="{turn}">"#);
+        // The guide from the label down to the ring, where there is room.
+        if cy - 7.0 > label_y + 6.0 {
+            let _ = write!(
+                out,
+                r#"<line x1="{cx}" y1="{}" x2="{cx}" y2="{}" stroke="{ink}" stroke-opacity="0.45" stroke-width="1" stroke-dasharray="3 3"/>"#,
+                num(label_y + 4.0),
+                num(cy - 7.0),
+                cx = num(cx),
+            );
+        }
         let _ = writeln!(
             out,
-            r#"<g class="blunder" data-turn="{turn}"><circle cx="{}" cy="{}" r="7" fill="none" stroke="{}" stroke-width="2.5"/><text x="{}" y="{}" fill="{}" font-weight="bold">{turn}</text></g>"#,
-            num(x(turn)),
-            num(y(v)),
-            style.last_turn.hex(),
-            num(x(turn)),
-            num(if v > 0.85 { y(v) + 24.0 } else { y(v) - 12.0 }),
-            style.last_turn.hex()
+            r#"<circle cx="{cx}" cy="{}" r="7" fill="none" stroke="{red}" stroke-width="2.5"/><text class="turn-label" x="{cx}" y="{label_y}" fill="{red}" font-weight="bold">{turn}</text></g>"#,
+            num(cy),
+            cx = num(cx),
+            red = style.last_turn.hex(),
         );
     }
     out.push_str("</svg>\n");

@@ -139,7 +139,8 @@ pub struct Mark {
 #[derive(Clone)]
 pub struct Picture<'a> {
     pub position: &'a AnyGame,
-    /// The turn that led to the position: its stones get a dot.
+    /// The turn that led to the position: the stones it put down get a dot
+    /// (a swap's: the white stone it put down).
     pub last_turn: Option<Turn>,
     pub heat: Option<HeatMap>,
     /// A line of play from the position, its stones numbered from 1.
@@ -164,8 +165,18 @@ impl<'a> Picture<'a> {
     }
 }
 
-const LEGEND_HEIGHT: f64 = 1.7;
-const CAPTION_HEIGHT: f64 = 0.9;
+/// Text under the board: the caption's largest size and the legends' size
+/// in board units, and the smallest size of either in pixels (the text
+/// wraps and the canvas grows rather than the text shrink below it).
+const CAPTION_SIZE: f64 = 0.45;
+const LEGEND_SIZE: f64 = 0.36;
+const MIN_TEXT_PX: f64 = 12.0;
+/// Lines of text are this many ems apart.
+const LINE_HEIGHT: f64 = 1.25;
+/// Best-line stones: their radius as a share of a real stone's.
+pub const LINE_STONE_SHARE: f64 = 0.68;
+/// ... and their fill's opacity, so that the heat shows through.
+pub const LINE_STONE_OPACITY: f64 = 0.8;
 
 /// A number for an SVG attribute: at most three decimals, no trailing zeros.
 pub(crate) fn num(v: f64) -> String {
@@ -214,20 +225,193 @@ fn text(out: &mut String, class: &str, at: Point, size: f64, fill: Option<Rgb>, 
     let _ = writeln!(out, ">{}</text>", escape(body));
 }
 
+/// How wide `text` is at `size`: a character's advance in ems is taken
+/// from DejaVu Sans, which pictures ask for first, rounded up by class;
+/// narrower fonts fit in the room this leaves.
+fn text_width(text: &str, size: f64) -> f64 {
+    let ems: f64 = text
+        .chars()
+        .map(|c| match c {
+            'i' | 'j' | 'l' | 'I' | 'J' | '\'' | ',' | '.' | ':' | ';' | '·' | '!' | '|' => 0.34,
+            ' ' => 0.33,
+            '(' | ')' | '[' | ']' | 'f' | 't' | 'r' | '-' => 0.42,
+            'm' | 'w' | 'M' | 'W' | '%' => 1.0,
+            '+' | '=' | '<' | '>' => 0.84,
+            c if c.is_ascii_uppercase() => 0.78,
+            _ => 0.64,
+        })
+        .sum();
+    ems * size
+}
+
+/// Text set in lines: the font size and each line.
+struct TextBlock {
+    size: f64,
+    lines: Vec<String>,
+}
+
+impl TextBlock {
+    /// `text` in one line of `width` units at `max` size, shrunk as far as
+    /// `min`; if it still does not fit, wrapped at `min` size: between its
+    /// " · " parts first, and a part too long for a line between words.
+    fn fit(text: &str, width: f64, max: f64, min: f64) -> TextBlock {
+        let one_line = (width / text_width(text, 1.0)).min(max);
+        if one_line >= min || !text.contains(' ') {
+            return TextBlock {
+                size: one_line.max(min),
+                lines: vec![text.to_string()],
+            };
+        }
+        let fits = |line: &str| text_width(line, min) <= width;
+        let mut lines: Vec<String> = Vec::new();
+        let mut line = String::new();
+        for part in text.split(" · ") {
+            if fits(part) {
+                if line.is_empty() {
+                    line = part.to_string();
+                } else if fits(&format!("{line} · {part}")) {
+                    line = format!("{line} · {part}");
+                } else {
+                    lines.push(std::mem::replace(&mut line, part.to_string()));
+                }
+                continue;
+            }
+            // A part too long for a line takes lines of its own.
+            if !line.is_empty() {
+                lines.push(std::mem::take(&mut line));
+            }
+            for word in part.split(' ') {
+                if line.is_empty() {
+                    line = word.to_string();
+                } else if fits(&format!("{line} {word}")) {
+                    line = format!("{line} {word}");
+                } else {
+                    lines.push(std::mem::replace(&mut line, word.to_string()));
+                }
+            }
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            lines.push(line);
+        }
+        TextBlock { size: min, lines }
+    }
+
+    /// The width of its widest line.
+    fn width(&self) -> f64 {
+        self.lines
+            .iter()
+            .map(|l| text_width(l, self.size))
+            .fold(0.0, f64::max)
+    }
+
+    fn height(&self) -> f64 {
+        self.lines.len() as f64 * LINE_HEIGHT * self.size
+    }
+
+    /// One `<text>` centred on `centre_x`, its first line's top at `top`.
+    fn write(&self, out: &mut String, class: &str, centre_x: f64, top: f64, fill: Rgb) {
+        let _ = write!(
+            out,
+            r#"<text class="{class}" font-size="{}" fill="{}">"#,
+            num(self.size),
+            fill.hex()
+        );
+        for (k, line) in self.lines.iter().enumerate() {
+            let middle = top + (k as f64 + 0.5) * LINE_HEIGHT * self.size;
+            let _ = write!(
+                out,
+                r#"<tspan x="{}" y="{}">{}</tspan>"#,
+                num(centre_x),
+                num(middle + self.size * 0.36),
+                escape(line)
+            );
+        }
+        out.push_str("</text>\n");
+    }
+}
+
+/// The verdicts' legend entries.
+const MARK_LEGEND: [(Verdict, &str); 3] = [
+    (Verdict::Won, "wins"),
+    (Verdict::Lost, "loses"),
+    (Verdict::Mixed, "mixed"),
+];
+
+/// The verdicts' legend in `width` units: its text size (at least `min`)
+/// and its width. Each entry is a disc, a gap and its words, 1.67 em before
+/// the words, and 1.1 em between entries.
+fn mark_legend_size(width: f64, min: f64) -> (f64, f64) {
+    let words: f64 = MARK_LEGEND.iter().map(|(_, w)| text_width(w, 1.0)).sum();
+    let n = MARK_LEGEND.len() as f64;
+    let ems = words + 1.67 * n + 1.1 * (n - 1.0);
+    let size = (width / ems).min(LEGEND_SIZE).max(min);
+    (size, ems * size)
+}
+
+fn mark_legend_height(size: f64) -> f64 {
+    (size * 3.0).max(1.2)
+}
+
+/// The heat scale's colour bar: as wide as this, centred.
+fn legend_bar_width(board_w: f64) -> f64 {
+    (board_w * 0.6).min(8.0)
+}
+
+/// The heat legend: its title, the bar, the values at the bar's ends.
+fn heat_legend_height(title: &TextBlock, size: f64) -> f64 {
+    0.15 + title.height() + 0.1 + LEGEND_BAR_HEIGHT + 0.1 + LINE_HEIGHT * size + 0.15
+}
+
+const LEGEND_BAR_HEIGHT: f64 = 0.35;
+/// Room around the caption's lines.
+const CAPTION_PAD: f64 = 0.35;
+
 /// The picture as an SVG document.
 pub fn svg(picture: &Picture, style: &Style) -> String {
     let position = picture.position;
     let topo = position.topology();
     let geo = Geometry::of(topo);
-    let [vx, vy, vw, board_h] = geo.view_box;
+    let [board_x, vy, board_w, board_h] = geo.view_box;
+    // Text under the board never shrinks below MIN_TEXT_PX: it wraps, and
+    // the canvas grows on both sides where the board is narrower than the
+    // lines or the legends.
+    let min_size = MIN_TEXT_PX / style.scale;
+    // Lines at least 20 ems of the smallest size long, whatever the board.
+    let room = (board_w * 0.95).max(20.0 * min_size);
+    let legend_min = min_size.max(LEGEND_SIZE);
+    let heat_title = picture
+        .heat
+        .as_ref()
+        .map(|h| TextBlock::fit(&h.title, room, legend_min, legend_min));
+    let caption = picture
+        .caption
+        .as_ref()
+        .map(|c| TextBlock::fit(c, room, CAPTION_SIZE, min_size));
+    let mut needed: f64 = 0.0;
+    if let (Some(heat), Some(block)) = (&picture.heat, &heat_title) {
+        needed = needed.max(block.width());
+        // The values at the scale's ends, each centred on an end of the bar.
+        let ends = text_width(&heat.low, legend_min).max(text_width(&heat.high, legend_min));
+        needed = needed.max(legend_bar_width(board_w) + ends);
+    } else if !picture.marks.is_empty() {
+        needed = needed.max(mark_legend_size(room, min_size).1);
+    }
+    if let Some(block) = &caption {
+        needed = needed.max(block.width());
+    }
+    let vw = board_w.max(needed / 0.95);
+    let vx = board_x - (vw - board_w) / 2.0;
     let legend_top = vy + board_h;
     let mut vh = board_h;
-    if picture.heat.is_some() || !picture.marks.is_empty() {
-        vh += LEGEND_HEIGHT;
+    if let Some(block) = &heat_title {
+        vh += heat_legend_height(block, legend_min);
+    } else if !picture.marks.is_empty() {
+        vh += mark_legend_height(mark_legend_size(vw * 0.95, min_size).0);
     }
     let caption_top = vy + vh;
-    if picture.caption.is_some() {
-        vh += CAPTION_HEIGHT;
+    if let Some(block) = &caption {
+        vh += block.height() + CAPTION_PAD;
     }
     let lw = num(style.line_width);
     let mut out = String::new();
@@ -296,29 +480,37 @@ pub fn svg(picture: &Picture, style: &Style) -> String {
     out.push_str("</g>\n");
     write_stones(&mut out, &geo, position, style);
     if let Some(turn) = &picture.last_turn {
-        write_last_turn(&mut out, &geo, turn, style);
+        write_last_turn(&mut out, &geo, position, turn, style);
     }
     if !picture.best_line.is_empty() {
-        write_best_line(&mut out, &geo, &picture.best_line, style);
+        write_best_line(&mut out, &geo, position, &picture.best_line, style);
     }
     if !picture.marks.is_empty() {
         write_marks(&mut out, &geo, &picture.marks, style);
     }
-    if let Some(heat) = &picture.heat {
-        write_legend(&mut out, heat, vx, vw, legend_top, style);
+    let centre_x = vx + vw / 2.0;
+    if let (Some(heat), Some(title)) = (&picture.heat, &heat_title) {
+        let bar = legend_bar_width(board_w);
+        write_legend(
+            &mut out,
+            heat,
+            title,
+            (centre_x - bar / 2.0, bar),
+            legend_top,
+            legend_min,
+            style,
+        );
     } else if !picture.marks.is_empty() {
-        write_mark_legend(&mut out, vx, vw, legend_top, style);
+        let (size, width) = mark_legend_size(vw * 0.95, min_size);
+        write_mark_legend(&mut out, centre_x - width / 2.0, legend_top, size, style);
     }
-    if let Some(caption) = &picture.caption {
-        // Shrunk to fit the width: about 0.56 em per character.
-        let size = (vw * 0.95 / (caption.chars().count() as f64 * 0.56)).min(0.45);
-        text(
+    if let Some(block) = &caption {
+        block.write(
             &mut out,
             "caption",
-            Point::new(vx + vw / 2.0, caption_top + CAPTION_HEIGHT / 2.0),
-            size,
-            Some(style.label),
-            caption,
+            centre_x,
+            caption_top + CAPTION_PAD / 2.0,
+            style.label,
         );
     }
     out.push_str("</svg>\n");
@@ -449,14 +641,44 @@ fn write_stones(out: &mut String, geo: &Geometry, position: &AnyGame, style: &St
     out.push_str("</g>\n");
 }
 
-fn write_last_turn(out: &mut String, geo: &Geometry, turn: &Turn, style: &Style) {
-    let Turn::Stones(a, b) = turn else { return };
+/// The cells whose stones `turn` put down, in the position `after` it: a
+/// turn's own stones, and for Onyx's swap the white stone that took the
+/// place of Black's first (the one white stone the game's start lacks).
+pub fn placed_by(after: &AnyGame, turn: &Turn) -> Vec<Cell> {
+    match turn {
+        Turn::Stones(a, b) => std::iter::once(a)
+            .chain(b.as_ref())
+            .map(|s| s.cell)
+            .collect(),
+        Turn::Swap => {
+            let start = AnyGame::new(after.spec());
+            after
+                .topology()
+                .cells()
+                .iter()
+                .copied()
+                .filter(|&c| {
+                    after.stone_at(c) == Some(Colour::White)
+                        && start.stone_at(c) != Some(Colour::White)
+                })
+                .collect()
+        }
+        Turn::Pass | Turn::Resign => Vec::new(),
+    }
+}
+
+fn write_last_turn(out: &mut String, geo: &Geometry, after: &AnyGame, turn: &Turn, style: &Style) {
+    let cells = placed_by(after, turn);
+    if cells.is_empty() {
+        return;
+    }
     out.push_str("<g class=\"last-turn\" pointer-events=\"none\">\n");
-    for s in std::iter::once(a).chain(b.as_ref()) {
-        if let Some(c) = geo.cell(s.cell) {
+    for cell in cells {
+        if let Some(c) = geo.cell(cell) {
             let _ = writeln!(
                 out,
-                r#"<circle class="last" cx="{}" cy="{}" r="{}" fill="{}"/>"#,
+                r#"<circle class="last" data-last="{}" cx="{}" cy="{}" r="{}" fill="{}"/>"#,
+                c.name,
                 num(c.centre.x),
                 num(c.centre.y),
                 num(c.radius * 0.34),
@@ -467,27 +689,58 @@ fn write_last_turn(out: &mut String, geo: &Geometry, turn: &Turn, style: &Style)
     out.push_str("</g>\n");
 }
 
-/// The line's stones, numbered by turn (both stones of a
-/// two-stone turn carry the same number).
-fn write_best_line(out: &mut String, geo: &Geometry, line: &[Turn], style: &Style) {
+/// The line played from `position`: each stone it puts down is a smaller,
+/// translucent disc of its colour with its turn's number (both stones of a
+/// two-stone turn carry the same number; a swap numbers the stone it puts
+/// down; a pass only takes a number), so that real stones and the heat map
+/// under the suggestion stay told apart at a glance. A cell shows the first
+/// stone the line puts there.
+fn write_best_line(
+    out: &mut String,
+    geo: &Geometry,
+    position: &AnyGame,
+    line: &[Turn],
+    style: &Style,
+) {
     out.push_str("<g class=\"best-line\" pointer-events=\"none\">\n");
+    let mut game = position.clone();
+    let mut shown: Vec<Cell> = Vec::new();
     for (k, turn) in line.iter().enumerate() {
-        if let Turn::Stones(a, b) = turn {
-            for s in std::iter::once(a).chain(b.as_ref()) {
-                let Some(c) = geo.cell(s.cell) else { continue };
-                let class = format!("line-stone {}", colour_class(s.colour));
-                stone(out, &class, c, style.stone(s.colour), style, "");
-                let ink = style.stone(s.colour.opposite());
-                let size = if k + 1 >= 10 { 0.34 } else { 0.42 } * c.radius / 0.42;
-                text(
-                    out,
-                    "line-number",
-                    c.centre,
-                    size,
-                    Some(ink),
-                    &(k + 1).to_string(),
-                );
+        if game.play_turn(turn).is_err() {
+            break;
+        }
+        let number = k + 1;
+        for cell in placed_by(&game, turn) {
+            let (Some(c), Some(colour)) = (geo.cell(cell), game.stone_at(cell)) else {
+                continue;
+            };
+            if shown.contains(&cell) {
+                continue;
             }
+            shown.push(cell);
+            let r = c.radius * LINE_STONE_SHARE;
+            let _ = writeln!(
+                out,
+                r#"<circle class="line-stone {}" data-line="{}" data-turn="{number}" cx="{}" cy="{}" r="{}" fill="{}" fill-opacity="{}" stroke="{}" stroke-width="{}"/>"#,
+                colour_class(colour),
+                c.name,
+                num(c.centre.x),
+                num(c.centre.y),
+                num(r),
+                style.stone(colour).hex(),
+                num(LINE_STONE_OPACITY),
+                style.stone_edge.hex(),
+                num(style.line_width * 0.75)
+            );
+            let size = r * if number >= 10 { 1.0 } else { 1.3 };
+            let _ = writeln!(
+                out,
+                r#"<text class="line-number" x="{}" y="{}" font-size="{}" font-weight="bold" fill="{}">{number}</text>"#,
+                num(c.centre.x),
+                num(c.centre.y + size * 0.36),
+                num(size),
+                style.stone(colour.opposite()).hex()
+            );
         }
     }
     out.push_str("</g>\n");
@@ -539,60 +792,56 @@ fn write_marks(out: &mut String, geo: &Geometry, marks: &[Mark], style: &Style) 
 }
 
 /// The verdicts' legend: a disc of each colour and its meaning, in one row
-/// that fits the board's width.
-fn write_mark_legend(out: &mut String, vx: f64, vw: f64, top: f64, style: &Style) {
-    let entries = [
-        (Verdict::Won, "wins"),
-        (Verdict::Lost, "loses"),
-        (Verdict::Mixed, "mixed"),
-    ];
-    // A disc and a gap take 0.6 units; a character about 0.56 em.
-    let chars: usize = entries.iter().map(|(_, w)| w.len()).sum();
-    let gaps = 0.6 * entries.len() as f64 + 0.4 * (entries.len() - 1) as f64;
-    let size = ((vw * 0.95 - gaps) / (chars as f64 * 0.56)).min(0.36);
-    let width = gaps + chars as f64 * 0.56 * size;
-    let mut x = vx + (vw - width) / 2.0;
-    let y = top + 0.75;
+/// from `left`, at text size `size`.
+fn write_mark_legend(out: &mut String, left: f64, top: f64, size: f64, style: &Style) {
+    let mut x = left;
+    let y = top + mark_legend_height(size) / 2.0;
+    let r = 0.6 * size;
     out.push_str("<g class=\"legend\">\n");
-    for (verdict, words) in entries {
+    for (verdict, words) in MARK_LEGEND {
         let (fill, class) = verdict_fill(verdict, style);
         let _ = writeln!(
             out,
-            r#"<circle class="legend-{class}" cx="{}" cy="{}" r="0.22" fill="{}" fill-opacity="0.85"/>"#,
-            num(x + 0.22),
+            r#"<circle class="legend-{class}" cx="{}" cy="{}" r="{}" fill="{}" fill-opacity="0.85"/>"#,
+            num(x + r),
             num(y),
+            num(r),
             fill.hex()
         );
         let _ = writeln!(
             out,
             r#"<text class="legend-{class}-text" x="{}" y="{}" font-size="{}" fill="{}" text-anchor="start">{}</text>"#,
-            num(x + 0.6),
+            num(x + 1.67 * size),
             num(y + size * 0.36),
             num(size),
             style.label.hex(),
             words
         );
-        x += 0.6 + words.len() as f64 * 0.56 * size + 0.4;
+        x += (1.67 + 1.1) * size + text_width(words, size);
     }
     out.push_str("</g>\n");
 }
 
-/// The scale: its title above a colour bar, the values at the bar's ends.
-fn write_legend(out: &mut String, heat: &HeatMap, vx: f64, vw: f64, top: f64, style: &Style) {
-    let width = (vw * 0.6).min(8.0);
-    let left = vx + (vw - width) / 2.0;
-    let size = 0.36;
-    let fill = Some(style.label);
-    text(
+/// The scale: its title above a colour bar (`bar`: its left end and
+/// width), the values at the bar's ends.
+fn write_legend(
+    out: &mut String,
+    heat: &HeatMap,
+    title: &TextBlock,
+    bar: (f64, f64),
+    top: f64,
+    size: f64,
+    style: &Style,
+) {
+    let (left, width) = bar;
+    title.write(
         out,
         "legend-title",
-        Point::new(left + width / 2.0, top + 0.35),
-        size,
-        fill,
-        &heat.title,
+        left + width / 2.0,
+        top + 0.15,
+        style.label,
     );
-    let bar_top = top + 0.7;
-    let bar_h = 0.35;
+    let bar_top = top + 0.15 + title.height() + 0.1;
     let _ = writeln!(
         out,
         r#"<g class="legend"><defs><linearGradient id="oddity-heat-scale"><stop offset="0" stop-color="{}"/><stop offset="1" stop-color="{}"/></linearGradient></defs>"#,
@@ -605,12 +854,12 @@ fn write_legend(out: &mut String, heat: &HeatMap, vx: f64, vw: f64, top: f64, st
         num(left),
         num(bar_top),
         num(width),
-        num(bar_h),
+        num(LEGEND_BAR_HEIGHT),
         num(style.heat_opacity),
         style.line.hex(),
         num(style.line_width)
     );
-    let y = bar_top + bar_h + 0.35;
+    let y = bar_top + LEGEND_BAR_HEIGHT + 0.1 + LINE_HEIGHT * size / 2.0;
     for (class, x, body) in [
         ("legend-low", left, &heat.low),
         ("legend-high", left + width, &heat.high),

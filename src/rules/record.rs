@@ -1,7 +1,8 @@
 //! A game's record: its start, the turns played, resignation, and undo.
 //! This is what a referee or a protocol session keeps.
 
-use crate::rules::game::PlayError;
+use crate::rules::game::{GameSpec, PlayError};
+use crate::rules::kind::GameKind;
 use crate::rules::moves::{Colour, Turn};
 use crate::rules::position::AnyGame;
 
@@ -9,6 +10,81 @@ use crate::rules::position::AnyGame;
 pub struct Outcome {
     pub winner: Colour,
     pub by_resignation: bool,
+    /// The rule that decided the game.
+    pub decision: Decision,
+}
+
+/// What decided a finished game, with the counts the rule looked at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// The loser resigned.
+    Resignation,
+    /// Xodd, Yodd: both sides passed; fewer groups wins.
+    FewerGroups { black: u32, white: u32 },
+    /// Odd: the board is full; Black wins when the number of groups of at
+    /// least `min_group` stones (both colours together) is odd.
+    LargeGroups {
+        black: u32,
+        white: u32,
+        min_group: usize,
+    },
+    /// Onyx: the winner's chain joins its two edges.
+    Connection,
+}
+
+impl Decision {
+    /// The rule that decides the finished position `game`, with its counts.
+    pub fn of(game: &AnyGame) -> Decision {
+        let [black, white] = game.group_counts();
+        match game.kind() {
+            GameKind::Xodd | GameKind::Yodd => Decision::FewerGroups { black, white },
+            GameKind::Odd => Decision::LargeGroups {
+                black,
+                white,
+                min_group: game.spec().min_group(),
+            },
+            GameKind::Onyx => Decision::Connection,
+        }
+    }
+}
+
+impl Outcome {
+    /// Who won and why, in words: "Black wins with fewer groups (Black 1,
+    /// White 2)", "White wins: 2 groups of 5+ stones, even", "Black wins by
+    /// connecting rows 1 and 12", "White wins: Black resigned".
+    pub fn describe(&self, spec: &GameSpec) -> String {
+        let name = self.winner.name();
+        match self.decision {
+            Decision::Resignation => {
+                format!("{name} wins: {} resigned", self.winner.opposite().name())
+            }
+            Decision::FewerGroups { black, white } => {
+                format!("{name} wins with fewer groups (Black {black}, White {white})")
+            }
+            Decision::LargeGroups {
+                black,
+                white,
+                min_group,
+            } => {
+                let total = black + white;
+                format!(
+                    "{name} wins: {total} group{} of {min_group}+ stones, {}",
+                    if total == 1 { "" } else { "s" },
+                    if total % 2 == 1 { "odd" } else { "even" }
+                )
+            }
+            Decision::Connection => {
+                let n = spec.size;
+                let goal = match self.winner {
+                    Colour::Black => format!("rows 1 and {n}"),
+                    Colour::White => {
+                        format!("columns A and {}", char::from(b'A' + (n - 1) as u8))
+                    }
+                };
+                format!("{name} wins by connecting {goal}")
+            }
+        }
+    }
 }
 
 #[derive(Clone)]
@@ -114,11 +190,13 @@ impl GameRecord {
             return Some(Outcome {
                 winner: loser.opposite(),
                 by_resignation: true,
+                decision: Decision::Resignation,
             });
         }
         self.current.winner().map(|winner| Outcome {
             winner,
             by_resignation: false,
+            decision: Decision::of(&self.current),
         })
     }
 }

@@ -116,6 +116,35 @@ fn parse_nodes(text: &str) -> Result<Vec<Node>, SgfError> {
     p.main_line()
 }
 
+/// Reads the main line of game `index` (0-based) of a collection, if there
+/// is one, one game tree after another, and counts the games. Every game
+/// tree is read up to the last, so a malformed one anywhere is an error;
+/// text after the last game tree is ignored, as `read` ignores text after
+/// the first.
+fn parse_collection(text: &str, index: usize) -> Result<(Option<Vec<Node>>, usize), SgfError> {
+    let mut p = Parser {
+        chars: text.chars().collect(),
+        i: 0,
+    };
+    p.skip_ws();
+    if p.peek() != Some('(') {
+        return Err(SgfError("not an SGF game tree (no '(')".into()));
+    }
+    let mut chosen = None;
+    let mut count = 0;
+    while p.peek() == Some('(') {
+        let nodes = p
+            .main_line()
+            .map_err(|e| SgfError(format!("game {}: {e}", count + 1)))?;
+        if count == index {
+            chosen = Some(nodes);
+        }
+        count += 1;
+        p.skip_ws();
+    }
+    Ok((chosen, count))
+}
+
 struct Parser {
     chars: Vec<char>,
     i: usize,
@@ -387,7 +416,21 @@ fn node_move(node: &Node, number: usize) -> Result<Option<(Colour, &str)>, SgfEr
 /// properties or set-up after the first node, two moves in one node, a
 /// malformed or illegal turn.
 pub fn read(text: &str) -> Result<GameRecord, SgfError> {
-    let nodes = parse_nodes(text)?;
+    record_of(&parse_nodes(text)?)
+}
+
+/// Reads game `index` (0-based) of a collection of game trees as `read`
+/// reads the first (`None` when the collection is shorter), and says how
+/// many games the collection holds (the result files of `oddity match`
+/// hold one game per tree).
+pub fn read_game(text: &str, index: usize) -> Result<(Option<GameRecord>, usize), SgfError> {
+    let (nodes, count) = parse_collection(text, index)?;
+    let record = nodes.map(|nodes| record_of(&nodes)).transpose()?;
+    Ok((record, count))
+}
+
+/// The record of one game tree's main line.
+fn record_of(nodes: &[Node]) -> Result<GameRecord, SgfError> {
     let root = nodes.first().ok_or_else(|| SgfError("no nodes".into()))?;
     let spec = read_spec(root)?;
     let topo = spec.topology();
@@ -488,6 +531,22 @@ mod tests {
         assert!(refusal(&open).contains("game tree without a node"));
         let unclosed = format!("(;GM[9000]OG[odd]SZ[3]{}", "(;".repeat(depth));
         assert!(refusal(&unclosed).contains("unexpected end"));
+    }
+
+    #[test]
+    fn a_collection_is_read_game_by_game() {
+        let text = "(;GM[9000]OG[odd]SZ[3];B[B:A1])\n(;GM[9000]OG[xodd]SZ[3];B[B:B2];W[pass])\n";
+        let (first, count) = read_game(text, 0).unwrap();
+        assert_eq!((first.unwrap().moves().len(), count), (1, 2));
+        let (second, _) = read_game(text, 1).unwrap();
+        assert_eq!(second.unwrap().position().kind(), GameKind::Xodd);
+        assert!(read_game(text, 2).unwrap().0.is_none());
+        let broken = format!("{text}(;GM[9000]OG[odd]SZ[3];B[B:A1]");
+        let Err(e) = read_game(&broken, 0) else {
+            panic!("a broken third game is an error")
+        };
+        assert!(e.0.starts_with("game 3: "), "{e}");
+        assert_eq!(read(&broken).unwrap().moves().len(), 1);
     }
 
     #[test]
