@@ -280,6 +280,36 @@ fn sgf_round_trip_through_a_file() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// An Onyx game with White's swap, on either start, is saved with
+/// `printsgf` and opened again with `loadsgf`, and play goes on from it.
+#[test]
+fn onyx_records_with_a_swap_load_back() {
+    let dir = std::env::temp_dir().join(format!("oddity-gtp-swap-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("swap.sgf");
+    let path = file.to_str().unwrap();
+    for (args, first) in [
+        (&["--game", "onyx"][..], "E5"),
+        (&["--game", "onyx", "--size", "8", "--open"][..], "C3"),
+    ] {
+        let mut e = Engine::start(args);
+        e.ok(&format!("play b {first}"));
+        e.ok("play w swap");
+        e.ok("genmove b");
+        e.ok("genmove w");
+        e.ok(&format!("printsgf {path}"));
+        let text = e.ok("printsgf");
+        assert!(text.contains("\n;W[swap]\n"), "{text}");
+        e.ok("clear_board");
+        e.ok(&format!("loadsgf {path}"));
+        assert_eq!(e.ok("printsgf"), text, "{args:?}");
+        e.ok("genmove b");
+        e.ok(&format!("loadsgf {path} 3"));
+        assert!(e.ok("printsgf").ends_with(";W[swap])"), "{args:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 fn check_info_line(line: &str, floats: bool) {
     assert!(line.starts_with("info move "), "{line}");
     for part in line.split("info move ").skip(1) {

@@ -231,6 +231,32 @@ fn records_download_and_open_for_review() {
     assert_eq!(g.post("/api/play", r#"{"token":"W:E5"}"#).0, 200);
 }
 
+/// Onyx 12 with the defaults: Black plays, White swaps, play goes on; the
+/// record downloaded (the standard start's stones listed) opens again.
+#[test]
+fn an_onyx_record_with_a_swap_opens_again() {
+    let g = Gui::start(&["--engine", FAST_ENGINE]);
+    let (status, body) = g.post(
+        "/api/new",
+        r#"{"game":"onyx","black":"human","white":"human"}"#,
+    );
+    assert_eq!(status, 200, "{body}");
+    for token in ["E5", "swap", "D4", "H8"] {
+        let (status, body) = g.post("/api/play", &format!(r#"{{"token":"{token}"}}"#));
+        assert_eq!(status, 200, "{token}: {body}");
+    }
+    let (status, sgf) = g.get("/api/sgf");
+    assert_eq!(status, 200);
+    assert!(
+        sgf.contains("AB[A6][L6][A7][L7]AW[F1][G1][F12][G12]PL[B]"),
+        "{sgf}"
+    );
+    let (status, body) = g.request("POST", "/api/sgf", &[], sgf.as_bytes());
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(moves(&g.state()), 4);
+    assert_eq!(g.get("/api/sgf").1, sgf);
+}
+
 #[test]
 fn two_engines_play_a_whole_game() {
     let g = Gui::start(&[
