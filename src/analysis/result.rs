@@ -185,16 +185,19 @@ pub fn describe(record: &GameRecord, report: &Report, top: usize) -> Analysis {
             })
             .collect()
     };
-    // cell -> (visits, visits of the most visited turn there, its win rate)
-    let mut by_cell: BTreeMap<_, (u64, u64, f64)> = BTreeMap::new();
+    // cell -> (visits, visits of the most visited turn there, its win rate);
+    // the first of equally visited turns counts (candidates come best
+    // first), so a cell no visit reached has the value its unvisited
+    // candidates show.
+    let mut by_cell: BTreeMap<_, (u64, Option<u64>, f64)> = BTreeMap::new();
     if !over {
         for c in &report.candidates {
             if let Turn::Stones(a, second) = c.turn {
                 for s in std::iter::once(a).chain(second) {
-                    let e = by_cell.entry(s.cell).or_insert((0, 0, 0.0));
+                    let e = by_cell.entry(s.cell).or_insert((0, None, 0.0));
                     e.0 += c.visits;
-                    if c.visits > e.1 {
-                        (e.1, e.2) = (c.visits, c.value);
+                    if e.1.is_none_or(|most| c.visits > most) {
+                        (e.1, e.2) = (Some(c.visits), c.value);
                     }
                 }
             }

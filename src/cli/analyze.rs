@@ -260,9 +260,15 @@ pub fn text(record: &GameRecord, a: &Analysis) -> String {
 /// The heat map of an analysis over its position.
 pub fn heat_map(position: &AnyGame, a: &Analysis, kind: HeatKind) -> HeatMap {
     let topo = position.topology();
-    let cells = a.cells.as_deref().unwrap_or(&[]);
+    // A cell whose turns no visit reached has no win rate to show.
+    let cells: Vec<&CellInfo> = a
+        .cells
+        .iter()
+        .flatten()
+        .filter(|c| kind == HeatKind::Visits || c.visits > 0)
+        .collect();
     // Values are spread from the lowest to the highest, for contrast.
-    let value = |c: &CellInfo| match kind {
+    let value = |c: &&CellInfo| match kind {
         HeatKind::Visits => c.visits as f64,
         HeatKind::Winrate => c.winrate,
     };

@@ -732,7 +732,7 @@ fn write_best_line(
                 style.stone_edge.hex(),
                 num(style.line_width * 0.75)
             );
-            let size = r * if number >= 10 { 1.0 } else { 1.3 };
+            let size = r * if number >= 10 { 1.1 } else { 1.45 };
             let _ = writeln!(
                 out,
                 r#"<text class="line-number" x="{}" y="{}" font-size="{}" font-weight="bold" fill="{}">{number}</text>"#,
