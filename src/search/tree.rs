@@ -190,6 +190,16 @@ pub(crate) struct Worker {
     /// many of the current iteration's playouts ended with that stone on
     /// the board, counted by the winner's colour.
     on_final_board: Vec<[u8; 2]>,
+    /// RAVE: the final boards of the current iteration's playouts not yet
+    /// added to `on_final_board`, as bit-sliced counters: per winner and
+    /// stone colour, [`COUNT_PLANES`] words per bitboard word, plane `p`
+    /// holding bit `p` of each cell's count (see [`Self::final_slot`]).
+    final_counts: Vec<u64>,
+    /// Bitboard words in use in `final_counts` (0: nothing to add).
+    counted_words: usize,
+    /// Playouts counted in `final_counts`: no count exceeds it, so planes
+    /// from its bit length up are empty.
+    counted_playouts: u32,
     pub(crate) iterations: u64,
     /// Root visits and wins not yet added to the shared root: the root is
     /// on every path, so its counters are updated in batches of
@@ -214,6 +224,12 @@ const STONE_BITS: usize = 1 << 13;
 /// The colour bit of a stone action's bits (see [`Action::stone`]).
 const WHITE_BIT: usize = 1 << 12;
 
+/// Bit planes of [`Worker::final_counts`]: counts up to 127 playouts, more
+/// than the 64 a leaf may play.
+const COUNT_PLANES: usize = 7;
+/// Bitboard words of the largest board: cell indices are below 4096.
+const MAX_WORDS: usize = 64;
+
 /// Iterations a thread counts locally before updating the root and its
 /// children (in visits: this many times the playouts per leaf).
 const ROOT_BATCH: u32 = 128;
@@ -229,23 +245,66 @@ impl Worker {
         }
     }
 
-    /// Adds the stones of the final board `end` of a playout that `winner`
-    /// won to [`Worker::on_final_board`]. Walks the set bits of the stone
-    /// words (bit `i` is the cell with index `i`, whose stone action has
-    /// bits `i` for Black and `i | WHITE_BIT` for White): this runs once per
-    /// playout, and a per-cell lookup cost more than an Odd playout.
+    /// The first plane of winner `w`'s, stone colour `c`'s counters in
+    /// [`Worker::final_counts`]; plane `p` of word `k` is at
+    /// `slot + p * MAX_WORDS + k`.
+    #[inline(always)]
+    fn final_slot(w: usize, c: usize) -> usize {
+        (w * 2 + c) * COUNT_PLANES * MAX_WORDS
+    }
+
+    /// Counts the stones of the final board `end` of a playout that
+    /// `winner` won: each stone word is added to its bit-sliced counter (a
+    /// ripple carry over a plane or two on average). This runs once per
+    /// playout, and one increment per stone cost a tenth of an Odd
+    /// playout; [`Self::tally_final_boards`] turns the counts into
+    /// [`Worker::on_final_board`] once per iteration.
     fn record_final_board<G: Game>(&mut self, end: &G, winner: Colour) {
-        let w = winner.index();
-        for (colour_bit, colour) in [(0, Colour::Black), (WHITE_BIT, Colour::White)] {
-            for (k, &word) in end.stone_words(colour).iter().enumerate() {
-                let mut bits = word;
-                while bits != 0 {
-                    let i = (k * 64 + bits.trailing_zeros() as usize) | colour_bit;
-                    self.on_final_board[i & (STONE_BITS - 1)][w] += 1;
-                    bits &= bits - 1;
+        for c in Colour::BOTH {
+            let words = end.stone_words(c);
+            self.counted_words = self.counted_words.max(words.len().min(MAX_WORDS));
+            self.counted_playouts += u32::from(c == Colour::Black);
+            let slot = Self::final_slot(winner.index(), c.index());
+            for (k, &word) in words.iter().enumerate().take(MAX_WORDS) {
+                let mut carry = word;
+                let mut at = slot + k;
+                while carry != 0 && at < slot + COUNT_PLANES * MAX_WORDS {
+                    let plane = &mut self.final_counts[at];
+                    let next = *plane & carry;
+                    *plane ^= carry;
+                    carry = next;
+                    at += MAX_WORDS;
                 }
             }
         }
+    }
+
+    /// Adds the counts of [`Self::record_final_board`] to
+    /// [`Worker::on_final_board`] and empties the counters: bit `i` of a
+    /// word is the cell with index `i`, whose stone action has bits `i` for
+    /// Black and `i | WHITE_BIT` for White, and plane `p` adds `2^p`.
+    fn tally_final_boards(&mut self) {
+        let planes =
+            ((u32::BITS - self.counted_playouts.leading_zeros()) as usize).min(COUNT_PLANES);
+        for w in 0..2 {
+            for (c, colour_bit) in [(0, 0), (1, WHITE_BIT)] {
+                let slot = Self::final_slot(w, c);
+                for p in 0..planes {
+                    for k in 0..self.counted_words {
+                        let at = slot + p * MAX_WORDS + k;
+                        let mut bits = std::mem::take(&mut self.final_counts[at]);
+                        while bits != 0 {
+                            let i = (k * 64 + bits.trailing_zeros() as usize) | colour_bit;
+                            let e = &mut self.on_final_board[i & (STONE_BITS - 1)][w];
+                            *e = e.wrapping_add(1 << p);
+                            bits &= bits - 1;
+                        }
+                    }
+                }
+            }
+        }
+        self.counted_words = 0;
+        self.counted_playouts = 0;
     }
 
     pub(crate) fn new(rng: Rng) -> Worker {
@@ -255,6 +314,9 @@ impl Worker {
             actions: Vec::with_capacity(1024),
             priors: Vec::with_capacity(1024),
             on_final_board: vec![[0; 2]; STONE_BITS],
+            final_counts: vec![0; 4 * COUNT_PLANES * MAX_WORDS],
+            counted_words: 0,
+            counted_playouts: 0,
             iterations: 0,
             pending_visits: 0,
             pending_wins: 0,
@@ -577,6 +639,7 @@ impl<G: Game> Tree<G> {
     /// is on the board is a coin toss, and a mispredicted branch per child
     /// cost more than the store.
     fn update_amaf(&self, w: &mut Worker) {
+        w.tally_final_boards();
         let table = &w.on_final_board;
         // The seat choosing among a node's children is the mover recorded
         // with the next node on the path.
@@ -1121,18 +1184,23 @@ mod tests {
                 let mut rng = rng_from_seed(4);
                 w.clear_final_boards(g.topology());
                 let mut expected = vec![[0u8; 2]; STONE_BITS];
-                for _ in 0..3 {
-                    let mut end = g.clone();
-                    let winner = end.playout(&mut rng);
-                    w.record_final_board(&end, winner);
-                    for &cell in end.topology().cells() {
-                        if let Some(c) = end.stone_at(cell) {
-                            expected[usize::from(Action::stone(cell, c).bits())]
-                                [winner.index()] += 1;
+                // Forty playouts counted before one tally carry into the
+                // sixth plane; a second tally adds to the first.
+                for playouts in [40, 3] {
+                    for _ in 0..playouts {
+                        let mut end = g.clone();
+                        let winner = end.playout(&mut rng);
+                        w.record_final_board(&end, winner);
+                        for &cell in end.topology().cells() {
+                            if let Some(c) = end.stone_at(cell) {
+                                expected[usize::from(Action::stone(cell, c).bits())]
+                                    [winner.index()] += 1;
+                            }
                         }
                     }
+                    w.tally_final_boards();
+                    assert_eq!(w.on_final_board, expected, "{kind:?}");
                 }
-                assert_eq!(w.on_final_board, expected, "{kind:?}");
             });
         }
     }
