@@ -265,15 +265,20 @@ impl TextBlock {
         let fits = |line: &str| text_width(line, min) <= width;
         let mut lines: Vec<String> = Vec::new();
         let mut line = String::new();
+        // Adds `piece` to the current line after `sep` if the two fit,
+        // else starts a new line with it.
+        let add = |line: &mut String, lines: &mut Vec<String>, piece: &str, sep: &str| {
+            if line.is_empty() {
+                *line = piece.to_string();
+            } else if fits(&format!("{line}{sep}{piece}")) {
+                *line = format!("{line}{sep}{piece}");
+            } else {
+                lines.push(std::mem::replace(line, piece.to_string()));
+            }
+        };
         for part in text.split(" · ") {
             if fits(part) {
-                if line.is_empty() {
-                    line = part.to_string();
-                } else if fits(&format!("{line} · {part}")) {
-                    line = format!("{line} · {part}");
-                } else {
-                    lines.push(std::mem::replace(&mut line, part.to_string()));
-                }
+                add(&mut line, &mut lines, part, " · ");
                 continue;
             }
             // A part too long for a line takes lines of its own.
@@ -281,13 +286,7 @@ impl TextBlock {
                 lines.push(std::mem::take(&mut line));
             }
             for word in part.split(' ') {
-                if line.is_empty() {
-                    line = word.to_string();
-                } else if fits(&format!("{line} {word}")) {
-                    line = format!("{line} {word}");
-                } else {
-                    lines.push(std::mem::replace(&mut line, word.to_string()));
-                }
+                add(&mut line, &mut lines, word, " ");
             }
             lines.push(std::mem::take(&mut line));
         }

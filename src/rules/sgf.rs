@@ -105,14 +105,7 @@ type Node = Vec<Property>;
 /// keeps its own stack of open game trees, so any depth of nesting is read
 /// in constant call depth.
 fn parse_nodes(text: &str) -> Result<Vec<Node>, SgfError> {
-    let mut p = Parser {
-        chars: text.chars().collect(),
-        i: 0,
-    };
-    p.skip_ws();
-    if p.peek() != Some('(') {
-        return Err(SgfError("not an SGF game tree (no '(')".into()));
-    }
+    let mut p = Parser::at_game_tree(text)?;
     p.main_line()
 }
 
@@ -122,14 +115,7 @@ fn parse_nodes(text: &str) -> Result<Vec<Node>, SgfError> {
 /// text after the last game tree is ignored, as `read` ignores text after
 /// the first.
 fn parse_collection(text: &str, index: usize) -> Result<(Option<Vec<Node>>, usize), SgfError> {
-    let mut p = Parser {
-        chars: text.chars().collect(),
-        i: 0,
-    };
-    p.skip_ws();
-    if p.peek() != Some('(') {
-        return Err(SgfError("not an SGF game tree (no '(')".into()));
-    }
+    let mut p = Parser::at_game_tree(text)?;
     let mut chosen = None;
     let mut count = 0;
     while p.peek() == Some('(') {
@@ -162,6 +148,20 @@ struct Tree {
 }
 
 impl Parser {
+    /// A parser over `text`, past leading white space, at its first game
+    /// tree.
+    fn at_game_tree(text: &str) -> Result<Parser, SgfError> {
+        let mut p = Parser {
+            chars: text.chars().collect(),
+            i: 0,
+        };
+        p.skip_ws();
+        if p.peek() != Some('(') {
+            return Err(SgfError("not an SGF game tree (no '(')".into()));
+        }
+        Ok(p)
+    }
+
     fn peek(&self) -> Option<char> {
         self.chars.get(self.i).copied()
     }
