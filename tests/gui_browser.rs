@@ -1,12 +1,14 @@
 //! `oddity gui` in a real headless browser: Chromium driven over WebDriver
 //! by `tests/peers/gui_drive.py` (Python selenium) plays each of the four
-//! games by clicking the board (see that script for everything it checks).
+//! games by clicking the board, and `tests/peers/gui_details.py` checks the
+//! details a person meets (see those scripts for everything they check).
 //! Needs Debian's `chromium` and `chromium-driver` and Python's `selenium`
 //! and `sgfmill` (`.ci/peers.sh` installs them). Skipped when they are
 //! missing, unless `ODDITY_PEERS=1` is set: then it fails.
 //!
 //! `ODDITY_PEERS=1 cargo test --test gui_browser -- --nocapture`
-//! Screenshots: `target/gui-screenshots/gui-{xodd,yodd,odd,onyx}.png`.
+//! Screenshots: `target/gui-screenshots/gui-{xodd,yodd,odd,onyx}.png` and
+//! `gui-detail-*.png`.
 
 #[path = "support/gui.rs"]
 mod gui;
@@ -24,8 +26,8 @@ fn present(program: &str, args: &[&str]) -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
-#[test]
-fn four_games_played_by_clicking_in_chromium() {
+/// Whether the browser peers are installed; fails when they must be.
+fn browser_ready() -> bool {
     let required = std::env::var("ODDITY_PEERS").is_ok_and(|v| v == "1");
     let ready = present("chromium", &["--version"])
         && present("chromedriver", &["--version"])
@@ -36,35 +38,73 @@ fn four_games_played_by_clicking_in_chromium() {
             "chromium, chromedriver or python3 selenium/sgfmill is missing (run .ci/peers.sh)"
         );
         eprintln!("chromium, chromedriver or selenium is missing: skipped (run .ci/peers.sh)");
-        return;
     }
-    let g = Gui::start(&[
-        "--engine",
-        FAST_ENGINE,
-        "--engine",
-        "slow=oddity gtp --threads 1 --visits 0 --seed 4",
-    ]);
+    ready
+}
+
+/// Runs `script` against a GUI started with `engines`; returns its output
+/// once it has printed `last`.
+fn drive(script: &str, engines: &[&str], last: &str) -> String {
+    let mut args = Vec::new();
+    for e in engines {
+        args.extend(["--engine", e]);
+    }
+    let g = Gui::start(&args);
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let shots = root.join("target/gui-screenshots");
     let start = Instant::now();
     let out = Command::new("python3")
-        .arg(root.join("tests/peers/gui_drive.py"))
+        .arg(root.join("tests/peers").join(script))
         .arg(&g.url)
         .arg(gui::binary())
         .arg(g.pid().to_string())
-        .arg(&shots)
+        .arg(screenshots())
         .output()
         .expect("running python3");
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
     println!("{text}");
     assert!(
         out.status.success(),
         "{text}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(text.contains("all games played"), "{text}");
-    for game in ["xodd", "yodd", "odd", "onyx"] {
-        assert!(shots.join(format!("gui-{game}.png")).exists());
+    assert!(text.contains(last), "{text}");
+    println!("{script} took {:.1} s", start.elapsed().as_secs_f64());
+    text
+}
+
+fn screenshots() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("target/gui-screenshots")
+}
+
+const SLOW_ENGINE: &str = "slow=oddity gtp --threads 1 --visits 0 --seed 4";
+
+#[test]
+fn four_games_played_by_clicking_in_chromium() {
+    if !browser_ready() {
+        return;
     }
-    println!("browser test took {:.1} s", start.elapsed().as_secs_f64());
+    drive(
+        "gui_drive.py",
+        &[FAST_ENGINE, SLOW_ENGINE],
+        "all games played",
+    );
+    for game in ["xodd", "yodd", "odd", "onyx"] {
+        assert!(screenshots().join(format!("gui-{game}.png")).exists());
+    }
+}
+
+#[test]
+fn details_a_person_meets_in_chromium() {
+    if !browser_ready() {
+        return;
+    }
+    drive(
+        "gui_details.py",
+        &[
+            FAST_ENGINE,
+            SLOW_ENGINE,
+            "full=oddity gtp --threads 1 --seed 5",
+        ],
+        "all details checked",
+    );
 }

@@ -402,3 +402,248 @@ fn a_hung_engine_is_stopped_after_its_time() {
     assert_eq!(moves(&s), 1);
     assert_eq!(s["engines"][0]["status"], "stopped");
 }
+
+/// An engine that stopped and still sits in the seat to move is reported
+/// for as long as the game waits for it; changing the players clears it.
+#[test]
+fn a_stopped_engine_in_the_seat_to_move_is_reported_until_replaced() {
+    let liar = r#"liar=sh -c 'while read -r id cmd rest; do
+        case "$cmd" in
+          genmove_analyze) printf "=%s\nplay B:A1\n\n" "$id" ;;
+          *) printf "=%s\n\n" "$id" ;;
+        esac; done'"#;
+    let g = Gui::start(&["--engine", liar]);
+    let (status, body) = g.post(
+        "/api/new",
+        r#"{"game":"odd","size":3,"black":"human","white":"liar"}"#,
+    );
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(g.post("/api/play", r#"{"token":"B:A1"}"#).0, 200);
+    g.wait_for(LIMIT, "the fault", |s| {
+        s["engines"][0]["status"] == "stopped"
+    });
+    // Undo drops the old report; after the person's turn the game waits
+    // for the stopped engine again, and says so.
+    assert_eq!(g.post("/api/undo", "").0, 200);
+    assert!(g.state()["notice"].is_null());
+    assert_eq!(g.post("/api/play", r#"{"token":"B:B2"}"#).0, 200);
+    let s = g.state();
+    let text = s["notice"]["text"].as_str().unwrap_or_default();
+    assert!(text.contains("engine liar is stopped"), "{s}");
+    assert!(text.contains("Restart"), "{text}");
+    assert_eq!(s["notice"]["level"], "error");
+    assert!(s["clock"]["running"].is_null(), "{s}");
+    // The same players again: still waiting, still said.
+    assert_eq!(
+        g.post("/api/seats", r#"{"black":"human","white":"liar"}"#)
+            .0,
+        200
+    );
+    assert!(!g.state()["notice"].is_null());
+    // Other players: the report goes.
+    assert_eq!(
+        g.post("/api/seats", r#"{"black":"human","white":"human"}"#)
+            .0,
+        200
+    );
+    let s = g.state();
+    assert!(s["notice"].is_null(), "{s}");
+    assert_eq!(s["clock"]["running"], "w", "{s}");
+}
+
+/// An old crash report goes when the players change.
+#[test]
+fn changing_players_clears_an_old_crash_report() {
+    let g = Gui::start(&["--engine", FAST_ENGINE]);
+    let (status, body) = g.post(
+        "/api/new",
+        r#"{"game":"odd","size":3,"black":"human","white":"e"}"#,
+    );
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(g.post("/api/play", r#"{"token":"B:C3"}"#).0, 200);
+    g.wait_for(LIMIT, "the engine's turn", |s| moves(s) == 2);
+    let pid = engine_pid(g.pid()).expect("the engine process");
+    let _ = std::process::Command::new("kill")
+        .args(["-9", &pid.to_string()])
+        .status();
+    g.wait_for(LIMIT, "the crash report", |s| !s["notice"].is_null());
+    assert_eq!(
+        g.post("/api/seats", r#"{"black":"human","white":"human"}"#)
+            .0,
+        200
+    );
+    let s = g.state();
+    assert!(s["notice"].is_null(), "{s}");
+}
+
+#[test]
+fn a_click_while_reviewing_a_finished_game_gets_the_review_hint() {
+    let g = Gui::start(&["--engine", FAST_ENGINE]);
+    let full =
+        "(;FF[4]GM[9000]OG[odd]SZ[2];B[B:A1];W[W:B1];B[B:A2];W[W:B2];B[B:C2];W[W:B3];B[B:C3])";
+    let (status, body) = g.request("POST", "/api/sgf", &[], full.as_bytes());
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(g.state()["over"], true);
+    let (status, body) = g.post("/api/play", r#"{"token":"B:A1"}"#);
+    assert_eq!(status, 409);
+    assert!(body.contains("the game is over"), "{body}");
+    assert_eq!(g.post("/api/view", r#"{"turn":3}"#).0, 200);
+    let (_, body) = g.post("/api/preview", r#"{"stones":[{"cell":"C3","colour":"B"}]}"#);
+    assert!(body.contains("you are looking at turn 3 of 7"), "{body}");
+    assert!(body.contains("Play from here"), "{body}");
+}
+
+/// The engine's last analysis of its turn stays with the game after it
+/// plays, its final line included.
+#[test]
+fn an_engine_turn_leaves_its_analysis() {
+    let g = Gui::start(&["--engine", FAST_ENGINE]);
+    let (status, body) = g.post(
+        "/api/new",
+        r#"{"game":"odd","size":5,"black":"human","white":"e","seconds":5}"#,
+    );
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(g.post("/api/play", r#"{"token":"B:E5"}"#).0, 200);
+    let s = g.wait_for(LIMIT, "the engine's turn", |s| moves(s) == 2);
+    let a = &s["analysis"];
+    assert_eq!(a["engine"], "e", "{s}");
+    assert_eq!(a["turn"], 1, "{a}");
+    assert_eq!(a["seat"], "w", "{a}");
+    let candidates = a["candidates"].as_array().unwrap();
+    assert!(!candidates.is_empty(), "{a}");
+    // The final line: all 300 visits of the search.
+    let visits: u64 = candidates
+        .iter()
+        .map(|c| c["visits"].as_u64().unwrap())
+        .sum();
+    assert!(visits >= 290, "{visits}: {a}");
+    assert!(s["winrates"][1].is_f64(), "{s}");
+    assert!(s["clock"]["used"][1].as_f64().unwrap() > 0.0, "{s}");
+    // Looking back at the position before the engine's turn shows it too.
+    assert_eq!(g.post("/api/view", r#"{"turn":1}"#).0, 200);
+    assert_eq!(g.state()["analysis"]["turn"], 1);
+}
+
+#[test]
+fn a_collection_opens_any_of_its_games() {
+    let g = started();
+    let games = "(;FF[4]GM[9000]OG[odd]SZ[3];B[B:C3])\n\
+                 (;FF[4]GM[9000]OG[xodd]SZ[5];B[B:C3];W[pass])\n\
+                 (;FF[4]GM[9000]OG[onyx]SZ[4]OR[start=open];B[B2])\n";
+    let (status, body) = g.request("POST", "/api/sgf", &[], games.as_bytes());
+    assert_eq!(status, 200, "{body}");
+    let answer: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(answer["games"], 3, "{answer}");
+    assert_eq!(answer["game"], 1, "{answer}");
+    let s = g.state();
+    assert_eq!(s["game"], "odd");
+    assert!(
+        s["notice"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("game 1 of 3"),
+        "{s}"
+    );
+    let (status, body) = g.request("POST", "/api/sgf?game=2", &[], games.as_bytes());
+    assert_eq!(status, 200, "{body}");
+    let s = g.state();
+    assert_eq!((s["game"].as_str(), moves(&s)), (Some("xodd"), 2), "{s}");
+    for (query, why) in [
+        ("game=4", "there is no game 4"),
+        ("game=0", "from 1"),
+        ("game=x", "from 1"),
+        ("game=-1", "from 1"),
+        ("turn=2", "only game=K"),
+    ] {
+        let (status, body) = g.request("POST", &format!("/api/sgf?{query}"), &[], games.as_bytes());
+        assert_eq!(status, 400, "{query}: {body}");
+        assert!(body.contains(why), "{query}: {body}");
+    }
+    assert_eq!(g.state()["game"], "xodd");
+}
+
+#[test]
+fn odds_smallest_group_is_bounded_by_the_board() {
+    let g = started();
+    let (status, body) = g.post(
+        "/api/new",
+        r#"{"game":"odd","size":5,"min_group":99,"black":"human","white":"human"}"#,
+    );
+    assert_eq!(status, 409, "{body}");
+    assert!(body.contains("between 1 and 61"), "{body}");
+    assert_eq!(g.state()["game"], "xodd");
+    let (status, body) = g.post(
+        "/api/new",
+        r#"{"game":"odd","size":5,"min_group":61,"black":"human","white":"human","seconds":0.25}"#,
+    );
+    assert_eq!(status, 200, "{body}");
+    let s = g.state();
+    assert_eq!(
+        (s["min_group"].as_u64(), s["seconds"].as_f64()),
+        (Some(61), Some(0.25))
+    );
+}
+
+#[test]
+fn onyx_captures_are_counted() {
+    let g = Gui::start(&["--engine", FAST_ENGINE]);
+    let (status, body) = g.post(
+        "/api/new",
+        r#"{"game":"onyx","size":4,"open_start":true,"black":"human","white":"human"}"#,
+    );
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(g.state()["captured"], serde_json::json!([0, 0]));
+    // B3 takes B2 and A3 of the square A2-B3, whose midpoint is empty.
+    for token in ["A2", "B2", "D4", "A3", "B3"] {
+        let (status, body) = g.post("/api/play", &format!(r#"{{"token":"{token}"}}"#));
+        assert_eq!(status, 200, "{token}: {body}");
+    }
+    let s = g.state();
+    assert_eq!(s["captured"], serde_json::json!([0, 2]), "{s}");
+    assert_eq!(g.post("/api/view", r#"{"turn":4}"#).0, 200);
+    assert_eq!(g.state()["captured"], serde_json::json!([0, 0]));
+    assert!(started().state()["captured"].is_null());
+}
+
+#[test]
+fn games_between_engines_pause_and_resume() {
+    let g = Gui::start(&[
+        "--engine",
+        "quick=oddity gtp --threads 1 --visits 50 --seed 1",
+        "--engine",
+        "other=oddity gtp --threads 1 --visits 50 --seed 2",
+    ]);
+    let (status, body) = g.post(
+        "/api/new",
+        r#"{"game":"xodd","size":9,"black":"quick","white":"other","seconds":1}"#,
+    );
+    assert_eq!(status, 200, "{body}");
+    g.wait_for(LIMIT, "a few turns", |s| moves(s) >= 2);
+    assert_eq!(g.post("/api/pause", r#"{"on":true}"#).0, 200);
+    let paused = g.state();
+    assert_eq!(paused["paused"], true);
+    std::thread::sleep(Duration::from_millis(1500));
+    let s = g.state();
+    assert_eq!(moves(&s), moves(&paused), "{s}");
+    assert!(s["clock"]["running"].is_null(), "{s}");
+    assert!(
+        s["engines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|e| e["status"] == "idle"),
+        "{s}"
+    );
+    assert_eq!(g.post("/api/pause", r#"{"on":false}"#).0, 200);
+    g.wait_for(LIMIT, "play to go on", |s| moves(s) > moves(&paused));
+    // A person plays: nothing to pause.
+    assert_eq!(
+        g.post("/api/seats", r#"{"black":"human","white":"other"}"#)
+            .0,
+        200
+    );
+    let (status, body) = g.post("/api/pause", r#"{"on":true}"#);
+    assert_eq!(status, 409, "{body}");
+    assert!(body.contains("a person plays"), "{body}");
+    assert_eq!(g.post("/api/pause", r#"{"on":"yes"}"#).0, 400);
+}

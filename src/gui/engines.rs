@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tokio::sync::watch;
 
@@ -89,8 +89,12 @@ const COMMAND_TIMEOUT: Duration = Duration::from_secs(30);
 /// Lateness forgiven on top of the thinking time before an engine is
 /// declared hung.
 const MOVE_MARGIN: Duration = Duration::from_secs(10);
-/// Analysis lines per second asked of the engine (interval in centiseconds).
-const INTERVAL_CS: u32 = 50;
+/// Interval between the engine's analysis lines, in centiseconds: short,
+/// so that an engine that answers within a second is seen thinking.
+const INTERVAL_CS: u32 = 10;
+/// The shortest wait between two analyses passed to the page; the first
+/// and the last of each search always pass.
+const PAGE_INTERVAL: Duration = Duration::from_millis(300);
 
 /// Candidates kept from each analysis line, most visited first.
 const MAX_CANDIDATES: usize = 200;
@@ -198,9 +202,19 @@ fn run_job(
     let stale = || shared.stopping() || shared.lock().generation() != job.generation;
     let turn_index = job.record.moves().len();
     let mut played: Option<String> = None;
+    let mut last_sent: Option<Instant> = None;
+    // The latest analysis not yet passed to the page.
+    let mut held: Option<Analysis> = None;
+    let send = |analysis: Analysis| {
+        shared.update(|s| s.analysis_update(job.generation, analysis));
+    };
     let mut on_line = |line: &str| {
         if let Some(token) = line.strip_prefix("play ") {
             played = Some(token.trim().to_string());
+            // The final analysis, before the turn replaces the position.
+            if let Some(a) = held.take() {
+                send(a);
+            }
         } else if let Some(mut candidates) = parse_info(line) {
             // Enough for the heat map; keeps the page's updates small.
             candidates.sort_by_key(|c| std::cmp::Reverse(c.visits));
@@ -211,7 +225,13 @@ fn run_job(
                 turn: turn_index,
                 candidates,
             };
-            shared.update(|s| s.analysis_update(job.generation, analysis));
+            if last_sent.is_none_or(|t| t.elapsed() >= PAGE_INTERVAL) {
+                last_sent = Some(Instant::now());
+                held = None;
+                send(analysis);
+            } else {
+                held = Some(analysis);
+            }
         }
     };
     let seat = job.seat.seat();

@@ -57,6 +57,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/view", post(view))
         .route("/api/branch", post(branch))
         .route("/api/engine/restart", post(restart_engine))
+        .route("/api/pause", post(pause))
         .layer(DefaultBodyLimit::max(JSON_LIMIT));
     let sgf_routes = Router::new()
         .route("/api/sgf", get(download_sgf).post(upload_sgf))
@@ -329,6 +330,19 @@ async fn view(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) 
     }
 }
 
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PauseRequest {
+    on: bool,
+}
+
+async fn pause(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Response {
+    match json::<PauseRequest>(body) {
+        Ok(req) => change(&app, |s| s.set_paused(req.on)),
+        Err(r) => r.into_response(),
+    }
+}
+
 async fn branch(State(app): State<Arc<App>>) -> Response {
     change(&app, |s| {
         s.branch_here();
@@ -368,7 +382,31 @@ async fn download_sgf(State(app): State<Arc<App>>) -> Response {
         .into_response()
 }
 
-async fn upload_sgf(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Response {
+/// The game of a collection asked for by `?game=K` (from 1; default 1).
+fn game_number(query: Option<&str>) -> Result<usize, String> {
+    let Some(query) = query.filter(|q| !q.is_empty()) else {
+        return Ok(1);
+    };
+    let value = query
+        .strip_prefix("game=")
+        .ok_or_else(|| format!("unknown query '{query}': only game=K is understood"))?;
+    match value.parse::<usize>() {
+        Ok(k) if k >= 1 => Ok(k),
+        _ => Err(format!(
+            "game={value}: give the number of a game in the file, from 1"
+        )),
+    }
+}
+
+async fn upload_sgf(
+    State(app): State<Arc<App>>,
+    uri: Uri,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    let game = match game_number(uri.query()) {
+        Ok(k) => k,
+        Err(why) => return error(StatusCode::BAD_REQUEST, why),
+    };
     let bytes = match body {
         Ok(b) => b,
         Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
@@ -382,8 +420,9 @@ async fn upload_sgf(State(app): State<Arc<App>>, body: Result<Bytes, BytesReject
     let Ok(text) = std::str::from_utf8(&bytes) else {
         return error(StatusCode::BAD_REQUEST, "the SGF file is not UTF-8 text");
     };
-    match app.shared.update(|s| s.load_sgf(text)) {
-        Ok(()) => done(),
+    match app.shared.update(|s| s.load_sgf(text, game)) {
+        Ok(games) => axum::Json(serde_json::json!({ "ok": true, "game": game, "games": games }))
+            .into_response(),
         Err(why) => error(StatusCode::BAD_REQUEST, why),
     }
 }

@@ -4,6 +4,8 @@
 //! refused with its reason before any engine hears of it. Nothing here
 //! talks to processes or to the network.
 
+use std::time::Instant;
+
 use serde::Serialize;
 
 use crate::rules::game::{GameSpec, Rules};
@@ -134,13 +136,22 @@ pub struct Session {
     /// Turns shown on the board (the record's length unless reviewing).
     view: usize,
     analysis_wanted: bool,
-    analysis: Option<Analysis>,
+    /// The latest analysis of the position after k turns.
+    analyses: Vec<Option<Analysis>>,
     /// Black's win rate in the position after k turns, as last estimated.
     winrates: Vec<Option<f64>>,
     engines: Vec<EngineInfo>,
     notice: Option<Notice>,
     /// Names written to a downloaded record (`PB`, `PW`).
     player_names: [String; 2],
+    /// Seconds each turn's player spent on it.
+    times: Vec<f64>,
+    /// Seconds spent on the turn being played, before `since`.
+    spent: f64,
+    /// When the clock of the turn being played last started.
+    since: Option<Instant>,
+    /// Engines do not move until resumed.
+    paused: bool,
     /// Bumped by every change that makes a running engine job stale.
     generation: u64,
     /// Bumped by every change the page should see.
@@ -163,7 +174,7 @@ impl Session {
             seconds: DEFAULT_SECONDS,
             view: 0,
             analysis_wanted: false,
-            analysis: None,
+            analyses: vec![None],
             winrates: vec![None],
             engines: engines
                 .iter()
@@ -175,6 +186,10 @@ impl Session {
                 .collect(),
             notice: None,
             player_names: [String::new(), String::new()],
+            times: Vec::new(),
+            spent: 0.0,
+            since: None,
+            paused: false,
             generation: 0,
             version: 0,
         };
@@ -206,9 +221,58 @@ impl Session {
     /// A change of the game: running engine work is stale.
     fn changed(&mut self) {
         self.generation += 1;
-        self.analysis = None;
-        self.winrates.resize(self.record.moves().len() + 1, None);
+        let turns = self.record.moves().len();
+        self.winrates.resize(turns + 1, None);
+        self.analyses.resize(turns + 1, None);
+        self.times.truncate(turns);
+        self.retime();
         self.touched();
+    }
+
+    /// A new game or record: nothing known of its positions.
+    fn forget(&mut self) {
+        let positions = self.record.moves().len() + 1;
+        self.view = positions - 1;
+        self.winrates = vec![None; positions];
+        self.analyses = vec![None; positions];
+        self.times = vec![0.0; positions - 1];
+        self.paused = false;
+        self.reset_clock();
+    }
+
+    /// The clock runs while the player to move can play: not after the
+    /// end, not while paused, not for a stopped engine.
+    fn clock_should_run(&self) -> bool {
+        !self.record.is_over() && !self.paused && self.stalled().is_none()
+    }
+
+    /// Starts or stops the clock of the turn being played as the state
+    /// asks.
+    fn retime(&mut self) {
+        match (self.since, self.clock_should_run()) {
+            (Some(t), false) => {
+                self.spent += t.elapsed().as_secs_f64();
+                self.since = None;
+            }
+            (None, true) => self.since = Some(Instant::now()),
+            _ => {}
+        }
+    }
+
+    /// Seconds spent on the turn being played so far.
+    fn spent_now(&self) -> f64 {
+        self.spent + self.since.map_or(0.0, |t| t.elapsed().as_secs_f64())
+    }
+
+    /// The turn being played has just been added to the record.
+    fn turn_done(&mut self) {
+        self.times.push(self.spent_now());
+        self.reset_clock();
+    }
+
+    fn reset_clock(&mut self) {
+        self.spent = 0.0;
+        self.since = None;
     }
 
     fn name_players(&mut self) {
@@ -244,6 +308,12 @@ impl Session {
         };
         let spec = GameSpec::new(kind, form.size.unwrap_or(kind.default_size()), rules)
             .map_err(|e| e.to_string())?;
+        let cells = spec.topology().cell_count();
+        if kind == GameKind::Odd && spec.min_group() > cells {
+            return Err(format!(
+                "the smallest counting group must be between 1 and {cells}, the cells of this board"
+            ));
+        }
         let seats = [self.parse_seat(&form.black)?, self.parse_seat(&form.white)?];
         let seconds = form.seconds.unwrap_or(self.seconds);
         if !(seconds > 0.0 && seconds <= MAX_SECONDS) {
@@ -254,20 +324,63 @@ impl Session {
         self.record = GameRecord::new(AnyGame::new(&spec));
         self.seats = seats;
         self.seconds = seconds;
-        self.view = 0;
-        self.winrates = vec![None];
+        self.forget();
         self.notice = None;
         self.name_players();
         self.changed();
         Ok(())
     }
 
-    /// Changes who plays each seat, keeping the game.
+    /// Changes who plays each seat, keeping the game. An old engine fault
+    /// is no longer news (a stopped engine still seated is reported anew).
     pub fn set_seats(&mut self, black: &str, white: &str) -> Result<(), String> {
         self.seats = [self.parse_seat(black)?, self.parse_seat(white)?];
+        if self.seats.contains(&Seat::Human) {
+            self.paused = false;
+        }
+        self.notice = None;
         self.name_players();
         self.changed();
         Ok(())
+    }
+
+    /// Stops or resumes the engines of a game between engines. A turn an
+    /// engine is thinking about is abandoned and thought again on resume.
+    pub fn set_paused(&mut self, on: bool) -> Result<(), String> {
+        if on && self.seats.contains(&Seat::Human) {
+            return Err("pause is for games between engines: a person plays here".into());
+        }
+        self.paused = on;
+        self.changed();
+        Ok(())
+    }
+
+    /// The engine in the seat to move, when it is stopped: the game waits.
+    fn stalled(&self) -> Option<&EngineInfo> {
+        if self.record.is_over() {
+            return None;
+        }
+        match self.seat(self.record.position().to_move()) {
+            Seat::Engine(name) => self
+                .engines
+                .iter()
+                .find(|e| &e.name == name && e.fault.is_some()),
+            Seat::Human => None,
+        }
+    }
+
+    fn stalled_notice(&self) -> Option<Notice> {
+        let e = self.stalled()?;
+        let seat = self.record.position().to_move().name();
+        Some(Notice {
+            level: "error",
+            text: format!(
+                "engine {} is stopped ({}), so {seat} cannot move. Press Restart under Engines, \
+                 or choose other players and press Change players only.",
+                e.name,
+                e.fault.as_deref().unwrap_or("stopped")
+            ),
+        })
     }
 
     fn seat(&self, c: Colour) -> &Seat {
@@ -281,15 +394,15 @@ impl Session {
     /// Refuses a person's turn unless it is a person's turn at the end of
     /// the game.
     fn human_may_play(&self) -> Result<Colour, String> {
-        if self.record.is_over() {
-            return Err("the game is over".into());
-        }
         if !self.at_end() {
             return Err(format!(
                 "you are looking at turn {} of {}: go to the end or press 'Play from here'",
                 self.view,
                 self.record.moves().len()
             ));
+        }
+        if self.record.is_over() {
+            return Err("the game is over".into());
         }
         let seat = self.record.position().to_move();
         match self.seat(seat) {
@@ -372,6 +485,7 @@ impl Session {
         let turn = pos.parse_turn(token.trim()).map_err(|e| e.to_string())?;
         let topo = pos.topology();
         self.record.play(seat, turn).map_err(|e| e.describe(topo))?;
+        self.turn_done();
         self.view = self.record.moves().len();
         self.notice = None;
         self.changed();
@@ -394,6 +508,7 @@ impl Session {
         self.record
             .play(seat, Turn::Resign)
             .map_err(|e| e.describe(self.record.position().topology()))?;
+        self.turn_done();
         self.view = self.record.moves().len();
         self.changed();
         Ok(())
@@ -414,6 +529,7 @@ impl Session {
                 break;
             }
         }
+        self.reset_clock();
         self.view = self.record.moves().len();
         self.notice = None;
         self.changed();
@@ -435,24 +551,37 @@ impl Session {
     pub fn branch_here(&mut self) {
         if !self.at_end() {
             self.record = self.record.truncated(self.view);
+            self.reset_clock();
             self.changed();
         }
     }
 
-    /// Opens a record to review it: people in both seats, the last turn shown.
-    pub fn load_sgf(&mut self, text: &str) -> Result<(), String> {
-        let record = sgf::read(text).map_err(|e| format!("cannot read this SGF: {e}"))?;
+    /// Opens game `game` (from 1) of a record or collection to review it:
+    /// people in both seats, the last turn shown. Returns how many games
+    /// the file holds.
+    pub fn load_sgf(&mut self, text: &str, game: usize) -> Result<usize, String> {
+        let index = game
+            .checked_sub(1)
+            .ok_or("games in a file are numbered from 1")?;
+        let (record, count) =
+            sgf::read_game(text, index).map_err(|e| format!("cannot read this SGF: {e}"))?;
+        let record = record
+            .ok_or_else(|| format!("this file holds {count} game(s): there is no game {game}"))?;
         self.record = record;
         self.seats = [Seat::Human, Seat::Human];
-        self.view = self.record.moves().len();
-        self.winrates = vec![None; self.view + 1];
+        self.forget();
+        let which = if count > 1 {
+            format!(" (game {game} of {count} in the file)")
+        } else {
+            String::new()
+        };
         self.notice = Some(Notice {
             level: "info",
-            text: "record opened: both seats are people; choose players to go on".into(),
+            text: format!("record opened{which}: both seats are people; choose players to go on"),
         });
         self.name_players();
         self.changed();
-        Ok(())
+        Ok(count)
     }
 
     /// The record as SGF, as `printsgf` writes it.
@@ -513,6 +642,7 @@ impl Session {
         }
         let seat = self.record.position().to_move();
         if self.at_end()
+            && !self.paused
             && let Seat::Engine(name) = self.seat(seat)
         {
             return usable(name).then(|| Job {
@@ -575,6 +705,7 @@ impl Session {
                 "engine {name} stopped: {why}. The game is kept: restart the engine or change the players."
             ),
         });
+        self.retime();
         self.touched();
     }
 
@@ -591,7 +722,9 @@ impl Session {
                 Colour::White => 1.0 - best.winrate,
             });
         }
-        self.analysis = Some(analysis);
+        if let Some(slot) = self.analyses.get_mut(analysis.turn) {
+            *slot = Some(analysis);
+        }
         self.touched();
     }
 
@@ -612,6 +745,7 @@ impl Session {
         self.record
             .play(seat, turn)
             .map_err(|e| format!("answered an illegal turn '{token}': {}", e.describe(topo)))?;
+        self.turn_done();
         self.view = self.record.moves().len();
         self.changed();
         Ok(())
@@ -674,15 +808,63 @@ impl Session {
             }),
             over: self.record.is_over(),
             analysis_wanted: self.analysis_wanted,
-            analysis: self
-                .analysis
-                .as_ref()
-                .filter(|a| a.turn == self.view)
-                .cloned(),
+            analysis: self.shown_analysis(),
             winrates: self.winrates.clone(),
-            notice: self.notice.clone(),
+            notice: self.stalled_notice().or_else(|| self.notice.clone()),
+            clock: self.clock(),
+            captured: (spec.kind == GameKind::Onyx).then(|| self.captured()),
+            paused: self.paused,
             board: board_svg(&pos, last),
         }
+    }
+
+    /// The analysis of the position viewed, else that of the turn that
+    /// led to it (an engine's last thoughts stay on screen after it plays).
+    fn shown_analysis(&self) -> Option<Analysis> {
+        let at = |k: usize| self.analyses.get(k).cloned().flatten();
+        at(self.view).or_else(|| self.view.checked_sub(1).and_then(at))
+    }
+
+    fn clock(&self) -> Clock {
+        let mut used = [0.0; 2];
+        for ((seat, _), t) in self.record.moves().iter().zip(&self.times) {
+            used[seat.index()] += t;
+        }
+        let to_move = self.record.position().to_move();
+        if !self.record.is_over() {
+            used[to_move.index()] += self.spent_now();
+        }
+        Clock {
+            used,
+            running: self.since.is_some().then(|| to_move.seat()),
+        }
+    }
+
+    /// Stones of each colour captured up to the position viewed (Onyx).
+    fn captured(&self) -> [u32; 2] {
+        let count = |pos: &AnyGame| {
+            let mut n = [0u32; 2];
+            for &c in pos.topology().cells() {
+                if let Some(colour) = pos.stone_at(c) {
+                    n[colour.index()] += 1;
+                }
+            }
+            n
+        };
+        let mut pos = self.record.start().clone();
+        let mut captured = [0; 2];
+        for (seat, turn) in &self.record.moves()[..self.view] {
+            let before = count(&pos);
+            if *turn == Turn::Resign || pos.play_turn(turn).is_err() {
+                break;
+            }
+            // A swap takes a stone away without capturing it.
+            if matches!(turn, Turn::Stones(..)) {
+                let other = seat.opposite().index();
+                captured[other] += before[other].saturating_sub(count(&pos)[other]);
+            }
+        }
+        captured
     }
 
     /// The winner and why, when the viewed position ends the game.
@@ -858,8 +1040,22 @@ pub struct State {
     analysis: Option<Analysis>,
     winrates: Vec<Option<f64>>,
     notice: Option<Notice>,
+    clock: Clock,
+    /// Onyx: stones of each colour captured, black first.
+    captured: Option<[u32; 2]>,
+    /// Engines wait until resumed.
+    paused: bool,
     /// The board picture, SVG.
     board: String,
+}
+
+/// The thinking time each seat has used.
+#[derive(Serialize)]
+pub struct Clock {
+    /// Seconds, black first, the turn being played included.
+    used: [f64; 2],
+    /// `b` or `w` while the seat to move's clock runs.
+    running: Option<&'static str>,
 }
 
 #[cfg(test)]

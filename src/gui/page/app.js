@@ -11,8 +11,13 @@ const SIZES = { xodd: [3, 19, 12], yodd: [2, 12, 8], odd: [2, 12, 5], onyx: [4, 
 let state = null;       // the last state from the server
 let boardSvgText = "";  // the picture now in the page
 let pending = [];       // stones of the turn being composed: {cell, colour}
-let previewLine = null; // a candidate's line shown on the board
+let previews = [];      // the server's verdict on pending[0..=i], for each i
+let composeSeq = 0;     // answers to older previews are dropped
+let previewLine = null; // a candidate's line shown on the board: {seat, token, pv}
+let heldOrder = null;   // the candidates' order while the pointer is over the table
 let formFilled = false;
+let stateAt = 0;        // when the last state arrived (performance.now())
+let opened = null;      // the SGF file last opened: {name, text}
 
 // ---- talking to the server ----
 
@@ -48,6 +53,7 @@ function connect() {
   const events = new EventSource("/api/events");
   events.addEventListener("state", (e) => {
     $("connection").hidden = true;
+    stateAt = performance.now();
     draw(JSON.parse(e.data));
   });
   events.onerror = () => { $("connection").hidden = false; };
@@ -120,10 +126,13 @@ function drawOverlay() {
     // Heat map: each cell by the share of visits of the candidates that
     // put a stone on it; the cells of the candidates listed are labelled
     // with the win rate of the most visited candidate there.
-    const visits = new Map(), top = new Map();
+    // Where a stone may be of either colour, a ring in the colour most
+    // of those visits put there.
+    const visits = new Map(), top = new Map(), black = new Map();
     a.candidates.forEach((c, order) => {
       for (const s of tokenStones(c.token, a.seat.toUpperCase())) {
         visits.set(s.cell, (visits.get(s.cell) || 0) + c.visits);
+        if (s.colour === "B") black.set(s.cell, (black.get(s.cell) || 0) + c.visits);
         const best = top.get(s.cell);
         if (order < LISTED && (!best || c.visits > best.visits)) top.set(s.cell, c);
       }
@@ -134,10 +143,20 @@ function drawOverlay() {
       if (!spot) continue;
       const t = v / most;
       if (t < 0.03 && !top.has(cell)) continue; // too few visits to show
-      shape(g, "circle", {
+      const heat = shape(g, "circle", {
         class: "ov-heat", cx: spot.x, cy: spot.y, r: spot.r * (0.3 + 0.6 * Math.sqrt(t)),
         fill: heatColour(t), "fill-opacity": 0.3 + 0.5 * t, "data-heat": cell,
       });
+      if (state.stones[cell]) {
+        // The engine's last analysis, after its turn: keep the stone visible.
+        heat.setAttribute("r", spot.r * 0.9);
+        heat.setAttribute("fill-opacity", 0.25);
+      } else if (state.game !== "onyx") {
+        const colour = 2 * (black.get(cell) || 0) >= v ? "B" : "W";
+        heat.setAttribute("data-colour", colour);
+        heat.setAttribute("stroke", colour === "B" ? "#111" : "#fff");
+        heat.setAttribute("stroke-width", spot.r * 0.16);
+      }
       const labelled = top.get(cell);
       if (labelled) {
         shape(g, "text", {
@@ -194,14 +213,16 @@ function chosenColour() {
 
 function resetComposer() {
   pending = [];
+  previews = [];
+  composeSeq++;
   $("confirm").disabled = true;
   $("clear").disabled = true;
 }
 
 async function clickCell(cell) {
   if (!state || !state.human_turn) {
-    if (state && state.over) showReason("the game is over", false);
-    else if (state && state.view !== state.moves.length) showReason("you are reviewing: go to the last turn or press 'Play from here'", false);
+    if (state && state.view !== state.moves.length) showReason("you are reviewing: go to the last turn or press 'Play from here'", false);
+    else if (state && state.over) showReason("the game is over", false);
     else if (state) showReason("it is the engine's turn", false);
     return;
   }
@@ -211,35 +232,45 @@ async function clickCell(cell) {
   const at = pending.findIndex((s) => s.cell === cell);
   if (at >= 0) {
     pending.splice(at, 1);
+    previews = [];
+    await checkPending(false);
   } else if (pending.length >= 2) {
     showReason("a turn has at most two stones: confirm, or click a stone to take it back", false);
-    return;
   } else {
     pending.push({ cell, colour: chosenColour() });
+    await checkPending(true);
   }
-  await checkPending();
 }
 
-async function checkPending() {
+// Asks the server about the pending stones. A refused new stone is taken
+// back, and the stones before it stay as they were, Confirm included.
+async function checkPending(added) {
+  const seq = ++composeSeq;
   $("clear").disabled = pending.length === 0;
   $("confirm").disabled = true;
+  drawOverlay();
   if (pending.length === 0) {
     showReason("");
-    drawOverlay();
     return;
   }
-  drawOverlay();
   const p = await api("/api/preview", { stones: pending });
-  if (p.error || !p.ok) {
+  if (seq !== composeSeq) return;
+  const refused = p.error || !p.ok;
+  if (refused && added) {
     pending.pop();
-    showReason(`refused: ${p.error || p.reason}`, false);
-  } else if (p.complete) {
-    $("confirm").disabled = false;
-    const more = pending.length === 1 && state.moves.length > 0;
-    showReason(`${p.token}: confirm the turn${more ? ", or add a second stone" : ""}`, true);
+    const before = previews[pending.length - 1];
+    const still = before && before.complete ? `; ${before.token} can still be confirmed` : "";
+    showReason(`refused: ${p.error || p.reason}${still}`, false);
   } else {
-    showReason(p.reason, true);
+    previews[pending.length - 1] = p;
+    if (refused) showReason(`refused: ${p.error || p.reason}`, false);
+    else if (p.complete) {
+      const more = pending.length === 1 && state.moves.length > 0;
+      showReason(`${p.token}: confirm the turn${more ? ", or add a second stone" : ""}`, true);
+    } else showReason(p.reason, true);
   }
+  const now = previews[pending.length - 1];
+  $("confirm").disabled = !(now && now.ok && now.complete);
   $("clear").disabled = pending.length === 0;
   drawOverlay();
 }
@@ -287,12 +318,19 @@ function draw(s) {
     status.className = "over";
   } else {
     const who = s.seats[s.to_move === "b" ? 0 : 1];
+    const stopped = s.engines.some((e) => e.name === who && e.fault) ? ", stopped" : "";
+    const paused = s.paused ? " Paused." : "";
     const groups = s.game === "onyx" ? "" : ` Groups: Black ${s.groups[0]}, White ${s.groups[1]}.`;
     const review = s.view !== s.moves.length ? ` (reviewing turn ${s.view} of ${s.moves.length})` : "";
-    status.textContent = `${seatName(s.to_move)} to move (${who}).${groups}${review}`;
+    status.textContent = `${seatName(s.to_move)} to move (${who}${stopped}).${paused}${groups}${review}`;
     if (s.result) status.textContent += ` Game over at turn ${s.moves.length}.`;
     status.className = "";
   }
+  $("captured").hidden = !s.captured;
+  if (s.captured) {
+    $("captured").textContent = `Captured: ${s.captured[0]} black, ${s.captured[1]} white`;
+  }
+  drawClocks();
   const notice = $("notice");
   notice.hidden = !s.notice;
   if (s.notice) {
@@ -300,11 +338,16 @@ function draw(s) {
     notice.className = s.notice.level;
   }
   const parity = s.game === "xodd" || s.game === "yodd";
-  $("colours").hidden = s.game === "onyx";
-  $("confirm").hidden = !parity;
-  $("clear").hidden = !parity;
+  const person = s.seats.includes("human");
+  $("colours").hidden = s.game === "onyx" || !person;
+  $("confirm").hidden = !parity || !person;
+  $("clear").hidden = !parity || !person;
   $("pass").hidden = !s.can_pass;
   $("swap").hidden = !s.can_swap;
+  $("resign").hidden = !person;
+  $("analyze-label").hidden = !person;
+  $("pause").hidden = person || s.over;
+  $("pause").textContent = s.paused ? "Resume" : "Pause";
   $("board").classList.toggle("waiting", !s.human_turn);
   $("analyze").checked = s.analysis_wanted;
   drawCandidates();
@@ -315,15 +358,40 @@ function draw(s) {
   drawOverlay();
 }
 
+// The candidates to list: while the pointer is over the table, in the
+// order they had when it came, so that the row under it keeps its turn.
+function listed(a) {
+  const top = a.candidates.slice(0, LISTED);
+  if (!heldOrder) return top;
+  const byToken = new Map(a.candidates.map((c) => [c.token, c]));
+  const kept = heldOrder.map((t) => byToken.get(t)).filter(Boolean);
+  const rest = top.filter((c) => !heldOrder.includes(c.token));
+  return kept.concat(rest).slice(0, LISTED);
+}
+
 function drawCandidates() {
   const a = state.analysis;
   const body = $("candidates").querySelector("tbody");
   body.replaceChildren();
-  $("analysis-head").textContent = a
-    ? `${a.engine} for ${seatName(a.seat)}, ${a.candidates.reduce((n, c) => n + c.visits, 0)} visits`
-    : "No analysis of this position.";
-  if (!a) return;
-  for (const c of a.candidates.slice(0, LISTED)) {
+  const visits = a ? a.candidates.reduce((n, c) => n + c.visits, 0) : 0;
+  if (!a) {
+    $("analysis-head").textContent = "No analysis of this position.";
+    return;
+  }
+  if (a.turn === state.view) {
+    $("analysis-head").textContent = `${a.engine} for ${seatName(a.seat)}, ${visits} visits`;
+  } else {
+    const played = state.moves[a.turn] ? `, played ${state.moves[a.turn].token}` : "";
+    $("analysis-head").textContent =
+      `${a.engine} for ${seatName(a.seat)} at turn ${a.turn + 1}${played}: ${visits} visits`;
+  }
+  if (previewLine) {
+    // The line previewed follows its turn's latest analysis.
+    const same = a.candidates.find((c) => c.token === previewLine.token);
+    if (same) previewLine.pv = same.pv;
+    else previewLine = null;
+  }
+  for (const c of listed(a)) {
     const tr = document.createElement("tr");
     for (const text of [c.token, c.visits, `${(c.winrate * 100).toFixed(1)}%`, c.pv.slice(0, 8).join(" ")]) {
       const td = document.createElement("td");
@@ -331,8 +399,10 @@ function drawCandidates() {
       tr.appendChild(td);
     }
     tr.lastChild.className = "line";
+    tr.dataset.token = c.token;
+    if (previewLine && previewLine.token === c.token) tr.classList.add("previewing");
     const show = () => {
-      previewLine = { seat: a.seat.toUpperCase(), pv: c.pv };
+      previewLine = { seat: a.seat.toUpperCase(), token: c.token, pv: c.pv };
       body.querySelectorAll("tr").forEach((r) => r.classList.toggle("previewing", r === tr));
       drawOverlay();
     };
@@ -346,6 +416,23 @@ function drawCandidates() {
     tr.addEventListener("click", () => (previewLine ? hide() : show()));
     body.appendChild(tr);
   }
+}
+
+function clockText(seconds) {
+  const s = Math.floor(seconds);
+  return seconds < 60 ? `${seconds.toFixed(1)} s` : `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+// Each seat's thinking time; the running one goes on from the state's.
+function drawClocks() {
+  if (!state) return;
+  const c = state.clock;
+  const extra = (performance.now() - stateAt) / 1000;
+  const used = (i) => c.used[i] + (c.running === "bw"[i] ? extra : 0);
+  $("clock-b").textContent = `Black ${clockText(used(0))}`;
+  $("clock-w").textContent = `White ${clockText(used(1))}`;
+  $("clock-b").classList.toggle("running", c.running === "b");
+  $("clock-w").classList.toggle("running", c.running === "w");
 }
 
 function drawGraph() {
@@ -430,17 +517,86 @@ function formForGame() {
   const [lo, hi] = SIZES[game];
   $("size").min = lo;
   $("size").max = hi;
+  const n = Number($("size").value) || SIZES[game][2];
+  $("min-group").max = 3 * n * (n - 1) + 1; // the cells of the hex-hex board
   document.querySelectorAll(".odd-only").forEach((e) => { e.hidden = game !== "odd"; });
   document.querySelectorAll(".onyx-only").forEach((e) => { e.hidden = game !== "onyx"; });
 }
 
 // ---- controls ----
 
+// The cell nearest to a click that hit none (Onyx's points are small
+// discs): within three quarters of the distance between neighbouring
+// cells, else null.
+function nearestCell(e) {
+  const svg = svgRoot();
+  if (!svg) return null;
+  const p = svg.createSVGPoint();
+  p.x = e.clientX;
+  p.y = e.clientY;
+  const at = p.matrixTransform(svg.getScreenCTM().inverse());
+  const spots = [...svg.querySelectorAll("[data-cell]")].map((el) => {
+    const name = el.getAttribute("data-cell");
+    return { name, ...cellSpot(name) };
+  });
+  let best = null, bestD = Infinity, step = Infinity;
+  for (const s of spots) {
+    const d = Math.hypot(s.x - at.x, s.y - at.y);
+    if (d < bestD) { bestD = d; best = s; }
+  }
+  if (!best) return null;
+  for (const s of spots) {
+    if (s !== best) step = Math.min(step, Math.hypot(s.x - best.x, s.y - best.y));
+  }
+  return bestD <= 0.75 * step ? best.name : null;
+}
+
+function uploadSgf(game) {
+  const msg = $("records-msg");
+  msg.className = "";
+  msg.textContent = `opening ${opened.name}…`;
+  return fetch(`/api/sgf?game=${game}`, { method: "POST", body: opened.text })
+    .then((response) => response.json())
+    .catch(() => ({ error: "the file could not be sent" }))
+    .then((answer) => {
+      const choice = $("game-choice");
+      if (answer.error) {
+        msg.textContent = `cannot open ${opened.name}: ${answer.error}`;
+        msg.className = "bad-file";
+        return;
+      }
+      choice.hidden = answer.games < 2;
+      if (answer.games > 1) {
+        const pick = $("game-pick");
+        if (pick.options.length !== answer.games) {
+          pick.replaceChildren(...Array.from({ length: answer.games }, (_, i) => new Option(`game ${i + 1}`, i + 1)));
+        }
+        pick.value = answer.game;
+        $("game-count").textContent = `of ${answer.games}`;
+        msg.textContent = `opened ${opened.name}: game ${answer.game} of ${answer.games}; choose another above`;
+      } else {
+        msg.textContent = `opened ${opened.name}`;
+      }
+    });
+}
+
 function wire() {
   $("board").addEventListener("click", (e) => {
     const el = e.target.closest("[data-cell]");
-    if (el) clickCell(el.getAttribute("data-cell"));
+    const cell = el ? el.getAttribute("data-cell") : nearestCell(e);
+    if (cell) clickCell(cell);
+    else if (state && state.human_turn) showReason("click on a point or a cell of the board", false);
   });
+  const tbody = $("candidates").querySelector("tbody");
+  tbody.addEventListener("mouseenter", () => {
+    heldOrder = [...tbody.querySelectorAll("tr")].map((r) => r.dataset.token);
+  });
+  tbody.addEventListener("mouseleave", () => {
+    heldOrder = null;
+    if (state) drawCandidates();
+  });
+  $("pause").addEventListener("click", () => send("/api/pause", { on: !state.paused }));
+  setInterval(drawClocks, 250);
   $("confirm").addEventListener("click", confirmTurn);
   $("clear").addEventListener("click", () => { resetComposer(); showReason(""); drawOverlay(); });
   $("pass").addEventListener("click", () => playToken("pass"));
@@ -456,9 +612,10 @@ function wire() {
   $("last").addEventListener("click", () => send("/api/view", { turn: state.moves.length }));
   $("branch").addEventListener("click", () => send("/api/branch"));
   $("game").addEventListener("change", () => {
-    formForGame();
     $("size").value = SIZES[$("game").value][2];
+    formForGame();
   });
+  $("size").addEventListener("input", formForGame);
   $("new-game").addEventListener("submit", async (e) => {
     e.preventDefault();
     const game = $("game").value;
@@ -475,23 +632,24 @@ function wire() {
       form.swap = $("swap-rule").checked;
     }
     const answer = await send("/api/new", form);
-    if (!answer.error) showReason("");
+    if (!answer.error) {
+      showReason("");
+      // The file opened before is no longer on the board.
+      $("game-choice").hidden = true;
+      $("records-msg").textContent = "";
+    }
   });
   $("apply-seats").addEventListener("click", () =>
     send("/api/seats", { black: $("black").value, white: $("white").value }));
   $("upload").addEventListener("change", async (e) => {
     const file = e.target.files[0];
     if (!file) return;
-    let answer;
-    try {
-      const response = await fetch("/api/sgf", { method: "POST", body: await file.text() });
-      answer = await response.json();
-    } catch (err) {
-      answer = { error: "the file could not be sent" };
-    }
-    showReason(answer.error ? `cannot open ${file.name}: ${answer.error}` : `opened ${file.name}`, !answer.error);
+    $("game-choice").hidden = true;
+    opened = { name: file.name, text: await file.text() };
     e.target.value = "";
+    await uploadSgf(1);
   });
+  $("game-pick").addEventListener("change", (e) => uploadSgf(Number(e.target.value)));
   window.addEventListener("keydown", (e) => {
     if (e.target.closest("input, select, textarea")) return;
     if (e.key === "x") ($("colour-b").checked ? $("colour-w") : $("colour-b")).checked = true;
