@@ -4,6 +4,7 @@
 use std::time::{Duration, Instant};
 
 use clap::Args;
+use cpu_time::ProcessTime;
 use serde::Serialize;
 
 use super::GameArgs;
@@ -51,18 +52,6 @@ pub struct BenchArgs {
     /// (repeatable), e.g. `--param rave=off` (see protocol.md, `oddity-param`).
     #[arg(long = "param", value_name = "NAME=VALUE")]
     pub params: Vec<String>,
-}
-
-/// CPU time of this process (all threads) from `/proc/self/stat`, in
-/// seconds; `None` where that file does not exist. Resolution: one clock
-/// tick (10 ms on Linux).
-fn cpu_seconds() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    let rest = &stat[stat.rfind(')')? + 2..];
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
-    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
-    Some(ticks as f64 / 100.0)
 }
 
 /// The line `--playouts` prints.
@@ -164,7 +153,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         time: seconds.map(Duration::from_secs_f64),
         soft_time: None,
     };
-    let cpu_before = cpu_seconds();
+    let cpu_before = ProcessTime::try_now().ok();
     let mut stop_ms = None;
     let report = if args.stop_latency {
         let wait = Duration::from_secs_f64(seconds.unwrap_or(2.0));
@@ -183,10 +172,10 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
     } else {
         engine.search(&limits, &StopFlag::new(), None)
     };
-    let cpu = match (cpu_before, cpu_seconds()) {
-        (Some(a), Some(b)) => Some(round(b - a, 2)),
-        _ => None,
-    };
+    // CPU time of all threads of this process; None where the system has no such clock.
+    let cpu = cpu_before
+        .and_then(|t| t.try_elapsed().ok())
+        .map(|d| round(d.as_secs_f64(), 2));
     let s = report.elapsed.as_secs_f64();
     let best = report.best.map(|t| start.token(&t));
     if let Some(c) = report.candidates.first() {

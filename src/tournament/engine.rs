@@ -58,72 +58,18 @@ impl EngineSpec {
         })
     }
 
+    /// The command line, quoted so that it splits back into the same words.
     pub fn command_line(&self) -> String {
-        let mut s = self.program.clone();
-        for a in &self.args {
-            s.push(' ');
-            s.push_str(a);
-        }
-        s
+        let words = std::iter::once(&self.program).chain(&self.args);
+        shlex::try_join(words.map(String::as_str))
+            .unwrap_or_else(|_| format!("{} {}", self.program, self.args.join(" ")))
     }
 }
 
-/// Splits a command line into words: whitespace separates, `'...'` and
-/// `"..."` quote, a backslash escapes the next character (outside single quotes).
+/// Splits a command line into words as a POSIX shell does for quotes and
+/// backslashes (no variables, no globs; `#` starts a comment).
 pub fn split_command_line(text: &str) -> Result<Vec<String>, String> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut in_word = false;
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\'' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some('\'') => break,
-                        Some(ch) => word.push(ch),
-                        None => return Err(format!("unclosed ' in '{text}'")),
-                    }
-                }
-            }
-            '"' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some('"') => break,
-                        Some('\\') => match chars.next() {
-                            Some(ch) => word.push(ch),
-                            None => return Err(format!("trailing \\ in '{text}'")),
-                        },
-                        Some(ch) => word.push(ch),
-                        None => return Err(format!("unclosed \" in '{text}'")),
-                    }
-                }
-            }
-            '\\' => {
-                in_word = true;
-                match chars.next() {
-                    Some(ch) => word.push(ch),
-                    None => return Err(format!("trailing \\ in '{text}'")),
-                }
-            }
-            c if c.is_whitespace() => {
-                if in_word {
-                    words.push(std::mem::take(&mut word));
-                    in_word = false;
-                }
-            }
-            c => {
-                in_word = true;
-                word.push(c);
-            }
-        }
-    }
-    if in_word {
-        words.push(word);
-    }
-    Ok(words)
+    shlex::split(text).ok_or_else(|| format!("unclosed quote or trailing \\ in '{text}'"))
 }
 
 /// Reads a response's first line, `=ID text` or `?ID text`, for command
@@ -504,6 +450,12 @@ mod tests {
             vec!["a", "b c", "d \"e\"", "f g"]
         );
         assert!(split_command_line("'open").is_err());
+        assert!(split_command_line("a\\").is_err());
+        let spec = EngineSpec::parse(r#"x=prog 'two words' "it's" plain"#).unwrap();
+        assert_eq!(
+            split_command_line(&spec.command_line()).unwrap(),
+            ["prog", "two words", "it's", "plain"]
+        );
         assert_eq!(split_command_line("  ").unwrap(), Vec::<String>::new());
     }
 

@@ -29,6 +29,8 @@ use std::sync::mpsc::channel;
 use std::sync::{Arc, Mutex};
 use std::thread;
 
+use indicatif::{ProgressBar, ProgressStyle};
+
 use crate::rules::game::GameSpec;
 use crate::rules::sgf::{RecordInfo, write as write_sgf};
 use engine::{EngineProcess, EngineSpec};
@@ -214,7 +216,6 @@ pub fn run(cfg: &MatchConfig, stop: Arc<AtomicBool>) -> Result<Report, String> {
         }
     }
 
-    let tty = std::io::stderr().is_terminal();
     if sprt_stopped.is_none() && !queue.is_empty() {
         let queue = Arc::new(Mutex::new(queue));
         let drain = Arc::new(AtomicBool::new(false));
@@ -235,9 +236,9 @@ pub fn run(cfg: &MatchConfig, stop: Arc<AtomicBool>) -> Result<Report, String> {
             );
         }
         drop(tx);
-        if cfg.progress {
-            let s = Summary::new(&all, &order);
-            eprint!("{}", progress_text(&s, scheduled, tty, None));
+        let display = cfg.progress.then(|| Display::new(scheduled));
+        if let Some(d) = &display {
+            d.update(&Summary::new(&all, &order), scheduled, None);
         }
         for p in rx {
             let Played { result, record, .. } = p;
@@ -268,8 +269,8 @@ pub fn run(cfg: &MatchConfig, stop: Arc<AtomicBool>) -> Result<Report, String> {
             played += 1;
             all.push(result);
             let summary = Summary::new(&all, &order);
-            if cfg.progress {
-                eprint!("{}", progress_text(&summary, scheduled, tty, all.last()));
+            if let Some(d) = &display {
+                d.update(&summary, scheduled, all.last());
             }
             if let Some(sprt) = &cfg.sprt {
                 let v = sprt_verdict(sprt, &all, &order);
@@ -282,8 +283,8 @@ pub fn run(cfg: &MatchConfig, stop: Arc<AtomicBool>) -> Result<Report, String> {
         for h in handles {
             let _ = h.join();
         }
-        if cfg.progress && tty {
-            eprintln!();
+        if let Some(d) = &display {
+            d.finish();
         }
     }
     let interrupted = stop.load(Ordering::Relaxed);
@@ -306,21 +307,51 @@ fn sprt_verdict(sprt: &Sprt, results: &[GameResult], order: &[(String, String)])
     }
 }
 
-fn progress_text(s: &Summary, total: usize, tty: bool, last: Option<&GameResult>) -> String {
-    if tty {
-        format!("\r{}\x1b[K", s.progress(total))
-    } else {
-        match last {
-            Some(r) => format!(
-                "game {} {} vs {}: {} ({}) | {}\n",
-                r.id,
-                r.black,
-                r.white,
-                r.winner.as_deref().unwrap_or("no result"),
-                r.reason,
-                s.progress(total)
-            ),
-            None => String::new(),
+/// The live display on stderr: a progress bar on a terminal, one line per
+/// finished game otherwise (logs).
+enum Display {
+    Bar(ProgressBar),
+    Lines,
+}
+
+impl Display {
+    fn new(total: usize) -> Display {
+        if !std::io::stderr().is_terminal() {
+            return Display::Lines;
+        }
+        let bar = ProgressBar::new(total as u64);
+        let template = "[{bar:30}] {pos}/{len} games, {elapsed_precise} (eta {eta}){msg}";
+        if let Ok(style) = ProgressStyle::with_template(template) {
+            bar.set_style(style.progress_chars("=> "));
+        }
+        Display::Bar(bar)
+    }
+
+    fn update(&self, s: &Summary, total: usize, last: Option<&GameResult>) {
+        match self {
+            Display::Bar(bar) => {
+                bar.set_position(s.games);
+                bar.set_message(s.standings());
+            }
+            Display::Lines => {
+                if let Some(r) = last {
+                    eprintln!(
+                        "game {} {} vs {}: {} ({}) | {}",
+                        r.id,
+                        r.black,
+                        r.white,
+                        r.winner.as_deref().unwrap_or("no result"),
+                        r.reason,
+                        s.progress(total)
+                    );
+                }
+            }
+        }
+    }
+
+    fn finish(&self) {
+        if let Display::Bar(bar) = self {
+            bar.finish_and_clear();
         }
     }
 }

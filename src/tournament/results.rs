@@ -302,9 +302,14 @@ impl Summary {
         s
     }
 
-    /// One line for the live display.
+    /// One line for the live display: games played and the standings.
     pub fn progress(&self, total: usize) -> String {
-        let mut line = format!("games {}/{}", self.games, total);
+        format!("games {}/{}{}", self.games, total, self.standings())
+    }
+
+    /// The first pairings' scores, each after ` | `.
+    pub fn standings(&self) -> String {
+        let mut line = String::new();
         for p in self.pairs.iter().take(3) {
             line.push_str(&format!(
                 " | {} vs {} {}-{}",
