@@ -224,6 +224,7 @@ fn run_job(
                 seat: job.seat,
                 turn: turn_index,
                 candidates,
+                genmove: job.genmove,
             };
             if last_sent.is_none_or(|t| t.elapsed() >= PAGE_INTERVAL) {
                 last_sent = Some(Instant::now());

@@ -51,6 +51,9 @@ pub struct Analysis {
     /// The position analysed: after this many turns.
     pub turn: usize,
     pub candidates: Vec<Candidate>,
+    /// Made by an engine choosing its turn (else analysis asked for).
+    #[serde(skip)]
+    pub genmove: bool,
 }
 
 /// What an engine is doing, as the page shows it.
@@ -611,8 +614,17 @@ impl Session {
         })
     }
 
+    /// Turning analysis off also drops what it found; what engines
+    /// thought on their own turns stays.
     pub fn set_analysis_wanted(&mut self, on: bool) {
         self.analysis_wanted = on;
+        if !on {
+            for slot in &mut self.analyses {
+                if slot.as_ref().is_some_and(|a| !a.genmove) {
+                    *slot = None;
+                }
+            }
+        }
         self.changed();
     }
 
@@ -1132,6 +1144,87 @@ mod tests {
         assert_eq!(p.token.as_deref(), Some("B:A4,W:D4"));
         let p = s.preview(&[stone("D4", "X")]);
         assert!(!p.ok);
+    }
+
+    fn analysis(turn: usize, genmove: bool) -> Analysis {
+        Analysis {
+            engine: "e".into(),
+            seat: if turn % 2 == 0 {
+                Colour::Black
+            } else {
+                Colour::White
+            },
+            turn,
+            candidates: vec![Candidate {
+                token: "B:A1".into(),
+                visits: 10,
+                winrate: 0.5,
+                pv: Vec::new(),
+            }],
+            genmove,
+        }
+    }
+
+    fn shown(s: &Session) -> Option<(usize, bool)> {
+        s.state(|_, _| String::new())
+            .analysis
+            .map(|a| (a.turn, a.genmove))
+    }
+
+    #[test]
+    fn analyses_stay_with_their_positions() {
+        let mut s = Session::new(&["e".to_string()]);
+        s.new_game(&form("odd", 3, "human", "e")).unwrap();
+        s.set_analysis_wanted(true);
+        s.analysis_update(s.generation(), analysis(0, false));
+        assert_eq!(shown(&s), Some((0, false)));
+        // A stale update is dropped.
+        s.analysis_update(s.generation() - 1, analysis(0, true));
+        assert_eq!(shown(&s), Some((0, false)));
+        s.play_human("B:C3").unwrap();
+        // The person's analysis until the engine's arrives.
+        assert_eq!(shown(&s), Some((0, false)));
+        s.analysis_update(s.generation(), analysis(1, true));
+        s.engine_turn(s.generation(), Colour::White, "W:A1")
+            .unwrap();
+        // After its turn, the engine's last analysis stays.
+        assert_eq!(shown(&s), Some((1, true)));
+        s.set_view(0).unwrap();
+        assert_eq!(shown(&s), Some((0, false)));
+        s.set_view(2).unwrap();
+        // Turning analysis off drops what it found, not the engine's.
+        s.set_analysis_wanted(false);
+        assert_eq!(shown(&s), Some((1, true)));
+        s.set_view(0).unwrap();
+        assert_eq!(shown(&s), None);
+        // Taking turns back forgets the analyses of the positions gone.
+        s.set_view(2).unwrap();
+        s.undo().unwrap();
+        assert_eq!(s.record().moves().len(), 0);
+        s.play_human("B:B2").unwrap();
+        assert_eq!(shown(&s), None);
+    }
+
+    #[test]
+    fn clocks_count_each_seats_time() {
+        let mut s = Session::new(&["e".to_string()]);
+        s.new_game(&form("odd", 3, "human", "human")).unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(30));
+        s.play_human("B:C3").unwrap();
+        let c = s.clock();
+        assert!(c.used[0] >= 0.03 && c.used[1] < 0.03, "{:?}", c.used);
+        assert_eq!(c.running, Some("w"));
+        s.set_seats("e", "e").unwrap();
+        s.set_paused(true).unwrap();
+        let c = s.clock();
+        assert_eq!(c.running, None);
+        std::thread::sleep(std::time::Duration::from_millis(30));
+        assert_eq!(s.clock().used, c.used);
+        s.set_paused(false).unwrap();
+        assert_eq!(s.clock().running, Some("w"));
+        s.undo().unwrap();
+        let c = s.clock();
+        assert!(c.used[0] < 0.03 && c.used[1] == 0.0, "{:?}", c.used);
     }
 
     #[test]

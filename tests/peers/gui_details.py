@@ -290,7 +290,9 @@ def candidates_and_rings(d):
     shot_at(d, "board", "gui-detail-hover.png")
     ActionChains(d).move_to_element(d.find_element(By.ID, "status")).perform()
     d.find_element(By.ID, "analyze").click()
-    wait(d, "analysis off", lambda: not state(d)["analysis_wanted"])
+    wait(d, "analysis off, and what it found gone",
+         lambda: not state(d)["analysis_wanted"] and state(d)["analysis"] is None
+         and not d.find_elements(By.CSS_SELECTOR, "#overlay [data-heat]"))
     log(f"  rings of colours {sorted(colours)}; the hovered row kept {token} through updates")
 
 
