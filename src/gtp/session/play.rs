@@ -1,0 +1,342 @@
+//! Playing: turns (with GoGui mode's one stone per `play`), the engine's
+//! moves, undo and the clock commands.
+
+use std::time::Duration;
+
+use super::{Ctx, Reply, Session, err, ok, parse_seat, syntax};
+use crate::gtp::analyze::{self, Format};
+use crate::gtp::clock::Clock;
+use crate::gtp::gogui::Grid;
+use crate::gtp::io::StopOn;
+use crate::gtp::think::{Limits, Report};
+use crate::rules::game::Game;
+use crate::rules::kind::GameKind;
+use crate::rules::moves::{Colour, Stone, TokenErrorKind, Turn};
+use crate::rules::position::AnyGame;
+use crate::rules::record::GameRecord;
+
+impl Session {
+    pub(super) fn play(&mut self, args: &[String], _: &mut Ctx) -> Reply {
+        let [seat, token] = args else {
+            return syntax();
+        };
+        let Some(seat) = parse_seat(seat) else {
+            return syntax();
+        };
+        if self.gogui {
+            return match self.spec().kind {
+                GameKind::Onyx => self.play_gogui_onyx(seat, token),
+                _ => self.play_one_stone(seat, token),
+            };
+        }
+        let pos = self.pos();
+        let turn = match Turn::parse(token, pos.kind(), pos.topology(), seat) {
+            Ok(t) => t,
+            Err(e) => {
+                log::info!("{e}");
+                return if well_formed_elsewhere(token, pos, seat) {
+                    err("illegal move")
+                } else {
+                    syntax()
+                };
+            }
+        };
+        match self.record.play(seat, turn) {
+            Ok(()) => ok(""),
+            Err(e) => {
+                log::info!("{}", e.describe(self.pos().topology()));
+                err("illegal move")
+            }
+        }
+    }
+
+    /// GoGui mode, Onyx: `play <seat> <vertex>` with GoGui's grid names; `pass`
+    /// is the swap, the one turn GoGui cannot name otherwise.
+    pub(super) fn play_gogui_onyx(&mut self, seat: Colour, token: &str) -> Reply {
+        let turn = if token.eq_ignore_ascii_case("pass") {
+            Turn::Swap
+        } else if token.eq_ignore_ascii_case("resign") {
+            Turn::Resign
+        } else {
+            match Grid::new(self.pos().topology()).parse(token) {
+                Some(cell) => Turn::Stones(Stone { cell, colour: seat }, None),
+                None => return syntax(),
+            }
+        };
+        match self.record.play(seat, turn) {
+            Ok(()) => ok(""),
+            Err(e) => {
+                log::info!("{}", e.describe(self.pos().topology()));
+                err("illegal move")
+            }
+        }
+    }
+
+    /// GoGui mode, Odd/Xodd/Yodd: `play <colour> <point>` puts one stone of that colour
+    /// for the seat to move; in Xodd/Yodd a second `play` completes the turn
+    /// and `play <colour> pass` ends it after one stone (or passes).
+    pub(super) fn play_one_stone(&mut self, colour: Colour, token: &str) -> Reply {
+        let pos = self.pos().clone();
+        let topo = pos.topology();
+        let mover = pos.to_move();
+        if self.record.is_over() {
+            return err("illegal move");
+        }
+        if token.eq_ignore_ascii_case("pass") || token.eq_ignore_ascii_case("resign") {
+            let turn = match self.half_turn {
+                _ if token.eq_ignore_ascii_case("resign") => Turn::Resign,
+                Some((_, s)) => Turn::Stones(s, None),
+                None => Turn::Pass,
+            };
+            // A refused pass keeps a waiting first stone.
+            return match self.record.play(mover, turn) {
+                Ok(()) => {
+                    self.half_turn = None;
+                    ok("")
+                }
+                Err(_) => err("illegal move"),
+            };
+        }
+        let Some(cell) = Grid::new(topo).parse(token) else {
+            return syntax();
+        };
+        let stone = Stone { cell, colour };
+        let turn = match self.half_turn {
+            None => Turn::Stones(stone, None),
+            Some((_, first)) if first.cell == cell => return err("illegal move"),
+            Some((_, first)) => Turn::stones(first, Some(stone)),
+        };
+        let mut trial = pos.clone();
+        if trial.play_turn(&turn).is_ok() {
+            if self.record.play(mover, turn).is_err() {
+                return err("illegal move");
+            }
+            self.half_turn = None;
+            return ok("");
+        }
+        // A first stone that cannot end the turn may still start one.
+        if self.half_turn.is_none() {
+            let starts = crate::with_game!(&pos, g => {
+                g.is_legal(stone.action()) && {
+                    let mut h = g.clone();
+                    h.apply(stone.action());
+                    h.mid_turn()
+                }
+            });
+            if starts {
+                self.half_turn = Some((mover, stone));
+                return ok("");
+            }
+        }
+        err("illegal move")
+    }
+
+    pub(super) fn think_limits(&self, seat: Colour) -> Limits {
+        let pos = self.pos();
+        let cells = pos.topology().cell_count() as u32;
+        let (soft_time, time) = match self.clock.budget(seat.index(), pos.turns_played(), cells) {
+            Some((soft, hard)) => (Some(soft), Some(hard)),
+            None if self.params.time > 0.0 => {
+                (None, Some(Duration::from_secs_f64(self.params.time)))
+            }
+            None => (None, None),
+        };
+        Limits {
+            visits: (self.params.visits > 0).then_some(self.params.visits),
+            time,
+            soft_time,
+        }
+    }
+
+    /// The record to search for `seat`: the game itself, or a copy of its
+    /// position with `seat` to move.
+    pub(super) fn record_for(&self, seat: Colour) -> GameRecord {
+        if self.pos().to_move() == seat {
+            self.record.clone()
+        } else {
+            let mut p = self.pos().clone();
+            p.set_to_move(seat);
+            GameRecord::new(p)
+        }
+    }
+
+    /// Searches for `seat`, with progress lines when `progress` is given.
+    pub(super) fn search(
+        &mut self,
+        seat: Colour,
+        limits: Limits,
+        ctx: &mut Ctx,
+        progress: Option<(Format, Duration)>,
+    ) -> Report {
+        let record = self.record_for(seat);
+        // A search that no limit ends is ended by the end of input too.
+        let on = if limits == Limits::default() {
+            StopOn::InterruptOrEof
+        } else {
+            StopOn::Interrupt
+        };
+        ctx.reader.watch(&self.stop, on);
+        let out = &mut *ctx.out;
+        let report = match progress {
+            Some((format, every)) => {
+                let pos = record.position().clone();
+                let mut f =
+                    |r: &Report| out.stream_line(&analyze::info_line(&pos, r, format, None));
+                self.thinker
+                    .think(&record, &limits, &self.stop, Some((&mut f, every)))
+            }
+            None => self.thinker.think(&record, &limits, &self.stop, None),
+        };
+        ctx.reader.unwatch();
+        report
+    }
+
+    /// The turn to play from a finished search. With the `resign`
+    /// parameter above 0: `resign` when the loss is proven or the win rate
+    /// is under it. At 0 the engine never resigns: a proven loss is played
+    /// on with the turn the search found hardest to answer.
+    pub(super) fn choose(&self, seat: Colour, report: &Report) -> Option<Turn> {
+        let best = report.best?;
+        let lost = report.proven == Some(seat.opposite())
+            || report
+                .candidates
+                .first()
+                .is_some_and(|c| c.proven == Some(seat.opposite()));
+        let hopeless = self.params.resign > 0.0
+            && (lost || (report.root_visits >= 100 && report.root_value < self.params.resign));
+        Some(if hopeless { Turn::Resign } else { best })
+    }
+
+    pub(super) fn genmove_common(&mut self, args: &[String], ctx: &mut Ctx, commit: bool) -> Reply {
+        let [seat] = args else { return syntax() };
+        let Some(seat) = parse_seat(seat) else {
+            return syntax();
+        };
+        if self.record.is_over() {
+            return err("game is over");
+        }
+        self.half_turn = None;
+        let limits = self.think_limits(seat);
+        let report = self.search(seat, limits, ctx, None);
+        let Some(turn) = self.choose(seat, &report) else {
+            return err("game is over");
+        };
+        let token = match (self.gogui, self.gogui_vertex(seat, &turn)) {
+            (false, _) => self.pos().token(&turn),
+            (true, Some(vertex)) => vertex,
+            // GoGui would take any other answer for a malformed vertex, and
+            // its game would part from the engine's: play nothing.
+            (true, None) => {
+                return err(format!("{} is not a GoGui move", self.pos().token(&turn)));
+            }
+        };
+        if commit && self.record.play(seat, turn).is_err() {
+            return err("internal error");
+        }
+        ok(token)
+    }
+
+    /// A turn as GoGui names it, if it can: one stone of the seat's colour
+    /// (every Onyx stone) is its vertex, a pass or the Onyx swap is `pass`.
+    /// GoGui has no name for a stone of the other colour or two stones.
+    pub(super) fn gogui_vertex(&self, seat: Colour, turn: &Turn) -> Option<String> {
+        match turn {
+            Turn::Stones(s, None) if s.colour == seat => {
+                Some(Grid::new(self.pos().topology()).name(s.cell))
+            }
+            Turn::Pass | Turn::Swap => Some("pass".into()),
+            Turn::Resign => Some("resign".into()),
+            Turn::Stones(..) => None,
+        }
+    }
+
+    pub(super) fn genmove(&mut self, args: &[String], ctx: &mut Ctx) -> Reply {
+        self.genmove_common(args, ctx, true)
+    }
+
+    pub(super) fn reg_genmove(&mut self, args: &[String], ctx: &mut Ctx) -> Reply {
+        self.genmove_common(args, ctx, false)
+    }
+
+    pub(super) fn undo(&mut self, args: &[String], _: &mut Ctx) -> Reply {
+        if !args.is_empty() {
+            return syntax();
+        }
+        if self.half_turn.take().is_some() {
+            return ok("");
+        }
+        if self.record.undo() {
+            ok("")
+        } else {
+            err("cannot undo")
+        }
+    }
+
+    pub(super) fn time_settings(&mut self, args: &[String], _: &mut Ctx) -> Reply {
+        let [main, byo, stones] = args else {
+            return syntax();
+        };
+        let (Ok(main), Ok(byo), Ok(stones)) = (
+            main.parse::<f64>(),
+            byo.parse::<f64>(),
+            stones.parse::<u32>(),
+        ) else {
+            return syntax();
+        };
+        if main < 0.0 || byo < 0.0 || !main.is_finite() || !byo.is_finite() {
+            return syntax();
+        }
+        self.clock = Clock::settings(main, byo, stones);
+        ok("")
+    }
+
+    pub(super) fn kgs_time_settings(&mut self, args: &[String], _: &mut Ctx) -> Reply {
+        let nums: Option<Vec<f64>> = args
+            .iter()
+            .skip(1)
+            .map(|a| a.parse::<f64>().ok().filter(|x| *x >= 0.0 && x.is_finite()))
+            .collect();
+        let Some(nums) = nums else { return syntax() };
+        let clock = match (args.first().map(|s| s.as_str()), nums.as_slice()) {
+            (Some("none"), []) => Clock::none(),
+            (Some("absolute"), [main]) => Clock::settings(*main, 0.0, 0),
+            // Japanese byo-yomi: each period covers one move.
+            (Some("byoyomi"), [main, period, _periods]) => Clock::settings(*main, *period, 1),
+            (Some("canadian"), [main, byo, stones]) if *stones >= 1.0 => {
+                Clock::settings(*main, *byo, *stones as u32)
+            }
+            _ => return syntax(),
+        };
+        self.clock = clock;
+        ok("")
+    }
+
+    pub(super) fn time_left(&mut self, args: &[String], _: &mut Ctx) -> Reply {
+        let [seat, secs, stones] = args else {
+            return syntax();
+        };
+        let (Some(seat), Ok(secs), Ok(stones)) =
+            (parse_seat(seat), secs.parse::<f64>(), stones.parse::<u32>())
+        else {
+            return syntax();
+        };
+        if !secs.is_finite() {
+            return syntax();
+        }
+        self.clock.left[seat.index()] = Some((secs.max(0.0), stones));
+        ok("")
+    }
+}
+
+/// Whether a token that this game rejects is well formed in some game on this
+/// board (`pass` in Odd, a bare point in Xodd, two stones in Onyx): such a
+/// token is an illegal move here, not a syntax error.
+fn well_formed_elsewhere(token: &str, pos: &AnyGame, seat: Colour) -> bool {
+    let own = Turn::parse(token, pos.kind(), pos.topology(), seat);
+    if matches!(&own, Err(e) if e.kind == TokenErrorKind::WrongColour) {
+        return true;
+    }
+    GameKind::ALL
+        .into_iter()
+        .any(|kind| Turn::parse(token, kind, pos.topology(), seat).is_ok())
+}
