@@ -159,7 +159,8 @@ def write(tmp, name, text):
 
 
 FULL_ODD = "(;FF[4]GM[9000]OG[odd]SZ[2];B[B:A1];W[W:B1];B[B:A2];W[W:B2];B[B:C2];W[W:B3];B[B:C3])"
-TWO_GAMES = FULL_ODD + "\n(;FF[4]GM[9000]OG[xodd]SZ[5];B[B:C3];W[W:A1,W:E5];B[pass])\n"
+TWO_GAMES = FULL_ODD + ("\n(;FF[4]GM[9000]OG[xodd]SZ[5]PB[alpha]PW[beta]RE[B+1]"
+                        ";B[B:C3];W[W:A1,W:E5];B[pass];W[pass])\n")
 
 
 def records(d, tmp):
@@ -181,8 +182,11 @@ def records(d, tmp):
         fail("no choice of game for a file of two games")
     shot_at(d, "records", "gui-detail-collection.png")
     Select(d.find_element(By.ID, "game-pick")).select_by_value("2")
-    wait(d, "game 2 of the file", lambda: state(d)["game"] == "xodd" and len(state(d)["moves"]) == 3)
-    log(f"  a file of two games: {msg.text!r}; game 2 chosen")
+    wait(d, "game 2 of the file", lambda: state(d)["game"] == "xodd" and len(state(d)["moves"]) == 4)
+    labels = [o.text for o in Select(d.find_element(By.ID, "game-pick")).options]
+    if labels != ["game 1: odd", "game 2: xodd, alpha - beta, B+1"]:
+        fail(f"the games are offered as {labels}")
+    log(f"  a file of two games: {msg.text!r}; offered as {labels}; game 2 chosen")
     # The review hint, not 'the game is over', while looking back.
     Select(d.find_element(By.ID, "game-pick")).select_by_value("1")
     wait(d, "game 1 again", lambda: state(d)["game"] == "odd" and state(d)["over"])
@@ -270,23 +274,30 @@ def candidates_and_rings(d):
     start_game(d, "xodd", 7, "human", "slow", seconds="3")
     d.find_element(By.ID, "analyze").click()
     wait(d, "analysis of my turn", lambda: len(d.find_elements(By.CSS_SELECTOR, "#candidates tbody tr")) >= 3)
-    rings = d.find_elements(By.CSS_SELECTOR, "#overlay [data-heat][data-colour]")
-    colours = {r.get_attribute("data-colour") for r in rings}
-    if not rings or not colours <= {"B", "W"}:
+    # The page redraws on every update: read it in one script each time.
+    colours = set(d.execute_script(
+        "return [...document.querySelectorAll('#overlay [data-heat][data-colour]')]"
+        ".map((e) => e.getAttribute('data-colour'))"))
+    if not colours or not colours <= {"B", "W"}:
         fail(f"heat map without stone colours: {colours}")
-    row = d.find_elements(By.CSS_SELECTOR, "#candidates tbody tr")[2]
-    token = row.get_attribute("data-token")
-    ActionChains(d).move_to_element(row).perform()
+
+    def hover_third_row():
+        row = d.find_elements(By.CSS_SELECTOR, "#candidates tbody tr")[2]
+        token = row.get_attribute("data-token")
+        ActionChains(d).move_to_element(row).perform()
+        return token
+
+    token = wait(d, "the pointer on the third row", hover_third_row)
     wait(d, "the previewed line", lambda: d.find_elements(By.CSS_SELECTOR, "#overlay .ov-pv"))
     versions = state(d)["version"]
     time.sleep(2.5)
     if state(d)["version"] == versions:
         fail("no analysis update while hovering")
-    third = d.find_elements(By.CSS_SELECTOR, "#candidates tbody tr")[2]
-    shown = d.execute_script("return previewLine && previewLine.token")
-    if third.get_attribute("data-token") != token or shown != token \
-            or "previewing" not in third.get_attribute("class"):
-        fail(f"the hovered row changed from {token} to {third.get_attribute('data-token')}, preview {shown}")
+    third, classes, shown = d.execute_script(
+        "const r = document.querySelectorAll('#candidates tbody tr')[2];"
+        "return [r.dataset.token, r.className, previewLine && previewLine.token]")
+    if third != token or shown != token or "previewing" not in classes:
+        fail(f"the hovered row changed from {token} to {third}, preview {shown}")
     shot_at(d, "board", "gui-detail-hover.png")
     ActionChains(d).move_to_element(d.find_element(By.ID, "status")).perform()
     d.find_element(By.ID, "analyze").click()

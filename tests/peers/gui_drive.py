@@ -358,7 +358,9 @@ def watch_heat_map_while_thinking(d, helper):
 def analyse_my_turn(d):
     """Analysis of the person's turn; hovering a candidate previews its line."""
     d.find_element(By.ID, "analyze").click()
-    wait(d, "analysis of my turn", lambda: d.find_elements(By.CSS_SELECTOR, "#overlay [data-heat]"))
+    # Not the engine's analysis of its own turn, which stays on the board.
+    wait(d, "analysis of my turn", lambda: (lambda s: s["analysis"] and s["analysis"]["turn"] == s["view"])(
+        state(d)) and d.find_elements(By.CSS_SELECTOR, "#overlay [data-heat]"))
     row = wait(d, "a candidate row", lambda: d.find_elements(By.CSS_SELECTOR, "#candidates tbody tr"))[0]
     ActionChains(d).move_to_element(row).perform()
     wait(d, "the previewed line", lambda: d.find_elements(By.CSS_SELECTOR, "#overlay .ov-pv"))

@@ -551,6 +551,32 @@ function nearestCell(e) {
   return bestD <= 0.75 * step ? best.name : null;
 }
 
+// A label for each game tree of an SGF collection: its players and
+// result, as its root gives them.
+function gameLabels(text) {
+  const labels = [];
+  let depth = 0, inValue = false, start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inValue) {
+      if (c === "\\") i++;
+      else if (c === "]") inValue = false;
+    } else if (c === "[") inValue = true;
+    else if (c === "(" && depth++ === 0) start = i;
+    else if (c === ")" && depth > 0 && --depth === 0) labels.push(treeLabel(text.slice(start, i + 1)));
+  }
+  return labels;
+}
+
+function treeLabel(tree) {
+  const prop = (id) => {
+    const m = tree.match(new RegExp(`(?:^|[^A-Z])${id}\\[((?:\\\\.|[^\\]])*)\\]`));
+    return m ? m[1].replace(/\\(.)/g, "$1") : "";
+  };
+  const players = prop("PB") || prop("PW") ? `${prop("PB") || "?"} - ${prop("PW") || "?"}` : "";
+  return [prop("OG"), players, prop("RE")].filter(Boolean).join(", ");
+}
+
 function uploadSgf(game) {
   const msg = $("records-msg");
   msg.className = "";
@@ -569,7 +595,10 @@ function uploadSgf(game) {
       if (answer.games > 1) {
         const pick = $("game-pick");
         if (pick.options.length !== answer.games) {
-          pick.replaceChildren(...Array.from({ length: answer.games }, (_, i) => new Option(`game ${i + 1}`, i + 1)));
+          const labels = gameLabels(opened.text);
+          const label = (i) => labels.length === answer.games && labels[i] ? `: ${labels[i]}` : "";
+          pick.replaceChildren(...Array.from({ length: answer.games },
+            (_, i) => new Option(`game ${i + 1}${label(i)}`, i + 1)));
         }
         pick.value = answer.game;
         $("game-count").textContent = `of ${answer.games}`;
