@@ -1149,7 +1149,7 @@ mod tests {
     fn analysis(turn: usize, genmove: bool) -> Analysis {
         Analysis {
             engine: "e".into(),
-            seat: if turn % 2 == 0 {
+            seat: if turn.is_multiple_of(2) {
                 Colour::Black
             } else {
                 Colour::White
