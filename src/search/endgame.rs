@@ -139,12 +139,14 @@ pub fn won_report(game: &AnyGame, s: &Solution, elapsed: Duration) -> Report {
                     Value::Neither => 0.5,
                 },
                 prior: None,
+                pv_visits: vec![0; pv.len()],
                 pv,
                 proven: match value {
                     Value::Win => Some(mover),
                     Value::Loss => Some(mover.opposite()),
                     Value::Neither => None,
                 },
+                black_lead: None,
             }
         })
         .collect();
@@ -158,6 +160,7 @@ pub fn won_report(game: &AnyGame, s: &Solution, elapsed: Duration) -> Report {
         nodes: 0,
         elapsed,
         proven: winner,
+        final_boards: None,
     }
 }
 

@@ -109,7 +109,7 @@ use crate::rules::moves::{Action, Colour, Turn};
 use crate::rules::position::AnyGame;
 use crate::rules::random::rng_from_seed;
 use crate::rules::record::GameRecord;
-use tree::{ROOT, Tree, TreeConfig, VISIT_CAP, Worker};
+use tree::{ROOT, Tally, Tree, TreeConfig, VISIT_CAP, Worker};
 
 /// A leaf with `k` siblings is expanded after `k / EXPAND_DIVISOR` visits.
 pub const EXPAND_DIVISOR: u32 = 4;
@@ -180,6 +180,61 @@ pub struct SearchParams {
     pub max_nodes: Option<usize>,
     /// Knowledge switches and constants of [`Policy::Default`].
     pub tuning: tuning::Tuning,
+    /// Turns the search may not consider (analysis); the endgame solver
+    /// is not tried while one is set.
+    pub filter: Option<Arc<MoveFilter>>,
+    /// Count what the playouts' final boards hold ([`Report::final_boards`]).
+    pub final_boards: bool,
+}
+
+/// Cells a seat may not play, or may only play, in the first turns of the
+/// searched line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveRule {
+    pub seat: Colour,
+    /// `true`: only these moves; `false`: none of them.
+    pub allow: bool,
+    /// Indexed by cell index: a stone of either colour there.
+    pub cells: Vec<bool>,
+    pub pass: bool,
+    pub swap: bool,
+    /// Applies to the turns numbered below this from the root (0 = the
+    /// root's own turn).
+    pub until_depth: u32,
+}
+
+/// A set of [`MoveRule`]s, all of which a searched action must pass.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MoveFilter {
+    pub rules: Vec<MoveRule>,
+}
+
+impl MoveRule {
+    fn admits(&self, a: Action) -> bool {
+        let listed = match a {
+            Action::END_TURN => return true,
+            Action::PASS => self.pass,
+            Action::SWAP => self.swap,
+            _ => self.cells.get(a.cell().index()).copied().unwrap_or(false),
+        };
+        listed == self.allow
+    }
+}
+
+impl MoveFilter {
+    /// Removes from `actions` (of a position where `mover` moves, `depth`
+    /// turns below the root) those a rule forbids, unless that would leave
+    /// none: a filter never makes a position a dead end.
+    pub fn retain(&self, actions: &mut Vec<Action>, mover: Colour, depth: u32) {
+        let applies = |r: &&MoveRule| r.seat == mover && depth < r.until_depth;
+        if !self.rules.iter().any(|r| applies(&r)) {
+            return;
+        }
+        let admitted = |a: &Action| self.rules.iter().filter(applies).all(|r| r.admits(*a));
+        if actions.iter().any(admitted) {
+            actions.retain(admitted);
+        }
+    }
 }
 
 impl Default for SearchParams {
@@ -192,6 +247,8 @@ impl Default for SearchParams {
             exploration: None,
             max_nodes: None,
             tuning: tuning::Tuning::default(),
+            filter: None,
+            final_boards: false,
         }
     }
 }
@@ -262,8 +319,29 @@ pub struct Candidate {
     pub prior: Option<f64>,
     /// Principal variation in whole turns, starting with `turn`.
     pub pv: Vec<Turn>,
+    /// The visits of each turn of `pv` (of its first action's node, as
+    /// `visits`); 0 for turns the solver added.
+    pub pv_visits: Vec<u64>,
     /// The proven winner after this turn, when solved.
     pub proven: Option<Colour>,
+    /// With [`SearchParams::final_boards`] in Xodd and Yodd: Black's mean
+    /// lead in groups (White's groups minus Black's) on the final boards
+    /// of this search's playouts through this turn.
+    pub black_lead: Option<f64>,
+}
+
+/// What the final boards of a search's playouts held, counted when
+/// [`SearchParams::final_boards`] is set.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FinalBoards {
+    /// Playouts counted.
+    pub playouts: u64,
+    /// Indexed by cell index: the playouts that ended with a black stone
+    /// there, and with a white one.
+    pub stones: Vec<[u64; 2]>,
+    /// Xodd and Yodd: Black's mean lead in groups (White's groups minus
+    /// Black's) over those playouts.
+    pub black_lead: Option<f64>,
 }
 
 /// What a search found.
@@ -283,6 +361,9 @@ pub struct Report {
     pub elapsed: Duration,
     /// The root position is solved: its winner.
     pub proven: Option<Colour>,
+    /// With [`SearchParams::final_boards`]: this search's playouts' final
+    /// boards (`None` in interim reports and when no playout was played).
+    pub final_boards: Option<FinalBoards>,
 }
 
 /// The search engine: one tree for the current position, any game.
@@ -384,7 +465,11 @@ impl Engine {
         }
         let start = Instant::now();
         let settings = self.params.tuning.resolve(game.kind(), self.params.policy);
-        let solution = self.endgame.attempt(game, &settings, limits, stop);
+        let solution = if self.params.filter.is_some() {
+            None
+        } else {
+            self.endgame.attempt(game, &settings, limits, stop)
+        };
         if let Some(sol) = &solution
             && sol.value == Some(crate::solver::Value::Win)
         {
@@ -579,18 +664,29 @@ impl<G: Game> Searcher<G> {
             ^ turns.wrapping_mul(0xD1B5_4A32_D192_ED03)
     }
 
-    /// The report of the tree as it stands.
-    fn report(&self, iterations: u64, elapsed: Duration) -> Report {
+    /// The report of the tree as it stands, with the final boards the
+    /// search threads counted, if any.
+    fn report(&self, iterations: u64, elapsed: Duration, tally: Option<&Tally>) -> Report {
         let t = &self.tree;
         let game = &t.root_game;
         let root = t.root();
         let side = game.to_move();
+        let scored = matches!(game.spec().kind, GameKind::Xodd | GameKind::Yodd);
+        let lead = |(sum, n): (i64, u64)| (scored && n > 0).then(|| sum as f64 / n as f64);
         // Ranked by the visits of the root's own child, the choice the
         // search made (a two-stone turn's own node shares its visits with
         // the other second stones, so ranking by it would favour
         // one-action turns such as a pass).
-        let mut candidates: Vec<Candidate> =
-            root.children().map(|c| self.candidate(c, side)).collect();
+        let mut candidates: Vec<Candidate> = root
+            .children()
+            .enumerate()
+            .map(|(k, c)| {
+                let mut candidate = self.candidate(c, side);
+                candidate.black_lead =
+                    tally.and_then(|t| lead(t.child_leads.get(k).copied().unwrap_or_default()));
+                candidate
+            })
+            .collect();
         candidates.sort_by(|a, b| {
             let rank = |c: &Candidate| match c.proven {
                 Some(w) if w == side => 2,
@@ -626,6 +722,11 @@ impl<G: Game> Searcher<G> {
             nodes: t.nodes(),
             elapsed,
             proven: root.proof(),
+            final_boards: tally.filter(|t| t.playouts > 0).map(|t| FinalBoards {
+                playouts: t.playouts,
+                stones: t.stones.clone(),
+                black_lead: lead((t.lead, t.playouts)),
+            }),
         }
     }
 
@@ -657,6 +758,9 @@ impl<G: Game> Searcher<G> {
                 _ => {
                     let mut acts = Vec::new();
                     game.legal_actions(&mut acts);
+                    if let Some(f) = &t.filter {
+                        f.retain(&mut acts, side, 0);
+                    }
                     let b = if acts.contains(&Action::END_TURN) {
                         Action::END_TURN
                     } else {
@@ -681,9 +785,10 @@ impl<G: Game> Searcher<G> {
             None => self.node_value(c, side),
         };
         let mut pv = vec![turn];
+        let mut pv_visits = vec![u64::from(first.visits())];
         // A completed turn without a node (`last == c` mid-turn) ends the pv.
         if last != c || !needs_second {
-            self.extend_pv(last, game, &mut pv);
+            self.extend_pv(last, game, &mut pv, &mut pv_visits);
         }
         Candidate {
             turn,
@@ -691,15 +796,18 @@ impl<G: Game> Searcher<G> {
             value,
             prior: first.prior(),
             pv,
+            pv_visits,
             proven,
+            black_lead: None,
         }
     }
 
     /// Follows the best children from node `i` (position `game`), adding
-    /// whole turns to `pv`.
-    fn extend_pv(&self, mut i: u32, mut game: G, pv: &mut Vec<Turn>) {
+    /// whole turns to `pv` and the visits of each turn's first action to
+    /// `visits`.
+    fn extend_pv(&self, mut i: u32, mut game: G, pv: &mut Vec<Turn>, visits: &mut Vec<u64>) {
         let t = &self.tree;
-        let mut pending: Option<Action> = None;
+        let mut pending: Option<(Action, u32)> = None;
         while pv.len() < 64 {
             let Some(c) = t.best_child(i, game.to_move()) else {
                 break;
@@ -710,12 +818,14 @@ impl<G: Game> Searcher<G> {
             let a = t.node(c).action();
             game.apply(a);
             if game.mid_turn() {
-                pending = Some(a);
+                pending = Some((a, t.node(c).visits()));
             } else {
-                pv.push(match pending.take() {
-                    Some(f) => turn_of(f, (a != Action::END_TURN).then_some(a)),
-                    None => turn_of(a, None),
-                });
+                let (turn, first_visits) = match pending.take() {
+                    Some((f, v)) => (turn_of(f, (a != Action::END_TURN).then_some(a)), v),
+                    None => (turn_of(a, None), t.node(c).visits()),
+                };
+                pv.push(turn);
+                visits.push(u64::from(first_visits));
             }
             i = c;
         }
@@ -749,7 +859,7 @@ impl<G: Game> Searcher<G> {
         let seeds: Vec<u64> = (0..threads).map(|t| self.root_seed(params, t)).collect();
         let this = &*self;
         let watcher = std::thread::current();
-        let iterations: u64 = std::thread::scope(|s| {
+        let (iterations, tally) = std::thread::scope(|s| {
             let handles: Vec<_> = seeds
                 .iter()
                 .map(|&seed| {
@@ -760,8 +870,11 @@ impl<G: Game> Searcher<G> {
                         // below ends and `join` passes the panic on.
                         let _done = Finished(finished, watcher);
                         let mut w = Worker::new(rng_from_seed(seed));
+                        if params.final_boards {
+                            w.tally = Some(Tally::default());
+                        }
                         this.work(&mut w, stop, halt, deadline, target);
-                        w.iterations
+                        (w.iterations, w.tally.take())
                     })
                 })
                 .collect();
@@ -779,16 +892,25 @@ impl<G: Game> Searcher<G> {
                     && now >= at
                 {
                     let done = u64::from(tree.root().visits()).saturating_sub(start_visits);
-                    f(&this.report(done, now - start));
+                    f(&this.report(done, now - start, None));
                     next_progress = Some(at + (*every).max(Duration::from_millis(1)));
                 }
             }
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("search thread panicked"))
-                .sum()
+            let mut iterations = 0;
+            let mut tally: Option<Tally> = None;
+            for h in handles {
+                let (n, t) = h.join().expect("search thread panicked");
+                iterations += n;
+                if let Some(t) = t {
+                    match &mut tally {
+                        Some(sum) => sum.add(&t),
+                        None => tally = Some(t),
+                    }
+                }
+            }
+            (iterations, tally)
         });
-        self.report(iterations, start.elapsed())
+        self.report(iterations, start.elapsed(), tally.as_ref())
     }
 
     /// Whether the most visited root child leads the runner-up clearly.
@@ -909,6 +1031,7 @@ impl<G: Game> AnySearcher for Searcher<G> {
         progress: Progress<'_>,
     ) -> Report {
         self.tree.config = tree_config(self.tree.root_game.spec().kind, params);
+        self.tree.filter = params.filter.clone();
         self.run(params, limits, stop, progress)
     }
 
@@ -918,7 +1041,7 @@ impl<G: Game> AnySearcher for Searcher<G> {
     }
 
     fn report(&self) -> Report {
-        Searcher::report(self, 0, Duration::ZERO)
+        Searcher::report(self, 0, Duration::ZERO, None)
     }
 
     fn nodes(&self) -> usize {

@@ -3,12 +3,15 @@
 //! the subtree copy used for tree reuse.
 
 use std::alloc::{Layout, alloc_zeroed};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, AtomicU32, AtomicUsize, Ordering};
 
 use crate::rules::game::Game;
 use crate::rules::moves::{Action, Colour};
 use crate::rules::random::{Rng, below};
 use crate::rules::topology::Topology;
+
+use super::MoveFilter;
 
 use Ordering::{Acquire, Relaxed, Release};
 
@@ -216,6 +219,78 @@ pub(crate) struct Worker {
     /// of the root's children; writing them at once made two threads fight
     /// over those cache lines on every iteration.
     root_amaf: Vec<(u32, u32)>,
+    /// The playouts' final boards, counted only when asked for.
+    pub(crate) tally: Option<Tally>,
+}
+
+/// What a thread's playouts ended with (see [`super::FinalBoards`]).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Tally {
+    pub(crate) playouts: u64,
+    /// Indexed by cell index: final boards with a black, a white stone there.
+    pub(crate) stones: Vec<[u64; 2]>,
+    /// Sum of Black's leads in groups (White's groups minus Black's).
+    pub(crate) lead: i64,
+    /// The same and the playouts, per root child (in child order).
+    pub(crate) child_leads: Vec<(i64, u64)>,
+    /// The current iteration's lead and playouts, not yet given to a child.
+    iteration: (i64, u64),
+}
+
+impl Tally {
+    fn record<G: Game>(&mut self, end: &G) {
+        self.playouts += 1;
+        for c in Colour::BOTH {
+            for (k, &word) in end.stone_words(c).iter().enumerate() {
+                let mut bits = word;
+                while bits != 0 {
+                    let i = k * 64 + bits.trailing_zeros() as usize;
+                    if i >= self.stones.len() {
+                        self.stones.resize(i + 1, [0; 2]);
+                    }
+                    self.stones[i][c.index()] += 1;
+                    bits &= bits - 1;
+                }
+            }
+        }
+        let [b, w] = end.group_counts();
+        let lead = i64::from(w) - i64::from(b);
+        self.lead += lead;
+        self.iteration.0 += lead;
+        self.iteration.1 += 1;
+    }
+
+    /// Gives the iteration's playouts to root child `k`.
+    fn end_iteration(&mut self, k: Option<usize>) {
+        let (lead, n) = std::mem::take(&mut self.iteration);
+        if let Some(k) = k.filter(|_| n > 0) {
+            if self.child_leads.len() <= k {
+                self.child_leads.resize(k + 1, (0, 0));
+            }
+            self.child_leads[k].0 += lead;
+            self.child_leads[k].1 += n;
+        }
+    }
+
+    /// Adds another thread's counts.
+    pub(crate) fn add(&mut self, other: &Tally) {
+        self.playouts += other.playouts;
+        self.lead += other.lead;
+        if self.stones.len() < other.stones.len() {
+            self.stones.resize(other.stones.len(), [0; 2]);
+        }
+        for (mine, theirs) in self.stones.iter_mut().zip(&other.stones) {
+            mine[0] += theirs[0];
+            mine[1] += theirs[1];
+        }
+        if self.child_leads.len() < other.child_leads.len() {
+            self.child_leads.resize(other.child_leads.len(), (0, 0));
+        }
+        for (mine, theirs) in self.child_leads.iter_mut().zip(&other.child_leads) {
+            mine.0 += theirs.0;
+            mine.1 += theirs.1;
+        }
+    }
 }
 
 /// Entries of [`Worker::on_final_board`]: a stone action's bits are below
@@ -324,6 +399,7 @@ impl Worker {
             touched: Vec::new(),
             root_first: 0,
             root_amaf: Vec::new(),
+            tally: None,
         }
     }
 }
@@ -365,6 +441,8 @@ pub(crate) struct Tree<G: Game> {
     pub(crate) config: TreeConfig,
     /// Unused nodes after the root (see [`ROOT_PAD`]).
     pad: usize,
+    /// Turns not to search (applied when a node is expanded).
+    pub(crate) filter: Option<Arc<MoveFilter>>,
 }
 
 /// Nodes left unused after the root so that no other node shares a 64-byte
@@ -460,6 +538,7 @@ impl<G: Game> Tree<G> {
             full: AtomicBool::new(false),
             config,
             pad,
+            filter: None,
         }
     }
 
@@ -503,6 +582,11 @@ impl<G: Game> Tree<G> {
             if let Some(winner) = node.proof() {
                 if self.config.rave {
                     w.record_final_board(&game, winner);
+                }
+                if let Some(t) = &mut w.tally
+                    && game.is_over()
+                {
+                    t.record(&game);
                 }
                 let mut wins = [0u32; 2];
                 wins[winner.index()] = 1;
@@ -559,6 +643,9 @@ impl<G: Game> Tree<G> {
             parent_children = n;
             idx = child;
         };
+        if let Some(t) = &mut w.tally {
+            t.end_iteration(w.path.get(1).map(|&(i, _)| (i - w.root_first) as usize));
+        }
         // Selection counted one visit on every node of the path already.
         let extra = playouts - 1;
         w.pending_visits += extra;
@@ -619,6 +706,9 @@ impl<G: Game> Tree<G> {
             let winner = self.playout(&mut end, w);
             if self.config.rave {
                 w.record_final_board(&end, winner);
+            }
+            if let Some(t) = &mut w.tally {
+                t.record(&end);
             }
             wins[winner.index()] += 1;
         };
@@ -739,6 +829,10 @@ impl<G: Game> Tree<G> {
         }
         w.actions.clear();
         game.legal_actions(&mut w.actions);
+        if let Some(f) = &self.filter {
+            let depth = game.turns_played() - self.root_game.turns_played();
+            f.retain(&mut w.actions, game.to_move(), depth);
+        }
         let n = w.actions.len();
         let first = if n == 0 || n > usize::from(u16::MAX) {
             None
