@@ -804,3 +804,399 @@ fn heat_winrate_shows_the_most_visited_turn_per_cell() {
     assert_eq!(seen, visited.len());
     let _ = std::fs::remove_file(&svg);
 }
+
+/// The answers of `oddity analysis ARGS` to `queries`, one per line.
+fn batch(args: &[&str], queries: &[&str]) -> Vec<Value> {
+    let mut all = vec!["analysis", "--threads", "1"];
+    all.extend_from_slice(args);
+    let out = oddity(&all, &(queries.join("\n") + "\n"));
+    assert!(out.status.success());
+    stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// An answer without its id, to compare answers of different queries.
+fn body(answer: &Value) -> Value {
+    let mut v = answer.clone();
+    v["id"] = Value::Null;
+    v
+}
+
+#[test]
+fn batch_moves_take_player_pairs_and_every_error_names_its_field() {
+    let answers = batch(
+        &[],
+        &[
+            r#"{"id":"tokens","game":"xodd","size":5,"moves":["B:C3","W:A1,B:E5"],"maxVisits":300,"seed":2}"#,
+            r#"{"id":"pairs","game":"xodd","size":5,"moves":[["B","C3"],["w","W:A1,B:E5"]],"maxVisits":300,"seed":2}"#,
+            r#"{"id":"onyx","game":"onyx","size":8,"rules":{"start":"open"},"moves":[["B","D4"],["W","E5"]],"maxVisits":50}"#,
+        ],
+    );
+    assert_eq!(body(&answers[0]), body(&answers[1]));
+    assert_eq!(answers[2]["turnNumber"], 2);
+    let errors = batch(
+        &[],
+        &[
+            r#"{"id":"seat","game":"odd","moves":[["W","B:C3"]]}"#,
+            r#"{"id":"player","game":"odd","moves":[["X","C3"]]}"#,
+            r#"{"id":"shape","game":"odd","moves":[["B"]]}"#,
+            r#"{"id":"komi","game":"odd","rules":{"komi":7}}"#,
+            r#"{"id":"visits","game":"odd","maxVisits":"many"}"#,
+            r#"{"id":"cells","game":"odd","includeCells":1}"#,
+            r#"{"id":"stones","game":"odd","initialStones":[["B","Z9"]]}"#,
+            r#"{"id":"as","game":"odd","reportAnalysisWinratesAs":"GREEN"}"#,
+            r#"{"id":"avoid","game":"odd","avoidMoves":[{"player":"B","moves":["Q7"],"untilDepth":1}]}"#,
+            r#"{"id":"allow","game":"odd","allowMoves":[{"player":"B","moves":["C3"],"untilDepth":0}]}"#,
+            r#"{"id":"over","game":"odd","overrideSettings":{"nonsense":1}}"#,
+            r#"{"id":"prio","game":"odd","analyzeTurns":[0],"priorities":[1,2]}"#,
+            r#"{"id":"every","game":"odd","reportDuringSearchEvery":0}"#,
+            r#"{"id":"kill","action":"terminate"}"#,
+        ],
+    );
+    let fields: Vec<(&str, &str)> = errors
+        .iter()
+        .map(|e| {
+            assert!(e["error"].is_string(), "{e}");
+            (
+                e["id"].as_str().unwrap(),
+                e["field"].as_str().unwrap_or("none"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        fields,
+        [
+            ("seat", "moves"),
+            ("player", "moves"),
+            ("shape", "moves"),
+            ("komi", "rules"),
+            ("visits", "maxVisits"),
+            ("cells", "includeCells"),
+            ("stones", "initialStones"),
+            ("as", "reportAnalysisWinratesAs"),
+            ("avoid", "avoidMoves"),
+            ("allow", "allowMoves"),
+            ("over", "overrideSettings"),
+            ("prio", "priorities"),
+            ("every", "reportDuringSearchEvery"),
+            ("kill", "terminateId"),
+        ]
+    );
+    assert!(errors[0]["error"].as_str().unwrap().contains("b's turn"));
+    assert!(errors[3]["error"].as_str().unwrap().contains("komi"));
+}
+
+#[test]
+fn batch_win_rates_are_seen_from_the_side_asked_for() {
+    // White to move after one black turn.
+    let query = |view: &str| {
+        format!(
+            r#"{{"id":"{view}","game":"xodd","size":5,"moves":["B:C3"],"maxVisits":400,"seed":4,"includeCells":true,"includeOwnership":true{field}}}"#,
+            field = if view.is_empty() {
+                String::new()
+            } else {
+                format!(r#","reportAnalysisWinratesAs":"{view}""#)
+            }
+        )
+    };
+    let answers = batch(&[], &[&query(""), &query("BLACK"), &query("white")]);
+    let (side, black, white) = (&answers[0], &answers[1], &answers[2]);
+    assert_eq!(side["toMove"], "w");
+    let root = |a: &Value, f: &str| a["rootInfo"][f].as_f64().unwrap();
+    assert_eq!(root(side, "winrate"), root(white, "winrate"));
+    assert!((root(side, "winrate") + root(black, "winrate") - 1.0).abs() < 1e-6);
+    assert_eq!(root(side, "scoreLead"), -root(black, "scoreLead"));
+    let first = |a: &Value, f: &str| a["moveInfos"][0][f].as_f64().unwrap();
+    assert!((first(side, "winrate") + first(black, "winrate") - 1.0).abs() < 1e-6);
+    assert!(first(black, "lcb") <= first(black, "winrate"));
+    let cell = |a: &Value| a["cells"][0]["winrate"].as_f64().unwrap();
+    assert!((cell(side) + cell(black) - 1.0).abs() < 1e-6);
+    // The command's default viewpoint, which a query may still override.
+    let by_option = batch(
+        &["--winrates-as", "black"],
+        &[&query(""), &query("SIDETOMOVE")],
+    );
+    assert_eq!(body(&by_option[0]), body(&answers[1]));
+    assert_eq!(body(&by_option[1]), body(&answers[0]));
+}
+
+#[test]
+fn batch_turns_are_searched_alone_to_exactly_max_visits() {
+    let query = |turns: &str| {
+        format!(
+            r#"{{"id":"t","game":"xodd","size":6,"moves":["B:C3","W:D4,B:E5","W:A1,B:B1"],"analyzeTurns":{turns},"maxVisits":700,"seed":5}}"#
+        )
+    };
+    let all = batch(&[], &[&query("[0,1,2,3]"), &query("[2]"), &query("[3,2]")]);
+    assert_eq!(all.len(), 7);
+    for a in &all {
+        assert_eq!(a["rootInfo"]["visits"], 700, "{a}");
+    }
+    assert_eq!(all[2], all[4]);
+    assert_eq!(all[2], all[6]);
+    assert_eq!(all[3], all[5]);
+}
+
+#[test]
+fn batch_reports_pv_visits_ownership_and_score() {
+    let answers = batch(
+        &[],
+        &[
+            r#"{"id":"x","game":"xodd","size":5,"moves":["B:C3"],"maxVisits":2000,"seed":6,"includePVVisits":true,"includeOwnership":true}"#,
+            r#"{"id":"o","game":"odd","size":4,"moves":["W:D4"],"maxVisits":2000,"seed":6,"includeOwnership":true}"#,
+            r#"{"id":"plain","game":"odd","size":4,"maxVisits":200}"#,
+        ],
+    );
+    let x = &answers[0];
+    for m in x["moveInfos"].as_array().unwrap() {
+        let pv = m["pv"].as_array().unwrap();
+        let visits: Vec<u64> = m["pvVisits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().unwrap())
+            .collect();
+        assert_eq!(visits.len(), pv.len());
+        assert_eq!(visits[0], m["visits"].as_u64().unwrap());
+        assert!(visits.windows(2).all(|w| w[0] >= w[1]), "{visits:?}");
+        assert!(m["lcb"].as_f64().unwrap() <= m["winrate"].as_f64().unwrap());
+        assert!(m["scoreLead"].is_number());
+    }
+    let ownership = x["ownership"].as_array().unwrap();
+    assert_eq!(ownership.len(), 25);
+    for c in ownership {
+        let sum: f64 = ["black", "white", "empty"]
+            .iter()
+            .map(|k| c[k].as_f64().unwrap())
+            .sum();
+        assert!((sum - 1.0).abs() < 1e-5, "{c}");
+    }
+    // Nothing is captured in Xodd: the black stone is black at every end.
+    let c3 = ownership.iter().find(|c| c["cell"] == "C3").unwrap();
+    assert_eq!(c3["black"], 1.0);
+    assert!(x["rootInfo"]["scoreLead"].is_number());
+    // Odd ends on a full board and has no group margin.
+    let o = &answers[1];
+    let d4 = o["ownership"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["cell"] == "D4")
+        .unwrap();
+    assert_eq!(
+        (d4["white"].as_f64(), d4["empty"].as_f64()),
+        (Some(1.0), Some(0.0))
+    );
+    assert!(o["rootInfo"].get("scoreLead").is_none());
+    let plain = &answers[2];
+    assert!(plain.get("ownership").is_none());
+    assert!(plain["moveInfos"][0].get("pvVisits").is_none());
+    assert!(plain["rootInfo"].get("scoreLead").is_none());
+}
+
+/// The cells a turn token puts stones on.
+fn cells_of(token: &str) -> Vec<String> {
+    token
+        .split(',')
+        .filter_map(|s| s.split_once(':').map(|(_, c)| c.to_string()))
+        .collect()
+}
+
+#[test]
+fn batch_avoid_and_allow_moves_filter_the_search() {
+    let answers = batch(
+        &[],
+        &[
+            r#"{"id":"avoid","game":"odd","size":3,"maxVisits":1500,"topK":100,"avoidMoves":[{"player":"B","moves":["C3","A1","b2"],"untilDepth":1}]}"#,
+            r#"{"id":"allow","game":"xodd","size":5,"moves":["B:C3"],"maxVisits":1500,"topK":100,"includePVVisits":true,"allowMoves":[{"player":"W","moves":["A1","B1","E5"],"untilDepth":2}]}"#,
+            r#"{"id":"other","game":"odd","size":3,"maxVisits":300,"topK":100,"avoidMoves":[{"player":"W","moves":["C3"],"untilDepth":1}]}"#,
+        ],
+    );
+    let moves = |a: &Value| -> Vec<String> {
+        a["moveInfos"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["move"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let avoided = moves(&answers[0]);
+    assert!(avoided.len() > 10);
+    for m in &avoided {
+        assert!(
+            !["C3", "A1", "B2"].contains(&cells_of(m)[0].as_str()),
+            "{m}"
+        );
+    }
+    // White's own turns, the first and the third of each line, keep to
+    // the three cells; Black's are free.
+    for m in answers[1]["moveInfos"].as_array().unwrap() {
+        let pv: Vec<&str> = m["pv"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t.as_str().unwrap())
+            .collect();
+        for turn in pv.iter().step_by(2).take(2) {
+            for cell in cells_of(turn) {
+                assert!(["A1", "B1", "E5"].contains(&cell.as_str()), "{pv:?}");
+            }
+        }
+    }
+    // A rule for the other seat leaves the side to move alone.
+    assert!(moves(&answers[2]).iter().any(|m| cells_of(m)[0] == "C3"));
+}
+
+#[test]
+fn batch_policy_and_settings_per_query() {
+    let answers = batch(
+        &[],
+        &[
+            r#"{"id":"onyx","game":"onyx","size":8,"moves":["D4"],"maxVisits":100,"includePolicy":true}"#,
+            r#"{"id":"odd","game":"odd","size":3,"maxVisits":100,"includePolicy":true}"#,
+            r#"{"id":"a","game":"odd","size":4,"maxVisits":300,"seed":1}"#,
+            r#"{"id":"b","game":"odd","size":4,"maxVisits":300,"seed":1,"overrideSettings":{"rave":false,"leaf_playouts":1,"exploration":1.0}}"#,
+        ],
+    );
+    let policy = answers[0]["policy"].as_array().unwrap();
+    assert!(policy.len() > 50);
+    let priors: Vec<f64> = policy
+        .iter()
+        .map(|p| p["prior"].as_f64().unwrap())
+        .collect();
+    assert!(priors.windows(2).all(|w| w[0] >= w[1]));
+    assert!(priors.iter().all(|p| (0.0..=1.0).contains(p)));
+    assert!(answers[1].get("policy").is_none());
+    assert!(
+        answers[1]["warnings"][0]
+            .as_str()
+            .unwrap()
+            .contains("no knowledge prior")
+    );
+    assert_ne!(body(&answers[2]), body(&answers[3]));
+}
+
+#[test]
+fn batch_sets_up_positions_without_a_history() {
+    let answers = batch(
+        &[],
+        &[
+            r#"{"id":"s","game":"xodd","size":5,"initialStones":[["B","C3"],["W","A1"],["w","E5"]],"initialPlayer":"W","moves":[["W","W:B2,B:D4"]],"maxVisits":200}"#,
+            r#"{"id":"p","game":"odd","size":3,"initialPlayer":"W","maxVisits":100}"#,
+            r#"{"id":"dup","game":"odd","initialStones":[["B","C3"],["W","C3"]]}"#,
+            r#"{"id":"who","game":"odd","initialPlayer":"nobody"}"#,
+        ],
+    );
+    let s = &answers[0];
+    assert_eq!(s["turnNumber"], 1);
+    assert_eq!(s["toMove"], "b");
+    assert_eq!(s["groups"], serde_json::json!({"b": 2, "w": 3}));
+    assert_eq!(answers[1]["toMove"], "w");
+    assert_eq!(answers[2]["field"], "initialStones");
+    assert!(answers[2]["error"].as_str().unwrap().contains("C3"));
+    assert_eq!(answers[3]["field"], "initialPlayer");
+}
+
+/// A running `oddity analysis`: queries in, answers out as they come.
+struct Server {
+    child: std::process::Child,
+    lines: std::sync::mpsc::Receiver<Value>,
+}
+
+impl Server {
+    fn start(args: &[&str]) -> Server {
+        use std::io::BufRead;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_oddity"))
+            .arg("analysis")
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let out = std::io::BufReader::new(child.stdout.take().unwrap());
+        let (send, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in out.lines() {
+                let Ok(line) = line else { return };
+                if send.send(serde_json::from_str(&line).unwrap()).is_err() {
+                    return;
+                }
+            }
+        });
+        Server { child, lines }
+    }
+
+    fn send(&mut self, query: &str) {
+        let stdin = self.child.stdin.as_mut().unwrap();
+        writeln!(stdin, "{query}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    fn next(&self) -> Value {
+        self.lines
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("an answer within a minute")
+    }
+}
+
+#[test]
+fn batch_answers_actions_at_once_and_terminates_searches() {
+    let mut server = Server::start(&["--threads", "1"]);
+    server.send(
+        r#"{"id":"long","game":"odd","size":6,"maxVisits":1000000000,"reportDuringSearchEvery":0.05,"topK":1}"#,
+    );
+    let interim = server.next();
+    assert_eq!(
+        (&interim["id"], &interim["isDuringSearch"]),
+        (&"long".into(), &true.into())
+    );
+    // Queued behind the running search, the later one first.
+    server.send(r#"{"id":"low","game":"odd","size":4,"maxVisits":100}"#);
+    server.send(r#"{"id":"high","game":"odd","size":4,"maxVisits":100,"priority":3}"#);
+    server.send(r#"{"id":"gone","game":"odd","size":4,"analyzeTurns":[0],"maxVisits":100}"#);
+    server.send(r#"{"id":"v","action":"query_version"}"#);
+    server.send(r#"{"id":"c","action":"clear_cache"}"#);
+    server.send(r#"{"id":"t1","action":"terminate","terminateId":"gone","turnNumbers":[0]}"#);
+    let mut seen = Vec::new();
+    while seen.len() < 3 {
+        let a = server.next();
+        if a["id"] != "long" {
+            seen.push(a);
+        }
+    }
+    assert_eq!(seen[0]["version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(
+        seen[1],
+        serde_json::json!({"id": "c", "action": "clear_cache"})
+    );
+    assert_eq!(seen[2]["terminateId"], "gone");
+    server.send(r#"{"id":"t2","action":"terminate_all"}"#);
+    let mut rest = Vec::new();
+    loop {
+        let a = server.next();
+        let last = a["id"] == "gone";
+        if a["isDuringSearch"] != true {
+            rest.push(a);
+        }
+        if last {
+            break;
+        }
+    }
+    let ids: Vec<&str> = rest.iter().map(|a| a["id"].as_str().unwrap()).collect();
+    assert!(ids.contains(&"t2"));
+    rest.retain(|a| a["id"] != "t2");
+    let ids: Vec<&str> = rest.iter().map(|a| a["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["long", "high", "low", "gone"]);
+    let long = &rest[0];
+    assert_eq!(long["isDuringSearch"], false);
+    assert!(long["rootInfo"]["visits"].as_u64().unwrap() < 1_000_000_000);
+    // terminate_all stopped the queued queries too, before they began.
+    for a in &rest[1..] {
+        assert_eq!(a["noResults"], true, "{a}");
+        assert_eq!(a["isDuringSearch"], false);
+    }
+    drop(server.child.stdin.take());
+    assert!(server.child.wait().unwrap().success());
+}

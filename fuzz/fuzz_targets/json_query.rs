@@ -5,7 +5,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use oddity::analysis::batch::{Defaults, answer_raw};
+use oddity::analysis::batch::{Defaults, Viewpoint, answer_raw};
 use oddity::analysis::result::Settings;
 use oddity::lines::LineReader;
 use serde_json::Value;
@@ -30,6 +30,7 @@ fuzz_target!(|data: &[u8]| {
             threads: 1,
             ..Settings::default()
         },
+        viewpoint: Viewpoint::SideToMove,
     };
     for line in LineReader::new(data, 1 << 16) {
         if costly(&line.bytes) {

@@ -2,21 +2,30 @@
 //! JSON query per line in, one JSON result per analysed turn out, each
 //! carrying the query's `id`. A bad query gets one error line with its
 //! `id` (null when the line is not JSON at all) and changes nothing else.
+//!
+//! A line becomes a [`Request`]: an action answered at once, or jobs (one
+//! per analysed turn, or one error line) that [`run_job`] answers in the
+//! order a queue gives them; [`answer`] does both in turn for one line.
 
 use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::result::{Analysis, Settings, analyse};
-use super::setup;
+use super::result::{Analysis, Settings, describe, rate};
 use crate::lines::RawLine;
-use crate::rules::game::{GameSpec, Rules};
+use crate::rules::game::{Game, GameSpec, Rules, turn_of};
 use crate::rules::kind::GameKind;
+use crate::rules::moves::{Action, Colour, Stone};
+use crate::rules::position::AnyGame;
 use crate::rules::record::GameRecord;
-use crate::search::StopFlag;
+use crate::search::tuning::NAMES;
+use crate::search::{
+    Engine, MoveFilter, MoveRule, Policy, Report, SearchParams, StopFlag, knowledge,
+};
 use crate::solver::{Solution, SolveLimits, Value as SolvedValue};
 
 /// Rule options of a query; each applies to one game.
@@ -31,19 +40,44 @@ pub struct QueryRules {
     pub swap: Option<bool>,
 }
 
+/// One turn of `moves`: a token for the side to move, or KataGo's
+/// `[player, move]` pair, where the player must be the side to move and a
+/// bare cell (`["B","C3"]`) is a stone of the player's colour.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(untagged)]
+pub enum QueryMove {
+    Token(String),
+    Pair(String, String),
+}
+
+/// One entry of `avoidMoves` or `allowMoves`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct QueryFilter {
+    pub player: String,
+    /// Cell names, `pass` or `swap`.
+    pub moves: Vec<String>,
+    pub until_depth: u32,
+}
+
 /// One query line.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Query {
     pub id: Value,
-    /// `query_version` asks for the engine's version instead of an analysis.
+    /// `query_version`, `clear_cache`, `terminate` or `terminate_all`
+    /// instead of an analysis.
     pub action: Option<String>,
     pub game: Option<String>,
     pub size: Option<usize>,
     #[serde(default)]
     pub rules: QueryRules,
     #[serde(default)]
-    pub moves: Vec<String>,
+    pub moves: Vec<QueryMove>,
+    /// `[colour, cell]` pairs: a start position without a history.
+    pub initial_stones: Option<Vec<(String, String)>>,
+    /// The seat to move at the start.
+    pub initial_player: Option<String>,
     /// Positions to analyse, as numbers of turns played (default: the last).
     pub analyze_turns: Option<Vec<usize>>,
     pub max_visits: Option<u64>,
@@ -55,12 +89,33 @@ pub struct Query {
     /// Add `cells`: visits and best win rate per cell (heat-map data).
     #[serde(default)]
     pub include_cells: bool,
+    #[serde(default, rename = "includePVVisits")]
+    pub include_pv_visits: bool,
+    #[serde(default)]
+    pub include_ownership: bool,
+    #[serde(default)]
+    pub include_policy: bool,
+    /// `SIDETOMOVE`, `BLACK` or `WHITE`.
+    pub report_analysis_winrates_as: Option<String>,
+    pub avoid_moves: Option<Vec<QueryFilter>>,
+    pub allow_moves: Option<Vec<QueryFilter>>,
+    /// Search parameters by the names `--param` takes.
+    pub override_settings: Option<BTreeMap<String, Value>>,
+    /// Seconds between interim answers.
+    pub report_during_search_every: Option<f64>,
+    pub priority: Option<i64>,
+    /// One priority per entry of `analyzeTurns`.
+    pub priorities: Option<Vec<i64>>,
     /// Add `proof`: the exact solver's value of the position and of each
     /// turn, proven within this many seconds.
     pub proof_time: Option<f64>,
     /// ... or within this many solver expansions (with `proofTime`,
     /// whichever comes first).
     pub proof_nodes: Option<u64>,
+    /// `terminate`: the id of the queries to stop.
+    pub terminate_id: Option<Value>,
+    /// `terminate`, `terminate_all`: only these turns.
+    pub turn_numbers: Option<Vec<usize>>,
     /// Fields this engine does not know; named in `warnings`.
     #[serde(flatten)]
     pub unknown: BTreeMap<String, Value>,
@@ -73,7 +128,7 @@ pub struct QueryError {
     pub error: String,
     /// The query field at fault, when there is one.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub field: Option<&'static str>,
+    pub field: Option<String>,
 }
 
 /// The answer to `{"action": "query_version"}`.
@@ -82,6 +137,30 @@ pub struct Version {
     pub id: Value,
     pub action: &'static str,
     pub version: &'static str,
+}
+
+/// The acknowledgement of `clear_cache`, `terminate` and `terminate_all`:
+/// the query's own fields.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Acknowledged {
+    pub id: Value,
+    pub action: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub terminate_id: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub turn_numbers: Option<Vec<usize>>,
+}
+
+/// The final answer for a position whose search was terminated before it
+/// began.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NoResults {
+    pub id: Value,
+    pub is_during_search: bool,
+    pub turn_number: usize,
+    pub no_results: bool,
 }
 
 /// A turn's proven value, for the side to move.
@@ -108,6 +187,23 @@ pub struct Proof {
     pub seconds: f64,
 }
 
+/// Per cell, how the playouts' final boards held it (`includeOwnership`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Ownership {
+    pub cell: String,
+    pub black: f64,
+    pub white: f64,
+    pub empty: f64,
+}
+
+/// A root action's knowledge prior (`includePolicy`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PolicyEntry {
+    #[serde(rename = "move")]
+    pub token: String,
+    pub prior: f64,
+}
+
 /// The answer to a query for one of its positions.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -117,22 +213,45 @@ pub struct QueryResult {
     #[serde(flatten)]
     pub analysis: Analysis,
     #[serde(skip_serializing_if = "Option::is_none")]
+    pub ownership: Option<Vec<Ownership>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub policy: Option<Vec<PolicyEntry>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub proof: Option<Proof>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+}
+
+/// Whose win rates answers give.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Viewpoint {
+    #[default]
+    SideToMove,
+    Seat(Colour),
+}
+
+impl Viewpoint {
+    /// `SIDETOMOVE`, `BLACK` or `WHITE`, any case (also `b`, `w`).
+    pub fn parse(text: &str) -> Option<Viewpoint> {
+        match text.to_ascii_lowercase().replace(['-', '_'], "").as_str() {
+            "sidetomove" => Some(Viewpoint::SideToMove),
+            other => Colour::parse(other).map(Viewpoint::Seat),
+        }
+    }
 }
 
 /// Defaults for what a query leaves out, from the command line.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Defaults {
     pub settings: Settings,
+    pub viewpoint: Viewpoint,
 }
 
-fn fail(id: &Value, field: Option<&'static str>, error: impl Into<String>) -> QueryError {
+fn fail(id: &Value, field: Option<&str>, error: impl Into<String>) -> QueryError {
     QueryError {
         id: id.clone(),
         error: error.into(),
-        field,
+        field: field.map(str::to_string),
     }
 }
 
@@ -166,15 +285,220 @@ fn salvage_id(line: &str) -> Value {
     serde_json::from_str(&rest[..end]).unwrap_or(Value::Null)
 }
 
-/// A query's game and position, checked.
+/// What a query asks of each of its positions, checked.
+#[derive(Debug)]
 struct Prepared {
-    record: GameRecord,
-    turns: Vec<usize>,
     settings: Settings,
+    params: SearchParams,
     proof: Option<SolveLimits>,
+    viewpoint: Viewpoint,
+    include_cells: bool,
+    include_pv_visits: bool,
+    include_ownership: bool,
+    include_policy: bool,
+    report_every: Option<Duration>,
+    warnings: Vec<String>,
 }
 
-fn prepare(query: &Query, defaults: &Defaults) -> Result<Prepared, QueryError> {
+/// The start of a query's game: the standard start, or `initialStones`
+/// and `initialPlayer`.
+fn start_position(query: &Query, spec: &GameSpec) -> Result<AnyGame, QueryError> {
+    let id = &query.id;
+    let seat = match &query.initial_player {
+        Some(p) => Some(Colour::parse(p).ok_or_else(|| {
+            fail(
+                id,
+                Some("initialPlayer"),
+                format!("initialPlayer '{p}' is not B or W"),
+            )
+        })?),
+        None => None,
+    };
+    let Some(list) = &query.initial_stones else {
+        let mut start = AnyGame::new(spec);
+        if let Some(seat) = seat {
+            start.set_to_move(seat);
+        }
+        return Ok(start);
+    };
+    let topo = AnyGame::new(spec).topology();
+    let mut stones = Vec::with_capacity(list.len());
+    for (k, (colour, cell)) in list.iter().enumerate() {
+        let bad = |what: String| {
+            fail(
+                id,
+                Some("initialStones"),
+                format!("stone {}: {what}", k + 1),
+            )
+        };
+        let colour =
+            Colour::parse(colour).ok_or_else(|| bad(format!("colour '{colour}' is not B or W")))?;
+        let cell = topo
+            .parse_cell(cell)
+            .ok_or_else(|| bad(format!("'{cell}' is not a point of this board")))?;
+        stones.push(Stone { cell, colour });
+    }
+    let seat = seat.unwrap_or(Colour::Black);
+    match catch_unwind(|| AnyGame::from_setup(spec, &stones, seat)) {
+        Ok(Ok(start)) => Ok(start),
+        Ok(Err(e)) => Err(fail(id, Some("initialStones"), e.describe(topo))),
+        Err(_) => Err(fail(id, Some("initialStones"), "illegal position")),
+    }
+}
+
+/// Plays the query's moves from `start`.
+fn replay(query: &Query, start: AnyGame) -> Result<GameRecord, QueryError> {
+    let mut record = GameRecord::new(start);
+    for (k, m) in query.moves.iter().enumerate() {
+        let bad = |what: String| fail(&query.id, Some("moves"), format!("move {}: {what}", k + 1));
+        let position = record.position();
+        let seat = position.to_move();
+        let token = match m {
+            QueryMove::Token(t) => t,
+            QueryMove::Pair(player, t) => {
+                let p = Colour::parse(player)
+                    .ok_or_else(|| bad(format!("player '{player}' is not B or W")))?;
+                if p != seat {
+                    return Err(bad(format!(
+                        "it is {}'s turn, not {}'s",
+                        seat.seat(),
+                        p.seat()
+                    )));
+                }
+                t
+            }
+        };
+        let parsed = position.parse_turn(token);
+        let turn = match (&parsed, m) {
+            (Err(_), QueryMove::Pair(..))
+                if position.kind() != GameKind::Onyx
+                    && position.topology().parse_cell(token).is_some() =>
+            {
+                position.parse_turn(&format!("{}:{token}", seat.letter()))
+            }
+            _ => parsed,
+        }
+        .map_err(|e| bad(e.to_string()))?;
+        let topo = position.topology();
+        record
+            .play(seat, turn)
+            .map_err(|e| bad(format!("illegal move '{token}': {}", e.describe(topo))))?;
+    }
+    Ok(record)
+}
+
+/// `avoidMoves` and `allowMoves` as the search's filter.
+fn move_filter(query: &Query, game: &AnyGame) -> Result<Option<Arc<MoveFilter>>, QueryError> {
+    let topo = game.topology();
+    let mut rules = Vec::new();
+    for (field, allow, list) in [
+        ("avoidMoves", false, &query.avoid_moves),
+        ("allowMoves", true, &query.allow_moves),
+    ] {
+        for (k, entry) in list.iter().flatten().enumerate() {
+            let bad =
+                |what: String| fail(&query.id, Some(field), format!("entry {}: {what}", k + 1));
+            let seat = Colour::parse(&entry.player)
+                .ok_or_else(|| bad(format!("player '{}' is not B or W", entry.player)))?;
+            if entry.until_depth == 0 {
+                return Err(bad("untilDepth must be at least 1".into()));
+            }
+            let mut rule = MoveRule {
+                seat,
+                allow,
+                cells: vec![
+                    false;
+                    topo.cells()
+                        .iter()
+                        .map(|c| c.index() + 1)
+                        .max()
+                        .unwrap_or(0)
+                ],
+                pass: false,
+                swap: false,
+                until_depth: entry.until_depth,
+            };
+            for m in &entry.moves {
+                match m.to_ascii_lowercase().as_str() {
+                    "pass" => rule.pass = true,
+                    "swap" => rule.swap = true,
+                    _ => {
+                        let cell = topo
+                            .parse_cell(m)
+                            .ok_or_else(|| bad(format!("'{m}' is not a point of this board")))?;
+                        rule.cells[cell.index()] = true;
+                    }
+                }
+            }
+            rules.push(rule);
+        }
+    }
+    Ok((!rules.is_empty()).then(|| Arc::new(MoveFilter { rules })))
+}
+
+/// `overrideSettings` applied to `params`.
+fn override_settings(query: &Query, params: &mut SearchParams) -> Result<(), QueryError> {
+    for (name, value) in query.override_settings.iter().flatten() {
+        let bad = |what: &str| {
+            fail(
+                &query.id,
+                Some("overrideSettings"),
+                format!("{name}: {what}"),
+            )
+        };
+        let text = match value {
+            Value::String(s) => s.clone(),
+            Value::Number(n) => n.to_string(),
+            Value::Bool(b) => if *b { "on" } else { "off" }.to_string(),
+            _ => return Err(bad("give a string, a number or a bool")),
+        };
+        match name.as_str() {
+            "policy" => params.policy = text.parse::<Policy>().map_err(|e| bad(&e))?,
+            "exploration" => {
+                params.exploration = match text.to_ascii_lowercase().as_str() {
+                    "auto" | "default" => None,
+                    _ => Some(
+                        text.parse::<f64>()
+                            .ok()
+                            .filter(|c| c.is_finite() && *c >= 0.0)
+                            .ok_or_else(|| bad("not a number of at least 0"))?,
+                    ),
+                };
+            }
+            _ => params
+                .tuning
+                .set(name, &text)
+                .map_err(|e| bad(&format!("{e} (policy, exploration, {})", NAMES.join(", "))))?,
+        }
+    }
+    Ok(())
+}
+
+/// A number of seconds above 0, at most a day.
+fn seconds(value: Option<f64>, id: &Value, field: &str) -> Result<Option<Duration>, QueryError> {
+    match value {
+        None => Ok(None),
+        Some(t) if t.is_finite() && t > 0.0 && t <= 86_400.0 => {
+            Ok(Some(Duration::from_secs_f64(t)))
+        }
+        Some(_) => Err(fail(
+            id,
+            Some(field),
+            format!("{field} must be a number of seconds above 0 (at most a day)"),
+        )),
+    }
+}
+
+/// A query's game, its positions to analyse with their priorities, and
+/// what to do with them.
+struct Parsed {
+    record: GameRecord,
+    turns: Vec<(usize, i64)>,
+    prepared: Prepared,
+}
+
+/// Checks a query and reads what it asks for.
+fn prepare(query: &Query, defaults: &Defaults) -> Result<Parsed, QueryError> {
     let id = &query.id;
     let game = query
         .game
@@ -213,7 +537,7 @@ fn prepare(query: &Query, defaults: &Defaults) -> Result<Prepared, QueryError> {
     let size = query.size.unwrap_or(kind.default_size());
     let spec =
         GameSpec::new(kind, size, rules).map_err(|e| fail(id, Some("size"), e.to_string()))?;
-    let record = setup::replay(&spec, &query.moves).map_err(|e| fail(id, Some("moves"), e))?;
+    let record = replay(query, start_position(query, &spec)?)?;
     let turns = query
         .analyze_turns
         .clone()
@@ -235,6 +559,21 @@ fn prepare(query: &Query, defaults: &Defaults) -> Result<Prepared, QueryError> {
             ),
         ));
     }
+    let priorities = match &query.priorities {
+        Some(p) if p.len() != turns.len() => {
+            return Err(fail(
+                id,
+                Some("priorities"),
+                format!(
+                    "{} priorities for {} turns: give one per entry of analyzeTurns",
+                    p.len(),
+                    turns.len()
+                ),
+            ));
+        }
+        Some(p) => p.clone(),
+        None => vec![query.priority.unwrap_or(0); turns.len()],
+    };
     let mut settings = defaults.settings.clone();
     if query.max_visits.is_some() || query.max_time.is_some() {
         settings.visits = query.max_visits;
@@ -243,15 +582,8 @@ fn prepare(query: &Query, defaults: &Defaults) -> Result<Prepared, QueryError> {
     if query.max_visits == Some(0) {
         return Err(fail(id, Some("maxVisits"), "maxVisits must be at least 1"));
     }
-    if let Some(t) = query.max_time {
-        if !(t.is_finite() && t > 0.0 && t <= 86_400.0) {
-            return Err(fail(
-                id,
-                Some("maxTime"),
-                "maxTime must be a number of seconds above 0 (at most a day)",
-            ));
-        }
-        settings.time = Some(Duration::from_secs_f64(t));
+    if let Some(t) = seconds(query.max_time, id, "maxTime")? {
+        settings.time = Some(t);
     }
     if let Some(k) = query.top_k {
         settings.top = k;
@@ -259,15 +591,7 @@ fn prepare(query: &Query, defaults: &Defaults) -> Result<Prepared, QueryError> {
     if let Some(seed) = query.seed {
         settings.seed = seed;
     }
-    if let Some(t) = query.proof_time
-        && !(t.is_finite() && t > 0.0 && t <= 86_400.0)
-    {
-        return Err(fail(
-            id,
-            Some("proofTime"),
-            "proofTime must be a number of seconds above 0 (at most a day)",
-        ));
-    }
+    let proof_time = seconds(query.proof_time, id, "proofTime")?;
     if query.proof_nodes == Some(0) {
         return Err(fail(
             id,
@@ -275,140 +599,470 @@ fn prepare(query: &Query, defaults: &Defaults) -> Result<Prepared, QueryError> {
             "proofNodes must be at least 1",
         ));
     }
-    let proof = (query.proof_time.is_some() || query.proof_nodes.is_some()).then(|| SolveLimits {
-        time: query.proof_time.map(Duration::from_secs_f64),
+    let report_every = seconds(
+        query.report_during_search_every,
+        id,
+        "reportDuringSearchEvery",
+    )?;
+    let viewpoint = match &query.report_analysis_winrates_as {
+        None => defaults.viewpoint,
+        Some(v) => Viewpoint::parse(v).ok_or_else(|| {
+            fail(
+                id,
+                Some("reportAnalysisWinratesAs"),
+                format!("'{v}' is not SIDETOMOVE, BLACK or WHITE"),
+            )
+        })?,
+    };
+    let mut params = SearchParams {
+        threads: settings.threads.max(1),
+        seed: settings.seed,
+        filter: move_filter(query, record.position())?,
+        final_boards: query.include_ownership,
+        ..SearchParams::default()
+    };
+    override_settings(query, &mut params)?;
+    let mut warnings: Vec<String> = query
+        .unknown
+        .keys()
+        .map(|k| format!("unknown field '{k}' ignored"))
+        .collect();
+    if query.include_policy && !knowledge::has_priors(kind) {
+        warnings.push(format!("includePolicy: {kind} has no knowledge prior"));
+    }
+    let proof = (proof_time.is_some() || query.proof_nodes.is_some()).then_some(SolveLimits {
+        time: proof_time,
         nodes: query.proof_nodes,
     });
-    Ok(Prepared {
+    let turns = turns.into_iter().zip(priorities).collect();
+    Ok(Parsed {
         record,
         turns,
-        settings,
-        proof,
+        prepared: Prepared {
+            settings,
+            params,
+            proof,
+            viewpoint,
+            include_cells: query.include_cells,
+            include_pv_visits: query.include_pv_visits,
+            include_ownership: query.include_ownership,
+            include_policy: query.include_policy && knowledge::has_priors(kind),
+            report_every,
+            warnings,
+        },
     })
 }
 
-/// Answers one line as read: a line that is not text (or far too long)
-/// gets one error line, with the id salvaged from what was read.
-pub fn answer_raw(line: &RawLine, defaults: &Defaults) -> Vec<String> {
+/// One unit of work for the queue: a position to analyse, or an error
+/// line to give in its turn.
+pub struct Job {
+    pub id: Value,
+    /// The position's number (`None` for an error line).
+    pub turn: Option<usize>,
+    pub priority: i64,
+    /// Set by `terminate`: the search stops (or never starts).
+    pub stop: StopFlag,
+    work: Work,
+}
+
+enum Work {
+    Error(String),
+    Analyse {
+        record: Box<GameRecord>,
+        query: Arc<Prepared>,
+    },
+}
+
+/// What one input line asks for.
+pub enum Request {
+    /// Nothing (a blank line).
+    Nothing,
+    /// A line to write at once: `query_version`, `clear_cache`.
+    Now(String),
+    /// Stop the jobs of `id` (all jobs when `None`), only those of
+    /// `turns` when given; then write `reply`.
+    Terminate {
+        id: Option<Value>,
+        turns: Option<Vec<usize>>,
+        reply: String,
+    },
+    /// Work for the queue, in this order.
+    Jobs(Vec<Job>),
+}
+
+fn error_job(error: &QueryError, priority: i64) -> Request {
+    Request::Jobs(vec![Job {
+        id: error.id.clone(),
+        turn: None,
+        priority,
+        stop: StopFlag::new(),
+        work: Work::Error(to_line(error)),
+    }])
+}
+
+/// Reads one line as read from the input: a line that is not text (or far
+/// too long) becomes one error line, with the id salvaged from what was
+/// read.
+pub fn request_raw(line: &RawLine, defaults: &Defaults) -> Request {
     match line.text() {
-        Ok(text) => answer(text, defaults),
+        Ok(text) => request(text, defaults),
         Err(e) => {
             // An id with replaced bytes is not the one sent: better none.
             let id = match salvage_id(&line.lossy()) {
                 Value::String(s) if s.contains('\u{fffd}') => Value::Null,
                 id => id,
             };
-            vec![to_line(&fail(&id, None, e.to_string()))]
+            error_job(&fail(&id, None, e.to_string()), 0)
         }
     }
 }
 
-/// Answers one query line: one JSON line per analysed position, or one
-/// error line. Blank lines get no answer. A failure inside the search is
-/// answered too (as an internal error), so every query gets its answer.
-pub fn answer(line: &str, defaults: &Defaults) -> Vec<String> {
-    match catch_unwind(AssertUnwindSafe(|| answer_query(line, defaults))) {
-        Ok(lines) => lines,
-        Err(_) => vec![to_line(&fail(
-            &salvage_id(line),
-            None,
-            "internal error while answering this query",
-        ))],
+/// Reads one query line. A failure while reading it becomes an internal
+/// error line, so every query gets its answer.
+pub fn request(line: &str, defaults: &Defaults) -> Request {
+    match catch_unwind(AssertUnwindSafe(|| read_request(line, defaults))) {
+        Ok(r) => r,
+        Err(_) => error_job(
+            &fail(
+                &salvage_id(line),
+                None,
+                "internal error while reading this query",
+            ),
+            0,
+        ),
     }
 }
 
-fn answer_query(line: &str, defaults: &Defaults) -> Vec<String> {
+/// The field of `object` that makes it fail to read as a query.
+fn field_at_fault(id: &Value, object: &serde_json::Map<String, Value>) -> Option<(String, String)> {
+    object.iter().find_map(|(key, v)| {
+        let one = serde_json::json!({ "id": id, key.as_str(): v });
+        serde_json::from_value::<Query>(one)
+            .err()
+            .map(|e| (key.clone(), e.to_string()))
+    })
+}
+
+fn read_request(line: &str, defaults: &Defaults) -> Request {
     if line.trim().is_empty() {
-        return Vec::new();
+        return Request::Nothing;
     }
     let value: Value = match serde_json::from_str(line) {
         Ok(v) => v,
         Err(e) => {
-            let err = fail(&salvage_id(line), None, format!("malformed JSON: {e}"));
-            return vec![to_line(&err)];
+            return error_job(
+                &fail(&salvage_id(line), None, format!("malformed JSON: {e}")),
+                0,
+            );
         }
     };
+    let priority = value.get("priority").and_then(Value::as_i64).unwrap_or(0);
     let id = match value.get("id") {
         Some(id @ (Value::String(_) | Value::Number(_))) => id.clone(),
         Some(_) => {
-            return vec![to_line(&fail(
+            let e = fail(
                 &Value::Null,
                 Some("id"),
                 "'id' must be a string or a number",
-            ))];
+            );
+            return error_job(&e, priority);
         }
         None => {
-            return vec![to_line(&fail(
-                &Value::Null,
-                Some("id"),
-                "missing field 'id'",
-            ))];
+            return error_job(
+                &fail(&Value::Null, Some("id"), "missing field 'id'"),
+                priority,
+            );
         }
     };
     if let Some(rules) = value.get("rules")
         && !rules.is_object()
     {
-        return vec![to_line(&fail(
+        let e = fail(
             &id,
             Some("rules"),
             "'rules' must be an object, like {\"minGroup\": 3}",
-        ))];
+        );
+        return error_job(&e, priority);
     }
-    let query: Query = match serde_json::from_value(value) {
+    let query: Query = match serde_json::from_value(value.clone()) {
         Ok(q) => q,
-        Err(e) => return vec![to_line(&fail(&id, None, format!("bad query: {e}")))],
+        Err(e) => {
+            let e = match value.as_object().and_then(|o| field_at_fault(&id, o)) {
+                Some((field, why)) => fail(&id, Some(&field), format!("bad '{field}': {why}")),
+                None => fail(&id, None, format!("bad query: {e}")),
+            };
+            return error_job(&e, priority);
+        }
     };
     match query.action.as_deref() {
         None => {}
         Some("query_version") => {
-            return vec![to_line(&Version {
+            return Request::Now(to_line(&Version {
                 id,
                 action: "query_version",
                 version: env!("CARGO_PKG_VERSION"),
-            })];
+            }));
+        }
+        Some(action @ ("clear_cache" | "terminate" | "terminate_all")) => {
+            let action = match action {
+                "clear_cache" => "clear_cache",
+                "terminate" => "terminate",
+                _ => "terminate_all",
+            };
+            let target = match (action, &query.terminate_id) {
+                ("terminate", None) => {
+                    let e = fail(&id, Some("terminateId"), "terminate needs a terminateId");
+                    return error_job(&e, priority);
+                }
+                ("terminate", Some(t)) => Some(t.clone()),
+                _ => None,
+            };
+            let reply = to_line(&Acknowledged {
+                id,
+                action,
+                terminate_id: target.clone(),
+                turn_numbers: query.turn_numbers.clone(),
+            });
+            return match action {
+                "clear_cache" => Request::Now(reply),
+                _ => Request::Terminate {
+                    id: target,
+                    turns: query.turn_numbers,
+                    reply,
+                },
+            };
         }
         Some(other) => {
-            return vec![to_line(&fail(
+            let e = fail(
                 &id,
                 Some("action"),
-                format!("unknown action '{other}' (query_version)"),
-            ))];
+                format!(
+                    "unknown action '{other}' (query_version, clear_cache, terminate, terminate_all)"
+                ),
+            );
+            return error_job(&e, priority);
         }
     }
-    let prepared = match prepare(&query, defaults) {
+    let Parsed {
+        record,
+        turns,
+        prepared,
+    } = match prepare(&query, defaults) {
         Ok(p) => p,
-        Err(e) => return vec![to_line(&e)],
+        Err(e) => return error_job(&e, priority),
     };
-    let warnings: Vec<String> = query
-        .unknown
-        .keys()
-        .map(|k| format!("unknown field '{k}' ignored"))
-        .collect();
-    let moves = prepared.record.moves();
-    let mut engine = prepared.settings.engine();
-    let mut out = Vec::new();
-    for &turn in &prepared.turns {
-        let mut record = GameRecord::new(prepared.record.start().clone());
-        for &(s, t) in &moves[..turn] {
-            record.play(s, t).expect("the moves replayed legally once");
-        }
-        let mut analysis = analyse(&mut engine, &record, &prepared.settings, None);
-        if !query.include_cells {
-            analysis.cells = None;
-        }
-        let proof = prepared
+    let prepared = Arc::new(prepared);
+    Request::Jobs(
+        turns
+            .into_iter()
+            .map(|(turn, priority)| Job {
+                id: id.clone(),
+                turn: Some(turn),
+                priority,
+                stop: StopFlag::new(),
+                work: Work::Analyse {
+                    record: Box::new(record.truncated(turn)),
+                    query: prepared.clone(),
+                },
+            })
+            .collect(),
+    )
+}
+
+/// Answers one job, giving each line to `emit`: the interim answers
+/// (`reportDuringSearchEvery`) and then exactly one final line.
+pub fn run_job(job: &Job, emit: &mut dyn FnMut(String)) {
+    let (record, query) = match &job.work {
+        Work::Error(line) => return emit(line.clone()),
+        Work::Analyse { record, query } => (record, query),
+    };
+    if job.stop.is_stopped() {
+        return emit(to_line(&NoResults {
+            id: job.id.clone(),
+            is_during_search: false,
+            turn_number: record.moves().len(),
+            no_results: true,
+        }));
+    }
+    let mut done = false;
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        let mut engine = Engine::new(query.params.clone());
+        engine.set_position(record);
+        let report = {
+            let mut interim = |report: &Report| {
+                emit(to_line(&result_of(&job.id, record, report, query, true)));
+            };
+            let progress = query
+                .report_every
+                .map(|every| (&mut interim as &mut dyn FnMut(&Report), every));
+            engine.search(&query.settings.limits(), &job.stop, progress)
+        };
+        let mut result = result_of(&job.id, record, &report, query, false);
+        result.proof = query
             .proof
             .filter(|_| !record.is_over())
-            .and_then(|limits| engine.solve(true, &limits, &StopFlag::new()))
-            .map(|s| proof_of(&record, &s));
-        let result = QueryResult {
-            id: id.clone(),
-            is_during_search: false,
-            analysis,
-            proof,
-            warnings: warnings.clone(),
+            .and_then(|limits| engine.solve(true, &limits, &job.stop))
+            .map(|s| proof_of(record, &s));
+        done = true;
+        emit(to_line(&result));
+    }));
+    if outcome.is_err() && !done {
+        emit(to_line(&fail(
+            &job.id,
+            None,
+            "internal error while answering this query",
+        )));
+    }
+}
+
+/// `p`, a win rate of the side to move `mover`, as the viewpoint sees it.
+fn seen(p: f64, mover: Colour, viewpoint: Viewpoint) -> f64 {
+    match viewpoint {
+        Viewpoint::Seat(c) if c != mover => rate(1.0 - p),
+        _ => p,
+    }
+}
+
+/// The lower end of a normal 95% interval of win rate `p` over `visits`
+/// playouts (as `kata-analyze` reports it), at least 0; a proven value
+/// is exact.
+fn lcb(p: f64, visits: u64, proven: bool) -> f64 {
+    if proven {
+        return p;
+    }
+    rate((p - 1.96 * (p * (1.0 - p) / visits.max(1) as f64).sqrt()).max(0.0))
+}
+
+/// The answer for one position from a search report.
+fn result_of(
+    id: &Value,
+    record: &GameRecord,
+    report: &Report,
+    query: &Prepared,
+    during: bool,
+) -> QueryResult {
+    let mut analysis = describe(record, report, query.settings.top);
+    let position = record.position();
+    let mover = position.to_move();
+    let view = query.viewpoint;
+    // Black's lead as the viewpoint sees it.
+    let lead_seat = match view {
+        Viewpoint::SideToMove => mover,
+        Viewpoint::Seat(c) => c,
+    };
+    let lead = |black_lead: f64| {
+        let l = if lead_seat == Colour::Black {
+            black_lead
+        } else {
+            -black_lead
         };
-        out.push(to_line(&result));
+        (l * 1e4).round() / 1e4
+    };
+    let root = &mut analysis.root_info;
+    root.winrate = seen(root.winrate, mover, view);
+    if !analysis.game_over {
+        root.lcb = Some(lcb(root.winrate, root.visits, root.proven.is_some()));
+    }
+    let boards = report.final_boards.as_ref();
+    root.score_lead = boards.and_then(|b| b.black_lead).map(lead);
+    for (m, c) in analysis.move_infos.iter_mut().zip(&report.candidates) {
+        m.winrate = seen(m.winrate, mover, view);
+        m.lcb = Some(lcb(m.winrate, m.visits, m.proven.is_some()));
+        m.score_lead = c.black_lead.map(lead);
+        if query.include_pv_visits {
+            m.pv_visits = Some(c.pv_visits.clone());
+        }
+    }
+    analysis.cells = if query.include_cells {
+        analysis.cells.map(|cells| {
+            cells
+                .into_iter()
+                .map(|mut c| {
+                    c.winrate = seen(c.winrate, mover, view);
+                    c
+                })
+                .collect()
+        })
+    } else {
+        None
+    };
+    let topo = position.topology();
+    let ownership = boards.filter(|_| query.include_ownership).map(|b| {
+        let n = b.playouts.max(1) as f64;
+        topo.cells()
+            .iter()
+            .map(|&cell| {
+                let [black, white] = b.stones.get(cell.index()).copied().unwrap_or([0, 0]);
+                let (black, white) = (rate(black as f64 / n), rate(white as f64 / n));
+                Ownership {
+                    cell: topo.name(cell).to_string(),
+                    black,
+                    white,
+                    empty: rate((1.0 - black - white).max(0.0)),
+                }
+            })
+            .collect()
+    });
+    let policy =
+        (query.include_policy && !during && !record.is_over()).then(|| policy_of(position));
+    QueryResult {
+        id: id.clone(),
+        is_during_search: during,
+        analysis,
+        ownership,
+        policy,
+        proof: None,
+        warnings: query.warnings.clone(),
+    }
+}
+
+/// The knowledge prior of every legal first action at `position`, highest
+/// first.
+fn policy_of(position: &AnyGame) -> Vec<PolicyEntry> {
+    let mut actions: Vec<Action> = Vec::new();
+    let mut priors = Vec::new();
+    let known = crate::with_game!(position, g => {
+        g.legal_actions(&mut actions);
+        knowledge::priors(g, &actions, &mut priors)
+    });
+    if !known || priors.len() != actions.len() {
+        return Vec::new();
+    }
+    let mut entries: Vec<PolicyEntry> = actions
+        .iter()
+        .zip(&priors)
+        .map(|(&a, &p)| PolicyEntry {
+            token: position.token(&turn_of(a, None)),
+            prior: rate(f64::from(p)),
+        })
+        .collect();
+    entries.sort_by(|a, b| b.prior.total_cmp(&a.prior));
+    entries
+}
+
+/// Answers one line as read, every job in turn: see [`request_raw`].
+pub fn answer_raw(line: &RawLine, defaults: &Defaults) -> Vec<String> {
+    answer_request(request_raw(line, defaults))
+}
+
+/// Answers one query line at once: one JSON line per analysed position
+/// (and interim ones when asked), or one error or action line. Blank lines
+/// get no answer. `terminate` has nothing to stop here and is only
+/// acknowledged.
+pub fn answer(line: &str, defaults: &Defaults) -> Vec<String> {
+    answer_request(request(line, defaults))
+}
+
+fn answer_request(request: Request) -> Vec<String> {
+    let mut out = Vec::new();
+    match request {
+        Request::Nothing => {}
+        Request::Now(line) | Request::Terminate { reply: line, .. } => out.push(line),
+        Request::Jobs(jobs) => {
+            for job in &jobs {
+                run_job(job, &mut |line| out.push(line));
+            }
+        }
     }
     out
 }
@@ -454,6 +1108,7 @@ mod tests {
     fn blank_lines_get_no_answer() {
         let defaults = Defaults {
             settings: Settings::default(),
+            viewpoint: Viewpoint::SideToMove,
         };
         assert!(answer("   ", &defaults).is_empty());
         let err: Value = serde_json::from_str(&answer("{", &defaults)[0]).unwrap();

@@ -57,7 +57,7 @@ impl Settings {
 }
 
 /// Rounds a probability for output: six decimals are plenty.
-fn rate(v: f64) -> f64 {
+pub fn rate(v: f64) -> f64 {
     (v * 1e6).round() / 1e6
 }
 
@@ -75,6 +75,12 @@ pub struct RootInfo {
     pub visits: u64,
     /// Win probability of the side to move.
     pub winrate: f64,
+    /// Batch answers: the win rate's lower confidence bound.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lcb: Option<f64>,
+    /// Batch answers with ownership, Xodd and Yodd: the mean lead in groups.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score_lead: Option<f64>,
     /// The seat that wins with best play, when the solver proved it.
     pub proven: Option<&'static str>,
 }
@@ -91,11 +97,20 @@ pub struct MoveInfo {
     pub visits: u64,
     /// Win probability of the side to move after this turn.
     pub winrate: f64,
+    /// Batch answers: the win rate's lower confidence bound.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lcb: Option<f64>,
+    /// Batch answers with ownership, Xodd and Yodd: the mean lead in groups.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score_lead: Option<f64>,
     /// The knowledge prior, in games that have one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub prior: Option<f64>,
     /// Principal variation, starting with this turn.
     pub pv: Vec<String>,
+    /// Batch answers with `includePVVisits`: the visits of each turn of `pv`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pv_visits: Option<Vec<u64>>,
     /// The seat that wins after this turn with best play, when proven.
     pub proven: Option<&'static str>,
     #[serde(skip)]
@@ -176,8 +191,11 @@ pub fn describe(record: &GameRecord, report: &Report, top: usize) -> Analysis {
                     order,
                     visits: c.visits,
                     winrate: rate(c.value),
+                    lcb: None,
+                    score_lead: None,
                     prior: c.prior.map(rate),
                     pv: pv.iter().map(|t| position.token(t)).collect(),
+                    pv_visits: None,
                     proven: c.proven.map(Colour::seat),
                     turn: c.turn,
                     pv_turns: pv,
@@ -227,6 +245,8 @@ pub fn describe(record: &GameRecord, report: &Report, top: usize) -> Analysis {
             } else {
                 rate(report.root_value)
             },
+            lcb: None,
+            score_lead: None,
             proven: if over {
                 None
             } else {
