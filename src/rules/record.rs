@@ -46,9 +46,44 @@ impl Decision {
             GameKind::Onyx => Decision::Connection,
         }
     }
+
+    /// The counts the rule looked at, for results files: `groups B 3, W 4`
+    /// (Xodd, Yodd), `5 counted groups` (Odd), `connection` (Onyx), empty
+    /// after a resignation.
+    pub fn counts(&self) -> String {
+        match *self {
+            Decision::Resignation => String::new(),
+            Decision::FewerGroups { black, white } => format!("groups B {black}, W {white}"),
+            Decision::LargeGroups { black, white, .. } => {
+                format!("{} counted groups", black + white)
+            }
+            Decision::Connection => "connection".into(),
+        }
+    }
 }
 
 impl Outcome {
+    /// The result as GTP's `final_score` and SGF's `RE` give it: `B+3`
+    /// (Xodd, Yodd: the difference in groups), `W+` (Odd, Onyx), `B+R`
+    /// (resignation).
+    pub fn score(&self) -> String {
+        let w = self.winner.letter();
+        match self.decision {
+            Decision::Resignation => format!("{w}+R"),
+            Decision::FewerGroups { black, white } => format!("{w}+{}", black.abs_diff(white)),
+            Decision::LargeGroups { .. } | Decision::Connection => format!("{w}+"),
+        }
+    }
+
+    /// The deciding rule in one word: `resign`, `groups` or `connection`.
+    pub fn rule(&self) -> &'static str {
+        match self.decision {
+            Decision::Resignation => "resign",
+            Decision::FewerGroups { .. } | Decision::LargeGroups { .. } => "groups",
+            Decision::Connection => "connection",
+        }
+    }
+
     /// Who won and why, in words: "Black wins with fewer groups (Black 1,
     /// White 2)", "White wins: 2 groups of 5+ stones, even", "Black wins by
     /// connecting rows 1 and 12", "White wins: Black resigned".
@@ -198,5 +233,38 @@ impl GameRecord {
             by_resignation: false,
             decision: Decision::of(&self.current),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_and_rules_name_each_decision() {
+        let outcome = |winner, decision| Outcome {
+            winner,
+            by_resignation: decision == Decision::Resignation,
+            decision,
+        };
+        let fewer = outcome(Colour::White, Decision::FewerGroups { black: 4, white: 1 });
+        assert_eq!((fewer.score(), fewer.rule()), ("W+3".into(), "groups"));
+        assert_eq!(fewer.decision.counts(), "groups B 4, W 1");
+        let large = Decision::LargeGroups {
+            black: 2,
+            white: 1,
+            min_group: 5,
+        };
+        let odd = outcome(Colour::Black, large);
+        assert_eq!((odd.score(), odd.rule()), ("B+".into(), "groups"));
+        assert_eq!(large.counts(), "3 counted groups");
+        let onyx = outcome(Colour::White, Decision::Connection);
+        assert_eq!((onyx.score(), onyx.rule()), ("W+".into(), "connection"));
+        let resigned = outcome(Colour::Black, Decision::Resignation);
+        assert_eq!(
+            (resigned.score(), resigned.rule()),
+            ("B+R".into(), "resign")
+        );
+        assert_eq!(Decision::Resignation.counts(), "");
     }
 }

@@ -11,7 +11,6 @@ use std::time::{Duration, Instant};
 use super::engine::{EngineProcess, Fault};
 use super::results::{GameResult, LENGTH_CAP, TimeUsed};
 use crate::rules::game::GameSpec;
-use crate::rules::kind::GameKind;
 use crate::rules::moves::{Colour, Turn};
 use crate::rules::position::AnyGame;
 use crate::rules::record::GameRecord;
@@ -155,7 +154,7 @@ pub fn play_game(
             let (reason, detail) = if outcome.by_resignation {
                 ("resignation", String::new())
             } else {
-                ("rules", end_detail(record.position()))
+                ("rules", outcome.decision.counts())
             };
             return Some(finish(
                 id,
@@ -284,20 +283,6 @@ pub fn play_game(
             Ok(_) => {}
             Err(Fault::Aborted) => return None,
             Err(f) => return forfeit(&record, other, f.reason(), f.detail(), used),
-        }
-    }
-}
-
-fn end_detail(game: &AnyGame) -> String {
-    match game.kind() {
-        GameKind::Onyx => "connection".into(),
-        GameKind::Odd => {
-            let [b, w] = game.group_counts();
-            format!("{} counted groups", b + w)
-        }
-        _ => {
-            let [b, w] = game.group_counts();
-            format!("groups B {b}, W {w}")
         }
     }
 }

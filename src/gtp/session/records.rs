@@ -4,7 +4,6 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use super::{Ctx, Reply, Session, arity, err, ok, parse_seat, syntax};
-use crate::rules::kind::GameKind;
 use crate::rules::moves::{Colour, Stone};
 use crate::rules::position::AnyGame;
 use crate::rules::record::GameRecord;
@@ -13,18 +12,7 @@ use crate::rules::sgf;
 impl Session {
     /// `B+3`, `W+`, `B+R`: the result in the form `final_score` gives it.
     pub(super) fn score_text(&self) -> Option<String> {
-        let o = self.record.outcome()?;
-        let w = o.winner.letter();
-        if o.by_resignation {
-            return Some(format!("{w}+R"));
-        }
-        Some(match self.spec().kind {
-            GameKind::Xodd | GameKind::Yodd => {
-                let [b, wh] = self.pos().group_counts();
-                format!("{w}+{}", b.abs_diff(wh))
-            }
-            _ => format!("{w}+"),
-        })
+        self.record.outcome().map(|o| o.score())
     }
 
     pub(super) fn final_score(&mut self, args: &[String], _: &mut Ctx) -> Reply {
@@ -142,20 +130,12 @@ impl Session {
     pub(super) fn result(&mut self, args: &[String], _: &mut Ctx) -> Reply {
         arity(args, 0, || match self.record.outcome() {
             None => ok("running"),
-            Some(o) => {
-                let why = if o.by_resignation {
-                    "resign"
-                } else if self.spec().kind == GameKind::Onyx {
-                    "connection"
-                } else {
-                    "groups"
-                };
-                ok(format!(
-                    "over {} {why} {}",
-                    if o.winner == Colour::Black { "b" } else { "w" },
-                    self.score_text().unwrap_or_default()
-                ))
-            }
+            Some(o) => ok(format!(
+                "over {} {} {}",
+                if o.winner == Colour::Black { "b" } else { "w" },
+                o.rule(),
+                o.score()
+            )),
         })
     }
 }
