@@ -10,7 +10,7 @@ use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::position::PositionArgs;
-use super::render::{caption, check_scale, last_turn, write_picture};
+use super::render::{caption, check_picture_options, last_turn, write_picture};
 use crate::analysis::blunders::{GameCheck, check_game};
 use crate::analysis::result::{Analysis, CellInfo, DEFAULT_VISITS, Settings, analyse};
 use crate::gtp::board;
@@ -98,17 +98,7 @@ impl AnalyzeArgs {
         if !(0.0..=1.0).contains(&self.threshold) {
             return Err("--threshold is a win-rate drop between 0 and 1".into());
         }
-        check_scale(self.scale)?;
-        if let Some(path) = &self.png
-            && !path
-                .extension()
-                .is_some_and(|e| e.eq_ignore_ascii_case("png"))
-        {
-            return Err(format!(
-                "--png {}: give a file name ending in .png",
-                path.display()
-            ));
-        }
+        check_picture_options(self.scale, self.png.as_deref())?;
         let threads = self
             .threads
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));

@@ -77,16 +77,9 @@ pub fn run(args: &OpeningsArgs) -> Result<(), String> {
     if live {
         eprint!("\r{:30}\r", "");
     }
-    let rules = spec.rules_text();
     println!(
-        "# {} {}{}: {} openings of {} turns, the closest to even of {} random ones by {} visits each (oddity openings, seed {})",
-        spec.kind,
-        spec.size,
-        if rules.is_empty() {
-            String::new()
-        } else {
-            format!(" ({rules})")
-        },
+        "# {}: {} openings of {} turns, the closest to even of {} random ones by {} visits each (oddity openings, seed {})",
+        spec.title(),
         found.len(),
         args.plies,
         args.candidates,

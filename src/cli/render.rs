@@ -1,6 +1,6 @@
 //! `oddity render`: a picture of a position, as SVG or PNG.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 
@@ -71,7 +71,26 @@ pub fn write_picture(svg: &str, out: Option<&PathBuf>) -> Result<(), String> {
     std::fs::write(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
-pub fn check_scale(scale: f64) -> Result<(), String> {
+/// `--scale` and `--png` of a command that draws: a sane scale, and a PNG
+/// file name that says it is one.
+pub fn check_picture_options(scale: f64, png: Option<&Path>) -> Result<(), String> {
+    check_scale(scale)?;
+    match png {
+        Some(path)
+            if !path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("png")) =>
+        {
+            Err(format!(
+                "--png {}: give a file name ending in .png",
+                path.display()
+            ))
+        }
+        _ => Ok(()),
+    }
+}
+
+fn check_scale(scale: f64) -> Result<(), String> {
     if scale.is_finite() && (1.0..=400.0).contains(&scale) {
         Ok(())
     } else {

@@ -10,7 +10,7 @@ use std::time::Duration;
 use clap::Args;
 
 use super::position::PositionArgs;
-use super::render::{caption, check_scale, last_turn, write_picture};
+use super::render::{caption, check_picture_options, last_turn, write_picture};
 use crate::render::{self, Mark, Picture, Style, Verdict};
 use crate::rules::kind::GameKind;
 use crate::rules::moves::Turn;
@@ -84,17 +84,7 @@ impl SolveArgs {
         if self.memory == 0 {
             return Err("--memory must be at least 1 MiB".into());
         }
-        check_scale(self.scale)?;
-        if let Some(path) = &self.png
-            && !path
-                .extension()
-                .is_some_and(|e| e.eq_ignore_ascii_case("png"))
-        {
-            return Err(format!(
-                "--png {}: give a file name ending in .png",
-                path.display()
-            ));
-        }
+        check_picture_options(self.scale, self.png.as_deref())?;
         Ok(SolveLimits {
             time: self.time.map(Duration::from_secs_f64),
             nodes: self.nodes,
@@ -193,19 +183,7 @@ fn value_words(game: &AnyGame, s: &Solution) -> String {
 fn text(game: &AnyGame, s: &Solution, checked: Option<&Result<u64, String>>) -> String {
     let mut out = String::new();
     let spec = game.spec();
-    let rules = spec.rules_text();
-    let _ = writeln!(
-        out,
-        "{} {}{}, {} to move",
-        spec.kind,
-        spec.size,
-        if rules.is_empty() {
-            String::new()
-        } else {
-            format!(" ({rules})")
-        },
-        s.to_move.name()
-    );
+    let _ = writeln!(out, "{}, {} to move", spec.title(), s.to_move.name());
     let _ = writeln!(out, "value: {}", value_words(game, s));
     let list = |v: Value| -> Vec<String> {
         s.turns

@@ -144,6 +144,15 @@ impl GameSpec {
         items.join(",")
     }
 
+    /// The game, size and rule options for people: `odd 3 (min_group=3)`,
+    /// `xodd 12`.
+    pub fn title(&self) -> String {
+        match self.rules_text() {
+            rules if rules.is_empty() => format!("{} {}", self.kind, self.size),
+            rules => format!("{} {} ({rules})", self.kind, self.size),
+        }
+    }
+
     /// Onyx: whether the game starts from the standard position.
     pub fn standard_start(&self) -> bool {
         !self.rules.open_start && self.size.is_multiple_of(4)

@@ -7,17 +7,13 @@
 //! removes opponent stones and may split the groups they were in; only those
 //! groups are repaired, by flood fills from the captured stones' neighbours.
 
-use std::any::Any;
-use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
-
 use rand_xoshiro::rand_core::Rng as _;
 
 use crate::rules::bitboard::{Bitboard, select_in_word};
 use crate::rules::game::{Game, GameSpec, PlayError, Rng, SetupError, SpecError, TurnState};
 use crate::rules::kind::GameKind;
 use crate::rules::moves::{Action, Colour, Stone};
-use crate::rules::tables::BoardTables;
+use crate::rules::tables::{BoardTables, built_once};
 use crate::rules::topology::{Cell, Topology};
 
 /// Edge flags of a group that touches both goal edges of its colour.
@@ -84,16 +80,7 @@ struct OnyxTables<const W: usize> {
 
 impl<const W: usize> OnyxTables<W> {
     fn get(topo: &'static Topology) -> &'static Self {
-        type Cache = HashMap<(usize, usize), &'static (dyn Any + Send + Sync)>;
-        static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
-        let mut cache = CACHE
-            .get_or_init(Default::default)
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        let entry = cache
-            .entry((topo.size, W))
-            .or_insert_with(|| Box::leak(Box::new(Self::build(topo))));
-        entry.downcast_ref::<Self>().expect("cache keyed by width")
+        built_once(topo, || Self::build(topo))
     }
 
     fn build(topo: &'static Topology) -> Self {

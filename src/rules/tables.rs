@@ -1,7 +1,7 @@
 //! Per-board precomputed bitboards: the on-board mask, neighbour masks, and
 //! shift-based neighbourhood expansion for the grid boards.
 
-use std::any::Any;
+use std::any::{Any, TypeId};
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
@@ -14,6 +14,30 @@ pub const NO_CELL: u16 = 640;
 /// Entries of [`BoardTables::ring`]: a power of two above every cell index,
 /// so that hot paths index it modulo its length without a bounds check.
 pub const RING_CELLS: usize = 1024;
+
+/// Tables of type `T` for a board, built on first use and kept for the life
+/// of the program: one per (type, board).
+pub fn built_once<T: Any + Send + Sync>(
+    topo: &'static Topology,
+    build: impl FnOnce() -> T,
+) -> &'static T {
+    type Cache = HashMap<(TypeId, BoardKind, usize), &'static (dyn Any + Send + Sync)>;
+    static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
+    let key = (TypeId::of::<T>(), topo.kind, topo.size);
+    let lock = || {
+        CACHE
+            .get_or_init(Default::default)
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+    };
+    let found = lock().get(&key).copied();
+    // Built without the lock held: one board's tables may build another's.
+    let entry = found.unwrap_or_else(|| {
+        let built: &'static T = Box::leak(Box::new(build()));
+        *lock().entry(key).or_insert(built)
+    });
+    entry.downcast_ref::<T>().expect("cache keyed by type")
+}
 
 #[derive(Debug)]
 pub struct BoardTables<const W: usize> {
@@ -46,18 +70,7 @@ pub struct BoardTables<const W: usize> {
 impl<const W: usize> BoardTables<W> {
     /// The shared tables of a board, built once per (board, width).
     pub fn get(topo: &'static Topology) -> &'static BoardTables<W> {
-        type Cache = HashMap<(BoardKind, usize, usize), &'static (dyn Any + Send + Sync)>;
-        static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
-        let mut cache = CACHE
-            .get_or_init(Default::default)
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        let entry = cache
-            .entry((topo.kind, topo.size, W))
-            .or_insert_with(|| Box::leak(Box::new(BoardTables::<W>::build(topo))));
-        entry
-            .downcast_ref::<BoardTables<W>>()
-            .expect("cache keyed by width")
+        built_once(topo, || BoardTables::<W>::build(topo))
     }
 
     fn build(topo: &'static Topology) -> Self {

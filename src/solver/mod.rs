@@ -82,6 +82,21 @@ impl Default for SolverParams {
     }
 }
 
+impl SolverParams {
+    /// The df-pn settings these parameters give for a game; `parallel` when
+    /// several threads share the table.
+    fn dfpn_config(&self, kind: GameKind, parallel: bool) -> DfpnConfig {
+        DfpnConfig {
+            ordering: self.ordering,
+            cyclic: kind == GameKind::Onyx,
+            playouts: self.playouts,
+            playout_scale: f64::from(self.playout_scale),
+            epsilon: self.epsilon,
+            parallel,
+        }
+    }
+}
+
 /// When a solve gives up.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SolveLimits {
@@ -296,16 +311,9 @@ fn solve_game<G: Game>(
     let start = Instant::now();
     let mover = game.to_move();
     let kind = game.spec().kind;
-    let cyclic = kind == GameKind::Onyx;
     let keys = Keys::new(kind, game.topology(), params.symmetry);
-    let config = DfpnConfig {
-        ordering: params.ordering,
-        cyclic,
-        playouts: params.playouts,
-        playout_scale: f64::from(params.playout_scale),
-        epsilon: params.epsilon,
-        parallel: params.threads > 1,
-    };
+    let config = params.dfpn_config(kind, params.threads > 1);
+    let cyclic = config.cyclic;
     let turns = if game.is_over() {
         Vec::new()
     } else {

@@ -20,7 +20,6 @@ use super::keys::Keys;
 use super::table::Table;
 use super::{Solution, SolverParams, Value, proven_for};
 use crate::rules::game::Game;
-use crate::rules::kind::GameKind;
 use crate::rules::moves::{Action, Colour};
 
 /// Why a proof was refused.
@@ -397,16 +396,9 @@ pub(super) fn check_solution<G: Game>(
     table: &Table,
 ) -> Result<u64, CheckError> {
     let kind = game.spec().kind;
-    let cyclic = kind == GameKind::Onyx;
     let keys = Keys::new(kind, game.topology(), params.symmetry);
-    let config = DfpnConfig {
-        ordering: params.ordering,
-        cyclic,
-        playouts: params.playouts,
-        playout_scale: f64::from(params.playout_scale),
-        epsilon: params.epsilon,
-        parallel: false,
-    };
+    let config = params.dfpn_config(kind, false);
+    let cyclic = config.cyclic;
     let mover = game.to_move();
     // Positions shown won, for Black and for White.
     let mut done: [HashSet<PositionKey>; 2] = [HashSet::new(), HashSet::new()];
