@@ -7,6 +7,7 @@
 
 pub mod analysis;
 pub mod cli;
+pub mod engine;
 pub mod gtp;
 pub mod gui;
 pub mod lines;

@@ -4,8 +4,8 @@ use std::net::IpAddr;
 
 use clap::Args;
 
+use crate::engine::EngineSpec;
 use crate::gui::{self, Config};
-use crate::tournament::engine::EngineSpec;
 
 /// The engine used when no `--engine` is given: this program's GTP engine.
 const DEFAULT_ENGINE: &str = "oddity=oddity gtp";

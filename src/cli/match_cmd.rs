@@ -8,8 +8,8 @@ use std::time::Duration;
 use clap::Args;
 
 use super::GameArgs;
+use crate::engine::EngineSpec;
 use crate::rules::position::AnyGame;
-use crate::tournament::engine::EngineSpec;
 use crate::tournament::referee::{Limits, TimeControl};
 use crate::tournament::results::{ResultsWriter, Summary, merge, read_results};
 use crate::tournament::schedule::{Format, Shard, random_openings, read_openings};

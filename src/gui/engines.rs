@@ -12,12 +12,11 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::watch;
 
-use super::session::{Analysis, Candidate, Job, Session};
-use crate::rules::moves::{Colour, Stone, Turn};
-use crate::rules::record::GameRecord;
-use crate::rules::sgf::{self, RecordInfo};
-use crate::tournament::engine::{EngineProcess, EngineSpec, Fault};
-use crate::tournament::referee::setup_commands;
+use super::session::{Analysis, Job, Session};
+use crate::engine::info::parse_info;
+use crate::engine::sync::{EngineGame, TimeSetting};
+use crate::engine::{EngineProcess, EngineSpec, Fault};
+use crate::rules::moves::Turn;
 
 /// The version sent when the server stops.
 pub const STOPPED: u64 = u64::MAX;
@@ -99,17 +98,9 @@ const PAGE_INTERVAL: Duration = Duration::from_millis(300);
 /// Candidates kept from each analysis line, most visited first.
 const MAX_CANDIDATES: usize = 200;
 
-/// What an engine process has been told of the game.
-struct Synced {
-    /// The start and rules, as an SGF root.
-    start: String,
-    moves: Vec<(Colour, Turn)>,
-    seconds: f64,
-}
-
 struct Running {
     process: EngineProcess,
-    synced: Option<Synced>,
+    game: EngineGame,
 }
 
 /// Runs until [`Shared::stop`]; quits the engines on the way out.
@@ -187,7 +178,7 @@ fn run_job(
             .map_err(|e| format!("cannot start '{}': {e}", spec.command_line()))?;
         let mut r = Running {
             process,
-            synced: None,
+            game: EngineGame::default(),
         };
         r.process
             .command("protocol_version", COMMAND_TIMEOUT, never)
@@ -195,7 +186,10 @@ fn run_job(
         running.insert(spec.name.clone(), r);
     }
     let r = running.get_mut(&spec.name).expect("started above");
-    sync(r, job, never).map_err(|f| describe(&f))?;
+    let time = TimeSetting::PerMove(Duration::from_secs_f64(job.seconds));
+    r.game
+        .sync_to(&mut r.process, &job.record, time, COMMAND_TIMEOUT, never)
+        .map_err(|f| describe(&f))?;
     let status = if job.genmove { "thinking" } else { "analysing" };
     shared.update(|s| s.set_engine_status(&job.engine, status));
 
@@ -262,140 +256,9 @@ fn run_job(
     let pos = job.record.position();
     let turn = Turn::parse(&token, pos.kind(), pos.topology(), job.seat);
     // The engine has played its turn in its own game.
-    match (&mut r.synced, turn) {
-        (Some(synced), Ok(turn)) => synced.moves.push((job.seat, turn)),
-        (synced, _) => *synced = None,
+    match turn {
+        Ok(turn) => r.game.played(job.seat, turn),
+        Err(_) => r.game.forget(),
     }
     shared.update(|s| s.engine_turn(job.generation, job.seat, &token))
-}
-
-/// Brings the engine's game to `job.record`: only the missing turns when
-/// it already has the start of it, else a new game from the start.
-fn sync(r: &mut Running, job: &Job, never: &AtomicBool) -> Result<(), Fault> {
-    let start = sgf::write(
-        &GameRecord::new(job.record.start().clone()),
-        &RecordInfo::default(),
-    );
-    let moves = job.record.moves();
-    let fresh = match &r.synced {
-        Some(s) => {
-            s.start != start
-                || s.seconds != job.seconds
-                || s.moves.len() > moves.len()
-                || s.moves[..] != moves[..s.moves.len()]
-        }
-        None => true,
-    };
-    let send = |r: &mut Running, cmd: String| -> Result<(), Fault> {
-        r.process.command(&cmd, COMMAND_TIMEOUT, never).map(|_| ())
-    };
-    let from = if fresh {
-        r.synced = None;
-        let start_pos = job.record.start();
-        for cmd in setup_commands(start_pos.spec()) {
-            send(r, cmd)?;
-        }
-        let topo = start_pos.topology();
-        let stones: Vec<String> = topo
-            .cells()
-            .iter()
-            .filter_map(|&c| {
-                start_pos.stone_at(c).map(|col| Stone {
-                    cell: c,
-                    colour: col,
-                })
-            })
-            .map(|s| format!("{}:{}", s.colour.letter(), topo.name(s.cell)))
-            .collect();
-        let set_up = start_pos.turns_played() > 0 || !start_pos.looks_like_start();
-        if set_up {
-            let seat = start_pos.to_move().seat();
-            send(
-                r,
-                format!("oddity-set_position {seat} {}", stones.join(" ")),
-            )?;
-        }
-        send(r, format!("time_settings 0 {} 1", job.seconds))?;
-        0
-    } else {
-        r.synced.as_ref().map_or(0, |s| s.moves.len())
-    };
-    for (seat, turn) in &moves[from..] {
-        let token = job.record.start().token(turn);
-        send(r, format!("play {} {token}", seat.seat()))?;
-    }
-    r.synced = Some(Synced {
-        start,
-        moves: moves.to_vec(),
-        seconds: job.seconds,
-    });
-    Ok(())
-}
-
-/// Reads an analysis line: `info move T visits N winrate F ... pv T T ...`,
-/// repeated for each candidate. Unknown fields are skipped (each is taken
-/// as a name and one value); `None` when the line has no candidate.
-pub fn parse_info(line: &str) -> Option<Vec<Candidate>> {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < words.len() {
-        if words[i] != "info" {
-            i += 1;
-            continue;
-        }
-        i += 1;
-        let mut c = Candidate {
-            token: String::new(),
-            visits: 0,
-            winrate: 0.0,
-            pv: Vec::new(),
-        };
-        while i < words.len() && words[i] != "info" {
-            match words[i] {
-                "pv" => {
-                    i += 1;
-                    while i < words.len() && words[i] != "info" {
-                        c.pv.push(words[i].to_string());
-                        i += 1;
-                    }
-                }
-                key => {
-                    let value = words.get(i + 1).copied().unwrap_or("");
-                    match key {
-                        "move" => c.token = value.to_string(),
-                        "visits" => c.visits = value.parse().unwrap_or(0),
-                        "winrate" => c.winrate = value.parse().unwrap_or(0.0),
-                        _ => {}
-                    }
-                    i += 2;
-                }
-            }
-        }
-        if !c.token.is_empty() {
-            out.push(c);
-        }
-    }
-    (!out.is_empty()).then_some(out)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn reads_analysis_lines() {
-        let line = "info move B:E5 visits 120 winrate 0.543300 prior 0 lcb 0.45 order 0 \
-                    pv B:E5 W:D4 info move W:C3 visits 80 winrate 0.5 newfield 7 order 1 pv W:C3";
-        let c = parse_info(line).unwrap();
-        assert_eq!(c.len(), 2);
-        assert_eq!(c[0].token, "B:E5");
-        assert_eq!(c[0].visits, 120);
-        assert!((c[0].winrate - 0.5433).abs() < 1e-9);
-        assert_eq!(c[0].pv, vec!["B:E5", "W:D4"]);
-        assert_eq!(c[1].token, "W:C3");
-        assert_eq!(c[1].pv, vec!["W:C3"]);
-        assert!(parse_info("").is_none());
-        assert!(parse_info("play B:E5").is_none());
-    }
 }

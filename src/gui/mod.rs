@@ -17,7 +17,7 @@ pub mod session;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
-use crate::tournament::engine::EngineSpec;
+use crate::engine::EngineSpec;
 use engines::Shared;
 use session::Session;
 

@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
+use crate::engine::info::Candidate;
 use crate::rules::game::{GameSpec, Rules};
 use crate::rules::kind::GameKind;
 use crate::rules::moves::{Colour, Stone, Turn};
@@ -30,16 +31,6 @@ impl Seat {
             Seat::Engine(name) => name.clone(),
         }
     }
-}
-
-/// One candidate turn of an engine's analysis.
-#[derive(Clone, Debug, Serialize, PartialEq)]
-pub struct Candidate {
-    pub token: String,
-    pub visits: u64,
-    /// Win rate of the seat analysed, 0..1.
-    pub winrate: f64,
-    pub pv: Vec<String>,
 }
 
 /// The latest analysis of one position.

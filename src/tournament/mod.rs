@@ -1,6 +1,5 @@
 //! `oddity match`: engine-vs-engine tournaments refereed by the rules core.
 //!
-//! - [`engine`]: engine processes and GTP with timeouts;
 //! - [`schedule`]: the deterministic schedule, shards and openings;
 //! - [`openings`]: balanced openings, searched for the ones closest to even;
 //! - [`referee`]: one game, with forfeits for every kind of misbehaviour;
@@ -14,7 +13,6 @@
 //! (flushed and synced) and to the SGF collection, updates the progress line,
 //! and checks the SPRT.
 
-pub mod engine;
 pub mod openings;
 pub mod referee;
 pub mod results;
@@ -31,9 +29,9 @@ use std::thread;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
+use crate::engine::{EngineProcess, EngineSpec, Fault};
 use crate::rules::game::GameSpec;
 use crate::rules::sgf::{RecordInfo, write as write_sgf};
-use engine::{EngineProcess, EngineSpec};
 use referee::{Limits, Played, play_game, sgf_result};
 use results::{GameResult, ResultsWriter, SgfWriter, Summary, read_results};
 use schedule::{Format, ScheduledGame, Shard, schedule};
@@ -400,7 +398,7 @@ fn worker(
             .map(|o| o.as_slice())
             .unwrap_or(&[]);
         let played = if let Some((k, fault)) = start_error {
-            if fault == engine::Fault::Aborted {
+            if fault == Fault::Aborted {
                 break;
             }
             Some(referee::forfeit_at_start(
@@ -452,14 +450,14 @@ fn start_engine(
     e: usize,
     worker: usize,
     stop: &AtomicBool,
-) -> Result<EngineProcess, engine::Fault> {
+) -> Result<EngineProcess, Fault> {
     let spec = &cfg.engines[e];
     let log = cfg
         .log_dir
         .as_ref()
         .map(|d| d.join(format!("{}-{worker}.log", spec.name)));
     let mut p = EngineProcess::start(spec, log.as_ref())
-        .map_err(|err| engine::Fault::Crash(format!("cannot start: {err}")))?;
+        .map_err(|err| Fault::Crash(format!("cannot start: {err}")))?;
     for cmd in &spec.init {
         if let Err(f) = p.command(cmd, cfg.limits.move_timeout, stop) {
             p.kill();

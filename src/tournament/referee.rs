@@ -8,8 +8,9 @@
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use super::engine::{EngineProcess, Fault};
 use super::results::{GameResult, LENGTH_CAP, TimeUsed};
+use crate::engine::sync::{EngineGame, TimeSetting, secs};
+use crate::engine::{EngineProcess, Fault};
 use crate::rules::game::GameSpec;
 use crate::rules::moves::{Colour, Turn};
 use crate::rules::position::AnyGame;
@@ -48,32 +49,6 @@ pub struct Played {
     pub record: GameRecord,
     /// The seat whose engine misbehaved and must be restarted.
     pub faulty: Option<Colour>,
-}
-
-/// The GTP commands that set up `spec` in an engine.
-pub fn setup_commands(spec: &GameSpec) -> Vec<String> {
-    let mut cmds = vec![
-        format!("oddity-game {}", spec.kind),
-        format!("boardsize {}", spec.size),
-    ];
-    for (name, value) in spec.rule_options() {
-        cmds.push(format!("oddity-rules {name} {value}"));
-    }
-    cmds.push("clear_board".into());
-    cmds
-}
-
-/// Seconds as GTP time commands carry them: whole seconds as an integer,
-/// a fraction (e.g. `--st 0.2`) in decimals, to the millisecond.
-fn secs(d: Duration) -> String {
-    let ms = d.as_millis();
-    if ms.is_multiple_of(1000) {
-        (ms / 1000).to_string()
-    } else {
-        format!("{:.3}", d.as_secs_f64())
-            .trim_end_matches('0')
-            .to_string()
-    }
 }
 
 /// Plays one game. `engines` are in seat order (black, white); `names` too.
@@ -126,25 +101,18 @@ pub fn play_game(
     };
 
     // Set-up, then the opening, in both engines.
+    let time = match limits.time {
+        TimeControl::None => TimeSetting::None,
+        TimeControl::PerMove(t) => TimeSetting::PerMove(t),
+        TimeControl::Clock { main, .. } => TimeSetting::Main(main),
+    };
+    let mut told = [EngineGame::default(), EngineGame::default()];
     for seat in Colour::BOTH {
-        let engine = &mut *engines[seat.index()];
-        let mut cmds = setup_commands(spec);
-        match limits.time {
-            TimeControl::None => {}
-            TimeControl::PerMove(t) => cmds.push(format!("time_settings 0 {} 1", secs(t))),
-            TimeControl::Clock { main, .. } => {
-                cmds.push(format!("time_settings {} 0 0", secs(main)))
-            }
-        }
-        for (s, turn) in record.moves() {
-            cmds.push(format!("play {} {}", s.seat(), record.start().token(turn)));
-        }
-        for cmd in cmds {
-            match engine.command(&cmd, command_timeout, stop) {
-                Ok(_) => {}
-                Err(Fault::Aborted) => return None,
-                Err(f) => return forfeit(&record, seat, f.reason(), f.detail(), used),
-            }
+        let i = seat.index();
+        match told[i].sync_to(&mut *engines[i], &record, time, command_timeout, stop) {
+            Ok(()) => {}
+            Err(Fault::Aborted) => return None,
+            Err(f) => return forfeit(&record, seat, f.reason(), f.detail(), used),
         }
     }
 
@@ -263,7 +231,6 @@ pub fn play_game(
             Ok(t) => t,
             Err(e) => return forfeit(&record, seat, "malformed move", e.to_string(), used),
         };
-        let canonical = record.start().token(&turn);
         if let Err(e) = record.play(seat, turn) {
             let why = e.describe(record.position().topology());
             return forfeit(
@@ -277,10 +244,11 @@ pub fn play_game(
         if turn == Turn::Resign {
             continue;
         }
+        told[i].played(seat, turn);
         let other = seat.opposite();
-        let cmd = format!("play {} {canonical}", seat.seat());
-        match engines[other.index()].command(&cmd, command_timeout, stop) {
-            Ok(_) => {}
+        let j = other.index();
+        match told[j].sync_to(&mut *engines[j], &record, time, command_timeout, stop) {
+            Ok(()) => {}
             Err(Fault::Aborted) => return None,
             Err(f) => return forfeit(&record, other, f.reason(), f.detail(), used),
         }
