@@ -13,7 +13,7 @@ use crate::rules::game::{GameSpec, Rules};
 use crate::rules::kind::GameKind;
 use crate::rules::moves::{Colour, Stone, Turn};
 use crate::rules::position::AnyGame;
-use crate::rules::record::GameRecord;
+use crate::rules::record::{Decision, GameRecord, Outcome};
 use crate::rules::sgf::{self, RecordInfo};
 use crate::rules::topology::Cell;
 
@@ -591,18 +591,7 @@ impl Session {
 
     /// `B+3`, `W+`, `B+R`, as `final_score` gives the result.
     fn result_code(&self) -> Option<String> {
-        let o = self.record.outcome()?;
-        let w = o.winner.letter();
-        if o.by_resignation {
-            return Some(format!("{w}+R"));
-        }
-        Some(match self.record.position().kind() {
-            GameKind::Xodd | GameKind::Yodd => {
-                let [b, wh] = self.record.position().group_counts();
-                format!("{w}+{}", b.abs_diff(wh))
-            }
-            _ => format!("{w}+"),
-        })
+        self.record.outcome().map(|o| o.score())
     }
 
     /// Turning analysis off also drops what it found; what engines
@@ -845,46 +834,36 @@ impl Session {
 
     /// Stones of each colour captured up to the position viewed (Onyx).
     fn captured(&self) -> [u32; 2] {
-        let count = |pos: &AnyGame| {
-            let mut n = [0u32; 2];
-            for &c in pos.topology().cells() {
-                if let Some(colour) = pos.stone_at(c) {
-                    n[colour.index()] += 1;
-                }
-            }
-            n
-        };
-        let mut pos = self.record.start().clone();
-        let mut captured = [0; 2];
-        for (seat, turn) in &self.record.moves()[..self.view] {
-            let before = count(&pos);
-            if *turn == Turn::Resign || pos.play_turn(turn).is_err() {
-                break;
-            }
-            // A swap takes a stone away without capturing it.
-            if matches!(turn, Turn::Stones(..)) {
-                let other = seat.opposite().index();
-                captured[other] += before[other].saturating_sub(count(&pos)[other]);
-            }
-        }
-        captured
+        self.record.captured(self.view)
     }
 
-    /// The winner and why, when the viewed position ends the game.
+    /// The winner and why, when the viewed position ends the game; Onyx
+    /// adds the winning chain.
     fn result(&self, pos: &AnyGame) -> Option<GameResult> {
-        if self.at_end()
-            && let Some(o) = self.record.outcome()
-            && o.by_resignation
-        {
-            let loser = o.winner.opposite();
-            return Some(GameResult {
-                winner: o.winner,
-                text: format!("{} wins: {} resigned", o.winner.name(), loser.name()),
-                chain: Vec::new(),
-            });
+        let outcome = match self.record.outcome() {
+            Some(o) if self.at_end() && o.by_resignation => o,
+            _ => Outcome {
+                winner: pos.winner()?,
+                by_resignation: false,
+                decision: Decision::of(pos),
+            },
+        };
+        let mut text = outcome.describe(pos.spec());
+        let chain = if outcome.decision == Decision::Connection {
+            onyx_chain(pos, outcome.winner)
+        } else {
+            Vec::new()
+        };
+        if !chain.is_empty() {
+            let topo = pos.topology();
+            let names: Vec<&str> = chain.iter().map(|&c| topo.name(c)).collect();
+            text = format!("{text}: {}", names.join("-"));
         }
-        let winner = pos.winner()?;
-        Some(describe_win(pos, winner))
+        Some(GameResult {
+            winner: outcome.winner,
+            text,
+            chain,
+        })
     }
 }
 
@@ -892,49 +871,6 @@ struct GameResult {
     winner: Colour,
     text: String,
     chain: Vec<Cell>,
-}
-
-/// Why `winner` has won the finished position `pos`.
-fn describe_win(pos: &AnyGame, winner: Colour) -> GameResult {
-    let [b, w] = pos.group_counts();
-    let total = b + w;
-    let parity = if total % 2 == 1 { "odd" } else { "even" };
-    let name = winner.name();
-    let (text, chain) = match pos.kind() {
-        GameKind::Xodd | GameKind::Yodd => (
-            format!(
-                "{name} wins with fewer groups: Black {b}, White {w} (total {total}, {parity})"
-            ),
-            Vec::new(),
-        ),
-        GameKind::Odd => (
-            format!(
-                "{name} wins: {total} groups of at least {} stones (Black {b}, White {w}), {parity}; \
-                 Black wins on odd, White on even",
-                pos.spec().min_group()
-            ),
-            Vec::new(),
-        ),
-        GameKind::Onyx => {
-            let chain = onyx_chain(pos, winner);
-            let n = pos.spec().size;
-            let goal = match winner {
-                Colour::Black => format!("rows 1 and {n}"),
-                Colour::White => format!("columns A and {}", (b'A' + n as u8 - 1) as char),
-            };
-            let topo = pos.topology();
-            let names: Vec<&str> = chain.iter().map(|&c| topo.name(c)).collect();
-            (
-                format!("{name} wins by connecting {goal}: {}", names.join("-")),
-                chain,
-            )
-        }
-    };
-    GameResult {
-        winner,
-        text,
-        chain,
-    }
 }
 
 /// Onyx: a shortest chain of `winner`'s stones joining its two edges.

@@ -216,6 +216,44 @@ impl GameRecord {
         out
     }
 
+    /// Stones of each colour (indexed by colour) captured in the first
+    /// `turns` turns: the stones a turn took off the board beyond what it
+    /// placed. The swap moves a stone and captures nothing.
+    pub fn captured(&self, turns: usize) -> [u32; 2] {
+        let count = |p: &AnyGame| {
+            let mut n = [0u32; 2];
+            for &c in p.topology().cells() {
+                if let Some(colour) = p.stone_at(c) {
+                    n[colour.index()] += 1;
+                }
+            }
+            n
+        };
+        let mut pos = self.start.clone();
+        let mut taken = [0u32; 2];
+        for (seat, turn) in self.moves.iter().take(turns) {
+            let before = count(&pos);
+            if pos.to_move() != *seat {
+                pos.set_to_move(*seat);
+            }
+            if *turn == Turn::Resign || pos.play_turn(turn).is_err() {
+                break;
+            }
+            if let Turn::Stones(a, b) = turn {
+                let after = count(&pos);
+                for colour in Colour::BOTH {
+                    let placed = std::iter::once(a)
+                        .chain(b)
+                        .filter(|s| s.colour == colour)
+                        .count() as u32;
+                    let i = colour.index();
+                    taken[i] += (before[i] + placed).saturating_sub(after[i]);
+                }
+            }
+        }
+        taken
+    }
+
     pub fn is_over(&self) -> bool {
         self.resigned.is_some() || self.current.is_over()
     }

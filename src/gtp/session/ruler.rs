@@ -4,9 +4,7 @@ use super::{Ctx, Reply, Session, arity, ok};
 use crate::gtp::gogui::Grid;
 use crate::rules::game::Game;
 use crate::rules::kind::GameKind;
-use crate::rules::moves::{Action, Colour, Turn};
-use crate::rules::position::AnyGame;
-use crate::rules::record::GameRecord;
+use crate::rules::moves::{Action, Colour};
 
 impl Session {
     pub(super) fn analyze_commands(&mut self, args: &[String], _: &mut Ctx) -> Reply {
@@ -122,46 +120,8 @@ impl Session {
     /// Stones captured by Black, then by White (GoGui's order).
     pub(super) fn rules_captured_count(&mut self, args: &[String], _: &mut Ctx) -> Reply {
         arity(args, 0, || {
-            let [of_black, of_white] = captured(&self.record);
+            let [of_black, of_white] = self.record.captured(self.record.moves().len());
             ok(format!("{of_white} {of_black}"))
         })
     }
-}
-
-/// Stones of each colour (indexed by colour) captured so far: the stones a
-/// turn took off the board beyond what it placed. The swap moves a stone and
-/// captures nothing.
-fn captured(record: &GameRecord) -> [u32; 2] {
-    let mut pos = record.start().clone();
-    let count = |p: &AnyGame| {
-        let mut n = [0u32; 2];
-        for &c in p.topology().cells() {
-            if let Some(colour) = p.stone_at(c) {
-                n[colour.index()] += 1;
-            }
-        }
-        n
-    };
-    let mut taken = [0u32; 2];
-    for (seat, turn) in record.moves() {
-        let before = count(&pos);
-        if pos.to_move() != *seat {
-            pos.set_to_move(*seat);
-        }
-        if *turn == Turn::Resign || pos.play_turn(turn).is_err() {
-            break;
-        }
-        if let Turn::Stones(a, b) = turn {
-            let after = count(&pos);
-            for colour in [Colour::Black, Colour::White] {
-                let placed = std::iter::once(a)
-                    .chain(b)
-                    .filter(|s| s.colour == colour)
-                    .count() as u32;
-                let i = colour.index();
-                taken[i] += (before[i] + placed).saturating_sub(after[i]);
-            }
-        }
-    }
-    taken
 }
