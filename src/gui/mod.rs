@@ -113,19 +113,7 @@ pub fn serve(config: Config) -> Result<(), String> {
 }
 
 fn open_browser(url: &str) {
-    let opener = if cfg!(target_os = "macos") {
-        "open"
-    } else if cfg!(windows) {
-        "explorer"
-    } else {
-        "xdg-open"
-    };
-    if let Err(e) = std::process::Command::new(opener)
-        .arg(url)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-    {
-        eprintln!("cannot start a browser ({opener}: {e}); open {url} yourself");
+    if let Err(e) = opener::open_browser(url) {
+        eprintln!("cannot start a browser ({e}); open {url} yourself");
     }
 }
