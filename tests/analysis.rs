@@ -907,7 +907,7 @@ fn batch_win_rates_are_seen_from_the_side_asked_for() {
     let root = |a: &Value, f: &str| a["rootInfo"][f].as_f64().unwrap();
     assert_eq!(root(side, "winrate"), root(white, "winrate"));
     assert!((root(side, "winrate") + root(black, "winrate") - 1.0).abs() < 1e-6);
-    assert_eq!(root(side, "scoreLead"), -root(black, "scoreLead"));
+    assert_eq!(root(side, "scoreSelfplay"), -root(black, "scoreSelfplay"));
     let first = |a: &Value, f: &str| a["moveInfos"][0][f].as_f64().unwrap();
     assert!((first(side, "winrate") + first(black, "winrate") - 1.0).abs() < 1e-6);
     assert!(first(black, "lcb") <= first(black, "winrate"));
@@ -962,7 +962,7 @@ fn batch_reports_pv_visits_ownership_and_score() {
         assert_eq!(visits[0], m["visits"].as_u64().unwrap());
         assert!(visits.windows(2).all(|w| w[0] >= w[1]), "{visits:?}");
         assert!(m["lcb"].as_f64().unwrap() <= m["winrate"].as_f64().unwrap());
-        assert!(m["scoreLead"].is_number());
+        assert!(m["scoreSelfplay"].is_number());
     }
     let ownership = x["ownership"].as_array().unwrap();
     assert_eq!(ownership.len(), 25);
@@ -976,7 +976,7 @@ fn batch_reports_pv_visits_ownership_and_score() {
     // Nothing is captured in Xodd: the black stone is black at every end.
     let c3 = ownership.iter().find(|c| c["cell"] == "C3").unwrap();
     assert_eq!(c3["black"], 1.0);
-    assert!(x["rootInfo"]["scoreLead"].is_number());
+    assert!(x["rootInfo"]["scoreSelfplay"].is_number());
     // Odd ends on a full board and has no group margin.
     let o = &answers[1];
     let d4 = o["ownership"]
@@ -989,11 +989,22 @@ fn batch_reports_pv_visits_ownership_and_score() {
         (d4["white"].as_f64(), d4["empty"].as_f64()),
         (Some(1.0), Some(0.0))
     );
-    assert!(o["rootInfo"].get("scoreLead").is_none());
+    // Odd also says how often a cell ended in a group that counts; with
+    // groups of 4 or more counting on this board, some stones do, not all.
+    let counted: Vec<f64> = o["ownership"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["counted"].as_f64().unwrap())
+        .collect();
+    assert!(counted.iter().all(|c| (0.0..=1.0).contains(c)));
+    assert!(counted.iter().any(|&c| c > 0.0) && counted.iter().any(|&c| c < 1.0));
+    assert!(ownership.iter().all(|c| c.get("counted").is_none()));
+    assert!(o["rootInfo"].get("scoreSelfplay").is_none());
     let plain = &answers[2];
     assert!(plain.get("ownership").is_none());
     assert!(plain["moveInfos"][0].get("pvVisits").is_none());
-    assert!(plain["rootInfo"].get("scoreLead").is_none());
+    assert!(plain["rootInfo"].get("scoreSelfplay").is_none());
 }
 
 /// The cells a turn token puts stones on.

@@ -194,6 +194,10 @@ pub struct Ownership {
     pub black: f64,
     pub white: f64,
     pub empty: f64,
+    /// Odd: the share of playouts that ended with the cell in a group that
+    /// counts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub counted: Option<f64>,
 }
 
 /// A root action's knowledge prior (`includePolicy`).
@@ -964,11 +968,11 @@ fn result_of(
         root.lcb = Some(lcb(root.winrate, root.visits, root.proven.is_some()));
     }
     let boards = report.final_boards.as_ref();
-    root.score_lead = boards.and_then(|b| b.black_lead).map(lead);
+    root.score_selfplay = boards.and_then(|b| b.black_lead).map(lead);
     for (m, c) in analysis.move_infos.iter_mut().zip(&report.candidates) {
         m.winrate = seen(m.winrate, mover, view);
         m.lcb = Some(lcb(m.winrate, m.visits, m.proven.is_some()));
-        m.score_lead = c.black_lead.map(lead);
+        m.score_selfplay = c.black_lead.map(lead);
         if query.include_pv_visits {
             m.pv_visits = Some(c.pv_visits.clone());
         }
@@ -999,6 +1003,9 @@ fn result_of(
                     black,
                     white,
                     empty: rate((1.0 - black - white).max(0.0)),
+                    counted: (position.kind() == GameKind::Odd).then(|| {
+                        rate(b.counted.get(cell.index()).copied().unwrap_or(0) as f64 / n)
+                    }),
                 }
             })
             .collect()

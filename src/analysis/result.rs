@@ -78,9 +78,10 @@ pub struct RootInfo {
     /// Batch answers: the win rate's lower confidence bound.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lcb: Option<f64>,
-    /// Batch answers with ownership, Xodd and Yodd: the mean lead in groups.
+    /// Batch answers with ownership, Xodd and Yodd: the mean lead in groups
+    /// at the end of the playouts.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub score_lead: Option<f64>,
+    pub score_selfplay: Option<f64>,
     /// The seat that wins with best play, when the solver proved it.
     pub proven: Option<&'static str>,
 }
@@ -100,9 +101,10 @@ pub struct MoveInfo {
     /// Batch answers: the win rate's lower confidence bound.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lcb: Option<f64>,
-    /// Batch answers with ownership, Xodd and Yodd: the mean lead in groups.
+    /// Batch answers with ownership, Xodd and Yodd: the mean lead in groups
+    /// at the end of the playouts.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub score_lead: Option<f64>,
+    pub score_selfplay: Option<f64>,
     /// The knowledge prior, in games that have one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub prior: Option<f64>,
@@ -192,7 +194,7 @@ pub fn describe(record: &GameRecord, report: &Report, top: usize) -> Analysis {
                     visits: c.visits,
                     winrate: rate(c.value),
                     lcb: None,
-                    score_lead: None,
+                    score_selfplay: None,
                     prior: c.prior.map(rate),
                     pv: pv.iter().map(|t| position.token(t)).collect(),
                     pv_visits: None,
@@ -246,7 +248,7 @@ pub fn describe(record: &GameRecord, report: &Report, top: usize) -> Analysis {
                 rate(report.root_value)
             },
             lcb: None,
-            score_lead: None,
+            score_selfplay: None,
             proven: if over {
                 None
             } else {

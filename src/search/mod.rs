@@ -342,6 +342,9 @@ pub struct FinalBoards {
     /// Xodd and Yodd: Black's mean lead in groups (White's groups minus
     /// Black's) over those playouts.
     pub black_lead: Option<f64>,
+    /// Odd, indexed by cell index: the playouts that ended with that cell
+    /// in a group that counts (empty in the other games).
+    pub counted: Vec<u64>,
 }
 
 /// What a search found.
@@ -726,6 +729,7 @@ impl<G: Game> Searcher<G> {
                 playouts: t.playouts,
                 stones: t.stones.clone(),
                 black_lead: lead((t.lead, t.playouts)),
+                counted: t.counted.clone(),
             }),
         }
     }

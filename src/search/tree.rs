@@ -7,9 +7,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, AtomicU32, AtomicUsize, Ordering};
 
 use crate::rules::game::Game;
+use crate::rules::kind::GameKind;
 use crate::rules::moves::{Action, Colour};
 use crate::rules::random::{Rng, below};
-use crate::rules::topology::Topology;
+use crate::rules::topology::{Cell, Topology};
 
 use super::MoveFilter;
 
@@ -233,8 +234,14 @@ pub(crate) struct Tally {
     pub(crate) lead: i64,
     /// The same and the playouts, per root child (in child order).
     pub(crate) child_leads: Vec<(i64, u64)>,
+    /// Odd, indexed by cell index: final boards with that cell in a group
+    /// that counts.
+    pub(crate) counted: Vec<u64>,
     /// The current iteration's lead and playouts, not yet given to a child.
     iteration: (i64, u64),
+    /// Odd: cells already in a group and a group being gathered.
+    seen: Vec<bool>,
+    group: Vec<Cell>,
 }
 
 impl Tally {
@@ -253,11 +260,59 @@ impl Tally {
                 }
             }
         }
+        if end.spec().kind == GameKind::Odd {
+            self.count_groups(end);
+        }
         let [b, w] = end.group_counts();
         let lead = i64::from(w) - i64::from(b);
         self.lead += lead;
         self.iteration.0 += lead;
         self.iteration.1 += 1;
+    }
+
+    /// Adds one to every cell of `end` in a group of at least the minimum
+    /// size (a flood fill: only when ownership is asked for).
+    fn count_groups<G: Game>(&mut self, end: &G) {
+        let topo = end.topology();
+        let min = end.spec().min_group();
+        let size = topo
+            .cells()
+            .iter()
+            .map(|c| c.index() + 1)
+            .max()
+            .unwrap_or(0);
+        self.seen.clear();
+        self.seen.resize(size, false);
+        if self.counted.len() < size {
+            self.counted.resize(size, 0);
+        }
+        for &start in topo.cells() {
+            let Some(colour) = end.stone_at(start) else {
+                continue;
+            };
+            if self.seen[start.index()] {
+                continue;
+            }
+            self.seen[start.index()] = true;
+            self.group.clear();
+            self.group.push(start);
+            let mut next = 0;
+            while next < self.group.len() {
+                let c = self.group[next];
+                next += 1;
+                for &n in topo.neighbours(c) {
+                    if !self.seen[n.index()] && end.stone_at(n) == Some(colour) {
+                        self.seen[n.index()] = true;
+                        self.group.push(n);
+                    }
+                }
+            }
+            if self.group.len() >= min {
+                for c in &self.group {
+                    self.counted[c.index()] += 1;
+                }
+            }
+        }
     }
 
     /// Gives the iteration's playouts to root child `k`.
@@ -289,6 +344,12 @@ impl Tally {
         for (mine, theirs) in self.child_leads.iter_mut().zip(&other.child_leads) {
             mine.0 += theirs.0;
             mine.1 += theirs.1;
+        }
+        if self.counted.len() < other.counted.len() {
+            self.counted.resize(other.counted.len(), 0);
+        }
+        for (mine, theirs) in self.counted.iter_mut().zip(&other.counted) {
+            *mine += theirs;
         }
     }
 }
@@ -1258,6 +1319,68 @@ mod tests {
             let (visits, wins) = tree.node(c).amaf();
             assert!(wins <= visits && u64::from(visits) <= root_visits);
         }
+    }
+
+    /// A filter keeps the seat's forbidden stones out of the tree down to
+    /// its depth, leaves the other seat alone, and is dropped where it
+    /// would leave no action.
+    #[test]
+    fn move_filter_shapes_the_children() {
+        use super::super::MoveRule;
+        let spec = GameSpec::new(GameKind::Odd, 2, Rules::default()).unwrap();
+        let game = OddGame::<10>::new(&spec);
+        let topo = game.topology();
+        let size = topo.cells().iter().map(|c| c.index() + 1).max().unwrap();
+        let rule = |allow: bool, names: &[&str]| {
+            let mut cells = vec![false; size];
+            for n in names {
+                cells[topo.parse_cell(n).unwrap().index()] = true;
+            }
+            MoveRule {
+                seat: Colour::Black,
+                allow,
+                cells,
+                pass: false,
+                swap: false,
+                until_depth: 1,
+            }
+        };
+        let cells_at = |filter: MoveFilter| {
+            let mut tree = Tree::new(game.clone(), 1 << 12, rave_config());
+            tree.filter = Some(Arc::new(filter));
+            let mut w = Worker::new(rng_from_seed(5));
+            for _ in 0..200 {
+                tree.iterate(&mut w, u32::MAX);
+            }
+            let mut root: Vec<String> = tree
+                .root()
+                .children()
+                .map(|c| topo.name(tree.node(c).action().cell()).to_string())
+                .collect();
+            root.sort();
+            root.dedup();
+            // White's replies below the root are not filtered.
+            let below = tree
+                .root()
+                .children()
+                .flat_map(|c| tree.node(c).children())
+                .any(|g| topo.name(tree.node(g).action().cell()) == "B2");
+            (root, below)
+        };
+        let (root, below) = cells_at(MoveFilter {
+            rules: vec![rule(false, &["B2", "A1"])],
+        });
+        assert_eq!(root, ["A2", "B1", "B3", "C2", "C3"]);
+        assert!(below);
+        let (root, _) = cells_at(MoveFilter {
+            rules: vec![rule(true, &["C3"])],
+        });
+        assert_eq!(root, ["C3"]);
+        let all = ["A1", "A2", "B1", "B2", "B3", "C2", "C3"];
+        let (root, _) = cells_at(MoveFilter {
+            rules: vec![rule(false, &all)],
+        });
+        assert_eq!(root, all);
     }
 
     /// The final-board table filled by walking the stone words holds, for
