@@ -446,3 +446,30 @@ fn illegal_turns_change_nothing() {
         assert_eq!(game.group_counts(), counts);
     }
 }
+
+/// Odd's smallest counting group is between 1 and the board's cells; the
+/// other games ignore it. The error names the bound.
+#[test]
+fn smallest_group_is_bounded_by_the_board() {
+    let rules = |m| Rules {
+        min_group: Some(m),
+        ..Rules::default()
+    };
+    assert!(GameSpec::new(GameKind::Odd, 5, rules(61)).is_ok());
+    for m in [0, 62, 99] {
+        let e = GameSpec::new(GameKind::Odd, 5, rules(m)).unwrap_err();
+        assert!(e.to_string().contains("between 1 and 61"), "{e}");
+    }
+    assert!(GameSpec::new(GameKind::Xodd, 3, rules(99)).is_ok());
+    assert_eq!(
+        GameSpec::from_options(GameKind::Odd, None, Rules::default())
+            .unwrap()
+            .size,
+        GameKind::Odd.default_size()
+    );
+    let e = "chess".parse::<GameKind>().unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "unknown game 'chess' (xodd, yodd, odd, onyx)"
+    );
+}

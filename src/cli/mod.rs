@@ -60,11 +60,10 @@ impl GameArgs {
             open_start: self.open,
             swap: !self.no_pie,
         };
-        GameSpec::new(kind, self.size.unwrap_or(kind.default_size()), rules)
-            .map_err(|e| e.to_string())
+        GameSpec::from_options(kind, self.size, rules).map_err(|e| e.to_string())
     }
 }
 
 pub fn parse_game_kind(text: &str) -> Result<GameKind, String> {
-    GameKind::parse(text).ok_or_else(|| format!("unknown game '{text}' (xodd, yodd, odd, onyx)"))
+    text.parse::<GameKind>().map_err(|e| e.to_string())
 }

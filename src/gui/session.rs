@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use crate::engine::info::Candidate;
 use crate::rules::game::{GameSpec, Rules};
-use crate::rules::kind::GameKind;
+use crate::rules::kind::{GameKind, UnknownGame};
 use crate::rules::moves::{Colour, Stone, Turn};
 use crate::rules::position::AnyGame;
 use crate::rules::record::{Decision, GameRecord, Outcome};
@@ -293,21 +293,13 @@ impl Session {
     }
 
     pub fn new_game(&mut self, form: &NewGame) -> Result<(), String> {
-        let kind = GameKind::parse(&form.game)
-            .ok_or_else(|| format!("unknown game '{}' (xodd, yodd, odd, onyx)", form.game))?;
+        let kind: GameKind = form.game.parse().map_err(|e: UnknownGame| e.to_string())?;
         let rules = Rules {
             min_group: form.min_group,
             open_start: form.open_start,
             swap: form.swap.unwrap_or(true),
         };
-        let spec = GameSpec::new(kind, form.size.unwrap_or(kind.default_size()), rules)
-            .map_err(|e| e.to_string())?;
-        let cells = spec.topology().cell_count();
-        if kind == GameKind::Odd && spec.min_group() > cells {
-            return Err(format!(
-                "the smallest counting group must be between 1 and {cells}, the cells of this board"
-            ));
-        }
+        let spec = GameSpec::from_options(kind, form.size, rules).map_err(|e| e.to_string())?;
         let seats = [self.parse_seat(&form.black)?, self.parse_seat(&form.white)?];
         let seconds = form.seconds.unwrap_or(self.seconds);
         if !(seconds > 0.0 && seconds <= MAX_SECONDS) {

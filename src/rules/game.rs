@@ -69,14 +69,21 @@ pub struct GameSpec {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SpecError {
     Size(SizeError),
-    MinGroup(usize),
+    /// Odd: a smallest counting group of 0, or larger than the board.
+    MinGroup {
+        min_group: usize,
+        cells: usize,
+    },
 }
 
 impl fmt::Display for SpecError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SpecError::Size(e) => e.fmt(f),
-            SpecError::MinGroup(m) => write!(f, "minimum group size {m} must be at least 1"),
+            SpecError::MinGroup { min_group, cells } => write!(
+                f,
+                "minimum group size {min_group} must be between 1 and {cells}, the cells of the board"
+            ),
         }
     }
 }
@@ -85,11 +92,24 @@ impl std::error::Error for SpecError {}
 
 impl GameSpec {
     pub fn new(kind: GameKind, size: usize, rules: Rules) -> Result<GameSpec, SpecError> {
-        Topology::get(kind.board(), size).map_err(SpecError::Size)?;
-        if rules.min_group == Some(0) {
-            return Err(SpecError::MinGroup(0));
+        let topo = Topology::get(kind.board(), size).map_err(SpecError::Size)?;
+        let cells = topo.cell_count();
+        if let Some(min_group) = rules.min_group
+            && (min_group == 0 || (kind == GameKind::Odd && min_group > cells))
+        {
+            return Err(SpecError::MinGroup { min_group, cells });
         }
         Ok(GameSpec { kind, size, rules })
+    }
+
+    /// As [`GameSpec::new`], at the game's standard size when `size` is
+    /// `None`: the game a front end's options name.
+    pub fn from_options(
+        kind: GameKind,
+        size: Option<usize>,
+        rules: Rules,
+    ) -> Result<GameSpec, SpecError> {
+        GameSpec::new(kind, size.unwrap_or(kind.default_size()), rules)
     }
 
     pub fn default_for(kind: GameKind) -> GameSpec {

@@ -53,6 +53,20 @@ impl GameKind {
     }
 }
 
+/// A game name that is none of the four.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown game '{0}' (xodd, yodd, odd, onyx)")]
+pub struct UnknownGame(pub String);
+
+impl std::str::FromStr for GameKind {
+    type Err = UnknownGame;
+
+    /// A game by name, in any letter case.
+    fn from_str(text: &str) -> Result<GameKind, UnknownGame> {
+        GameKind::parse(text).ok_or_else(|| UnknownGame(text.to_string()))
+    }
+}
+
 impl fmt::Display for GameKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
