@@ -1,0 +1,156 @@
+//! Engine work: which engine is due to think or analyse, and what comes
+//! back from it (analysis, turns, faults).
+
+use super::{Analysis, Job, Notice, Seat, Session};
+use crate::rules::moves::{Colour, Turn};
+
+impl Session {
+    /// Turning analysis off also drops what it found; what engines
+    /// thought on their own turns stays.
+    pub fn set_analysis_wanted(&mut self, on: bool) {
+        self.analysis_wanted = on;
+        if !on {
+            for slot in &mut self.analyses {
+                if slot.as_ref().is_some_and(|a| !a.genmove) {
+                    *slot = None;
+                }
+            }
+        }
+        self.changed();
+    }
+
+    /// Lets a stopped engine be started again.
+    pub fn restart_engine(&mut self, name: &str) -> Result<(), String> {
+        let e = self
+            .engines
+            .iter_mut()
+            .find(|e| e.name == name)
+            .ok_or_else(|| format!("no engine named '{name}'"))?;
+        e.fault = None;
+        e.status = "idle";
+        self.notice = None;
+        self.changed();
+        Ok(())
+    }
+
+    /// The engine work the state asks for now, if any.
+    pub fn next_job(&self) -> Option<Job> {
+        let usable = |name: &str| {
+            self.engines
+                .iter()
+                .any(|e| e.name == name && e.fault.is_none())
+        };
+        if self.record.is_over() && self.at_end() {
+            return None;
+        }
+        let seat = self.record.position().to_move();
+        if self.at_end()
+            && !self.paused
+            && let Seat::Engine(name) = self.seat(seat)
+        {
+            return usable(name).then(|| Job {
+                engine: name.clone(),
+                seat,
+                record: self.record.clone(),
+                genmove: true,
+                seconds: self.seconds,
+                generation: self.generation,
+            });
+        }
+        if !self.analysis_wanted {
+            return None;
+        }
+        let record = self.record.truncated(self.view);
+        if record.is_over() {
+            return None;
+        }
+        let engine = self.analysis_engine()?;
+        usable(&engine).then(|| Job {
+            engine,
+            seat: record.position().to_move(),
+            record,
+            genmove: false,
+            seconds: self.seconds,
+            generation: self.generation,
+        })
+    }
+
+    /// The engine that analyses a person's turn: an engine in a seat, else
+    /// the first one given.
+    pub(super) fn analysis_engine(&self) -> Option<String> {
+        self.seats
+            .iter()
+            .find_map(|s| match s {
+                Seat::Engine(name) => Some(name.clone()),
+                Seat::Human => None,
+            })
+            .or_else(|| self.engines.first().map(|e| e.name.clone()))
+    }
+
+    pub fn set_engine_status(&mut self, name: &str, status: &'static str) {
+        if let Some(e) = self.engines.iter_mut().find(|e| e.name == name)
+            && e.status != status
+        {
+            e.status = status;
+            self.touched();
+        }
+    }
+
+    /// An engine misbehaved: it is stopped until restarted; the game stays.
+    pub fn engine_fault(&mut self, name: &str, why: String) {
+        if let Some(e) = self.engines.iter_mut().find(|e| e.name == name) {
+            e.status = "stopped";
+            e.fault = Some(why.clone());
+        }
+        self.notice = Some(Notice {
+            level: "error",
+            text: format!(
+                "engine {name} stopped: {why}. The game is kept: restart the engine or change the players."
+            ),
+        });
+        self.retime();
+        self.touched();
+    }
+
+    /// New analysis from a job of `generation` (ignored when stale).
+    pub fn analysis_update(&mut self, generation: u64, analysis: Analysis) {
+        if generation != self.generation {
+            return;
+        }
+        if let Some(best) = analysis.candidates.first()
+            && let Some(slot) = self.winrates.get_mut(analysis.turn)
+        {
+            *slot = Some(match analysis.seat {
+                Colour::Black => best.winrate,
+                Colour::White => 1.0 - best.winrate,
+            });
+        }
+        if let Some(slot) = self.analyses.get_mut(analysis.turn) {
+            *slot = Some(analysis);
+        }
+        self.touched();
+    }
+
+    /// An engine's answer to `genmove`: played if still wanted and legal.
+    pub fn engine_turn(
+        &mut self,
+        generation: u64,
+        seat: Colour,
+        token: &str,
+    ) -> Result<(), String> {
+        if generation != self.generation {
+            return Ok(());
+        }
+        let pos = self.record.position();
+        let topo = pos.topology();
+        let turn = Turn::parse(token, pos.kind(), topo, seat)
+            .map_err(|e| format!("answered a malformed turn: {e}"))?;
+        self.record
+            .play(seat, turn)
+            .map_err(|e| format!("answered an illegal turn '{token}': {}", e.describe(topo)))?;
+        self.turn_done();
+        self.view = self.record.moves().len();
+        self.changed();
+        Ok(())
+    }
+}

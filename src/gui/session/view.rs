@@ -1,0 +1,251 @@
+//! What the page draws for the position viewed: the state sent to the page,
+//! the clocks, captures and the result with its explanation.
+
+use serde::Serialize;
+
+use super::{Analysis, EngineInfo, Notice, Session};
+use crate::rules::kind::GameKind;
+use crate::rules::moves::{Colour, Turn};
+use crate::rules::position::AnyGame;
+use crate::rules::record::{Decision, Outcome};
+use crate::rules::topology::Cell;
+
+impl Session {
+    /// Everything the page draws, for the position viewed.
+    /// `board_svg` draws a position and the turn that led to it.
+    pub fn state(&self, board_svg: impl Fn(&AnyGame, Option<Turn>) -> String) -> State {
+        let pos = self.record.position_after(self.view);
+        let spec = *pos.spec();
+        let topo = pos.topology();
+        let last = self
+            .view
+            .checked_sub(1)
+            .map(|k| self.record.moves()[k].1)
+            .filter(|t| *t != Turn::Resign);
+        let result = self.result(&pos);
+        let stones = topo
+            .cells()
+            .iter()
+            .filter_map(|&c| {
+                pos.stone_at(c)
+                    .map(|col| (topo.name(c).to_string(), col.letter().to_string()))
+            })
+            .collect();
+        let moves = self
+            .record
+            .moves()
+            .iter()
+            .map(|(seat, turn)| MoveEntry {
+                seat: seat.seat(),
+                token: self.record.start().token(turn),
+            })
+            .collect();
+        let to_move = pos.to_move();
+        let try_turn = |t: Turn| !pos.is_over() && pos.clone().play_turn(&t).is_ok();
+        let human_turn = self.human_may_play().is_ok();
+        State {
+            version: self.version,
+            game: spec.kind.name(),
+            size: spec.size,
+            rules: spec.rules_text(),
+            min_group: (spec.kind == GameKind::Odd).then(|| spec.min_group()),
+            seats: [self.seats[0].label(), self.seats[1].label()],
+            engines: self.engines.clone(),
+            seconds: self.seconds,
+            moves,
+            view: self.view,
+            to_move: to_move.seat(),
+            human_turn,
+            can_pass: human_turn && try_turn(Turn::Pass),
+            can_swap: human_turn && try_turn(Turn::Swap),
+            stones,
+            groups: pos.group_counts(),
+            result: result.map(|r| ResultInfo {
+                winner: r.winner.seat(),
+                text: r.text,
+                code: self.result_code().unwrap_or_default(),
+                chain: r.chain.iter().map(|&c| topo.name(c).to_string()).collect(),
+            }),
+            over: self.record.is_over(),
+            analysis_wanted: self.analysis_wanted,
+            analysis: self.shown_analysis(),
+            winrates: self.winrates.clone(),
+            notice: self.stalled_notice().or_else(|| self.notice.clone()),
+            clock: self.clock(),
+            captured: (spec.kind == GameKind::Onyx).then(|| self.captured()),
+            paused: self.paused,
+            board: board_svg(&pos, last),
+        }
+    }
+
+    /// The analysis of the position viewed, else that of the turn that
+    /// led to it (an engine's last thoughts stay on screen after it plays).
+    fn shown_analysis(&self) -> Option<Analysis> {
+        let at = |k: usize| self.analyses.get(k).cloned().flatten();
+        at(self.view).or_else(|| self.view.checked_sub(1).and_then(at))
+    }
+
+    pub(super) fn clock(&self) -> Clock {
+        let mut used = [0.0; 2];
+        for ((seat, _), t) in self.record.moves().iter().zip(&self.times) {
+            used[seat.index()] += t;
+        }
+        let to_move = self.record.position().to_move();
+        if !self.record.is_over() {
+            used[to_move.index()] += self.spent_now();
+        }
+        Clock {
+            used,
+            running: self.since.is_some().then(|| to_move.seat()),
+        }
+    }
+
+    /// Stones of each colour captured up to the position viewed (Onyx).
+    fn captured(&self) -> [u32; 2] {
+        self.record.captured(self.view)
+    }
+
+    /// The winner and why, when the viewed position ends the game; Onyx
+    /// adds the winning chain.
+    fn result(&self, pos: &AnyGame) -> Option<GameResult> {
+        let outcome = match self.record.outcome() {
+            Some(o) if self.at_end() && o.by_resignation => o,
+            _ => Outcome {
+                winner: pos.winner()?,
+                by_resignation: false,
+                decision: Decision::of(pos),
+            },
+        };
+        let mut text = outcome.describe(pos.spec());
+        let chain = if outcome.decision == Decision::Connection {
+            onyx_chain(pos, outcome.winner)
+        } else {
+            Vec::new()
+        };
+        if !chain.is_empty() {
+            let topo = pos.topology();
+            let names: Vec<&str> = chain.iter().map(|&c| topo.name(c)).collect();
+            text = format!("{text}: {}", names.join("-"));
+        }
+        Some(GameResult {
+            winner: outcome.winner,
+            text,
+            chain,
+        })
+    }
+}
+
+struct GameResult {
+    winner: Colour,
+    text: String,
+    chain: Vec<Cell>,
+}
+
+/// Onyx: a shortest chain of `winner`'s stones joining its two edges.
+fn onyx_chain(pos: &AnyGame, winner: Colour) -> Vec<Cell> {
+    let topo = pos.topology();
+    let n = topo.size;
+    let corner_points = n * n;
+    // Which goal edges a point lies on: bit 0 the first, bit 1 the second.
+    let edges = |c: Cell| -> u8 {
+        if c.index() >= corner_points {
+            return 0;
+        }
+        let (x, y) = topo.coords(c);
+        let along = if winner == Colour::Black { y } else { x };
+        u8::from(along == 0) | (u8::from(along == n - 1) << 1)
+    };
+    let mine = |c: Cell| pos.stone_at(c) == Some(winner);
+    let mut from: Vec<Option<Cell>> = vec![None; topo.bits];
+    let mut seen = vec![false; topo.bits];
+    let mut queue = std::collections::VecDeque::new();
+    for &c in topo.cells() {
+        if mine(c) && edges(c) & 1 != 0 {
+            seen[c.index()] = true;
+            queue.push_back(c);
+        }
+    }
+    while let Some(c) = queue.pop_front() {
+        if edges(c) & 2 != 0 {
+            let mut chain = vec![c];
+            let mut at = c;
+            while let Some(prev) = from[at.index()] {
+                chain.push(prev);
+                at = prev;
+            }
+            chain.reverse();
+            return chain;
+        }
+        for &d in topo.neighbours(c) {
+            if mine(d) && !seen[d.index()] {
+                seen[d.index()] = true;
+                from[d.index()] = Some(c);
+                queue.push_back(d);
+            }
+        }
+    }
+    Vec::new()
+}
+
+#[derive(Serialize)]
+pub struct MoveEntry {
+    seat: &'static str,
+    token: String,
+}
+
+#[derive(Serialize)]
+pub struct ResultInfo {
+    pub(super) winner: &'static str,
+    pub(super) text: String,
+    /// As `final_score` gives it.
+    pub(super) code: String,
+    /// Onyx: the winning chain.
+    pub(super) chain: Vec<String>,
+}
+
+/// What the page receives.
+#[derive(Serialize)]
+pub struct State {
+    version: u64,
+    game: &'static str,
+    size: usize,
+    rules: String,
+    min_group: Option<usize>,
+    /// `human` or an engine name, black first.
+    seats: [String; 2],
+    engines: Vec<EngineInfo>,
+    seconds: f64,
+    moves: Vec<MoveEntry>,
+    view: usize,
+    to_move: &'static str,
+    /// A person may place stones now.
+    human_turn: bool,
+    can_pass: bool,
+    can_swap: bool,
+    /// Cell name -> `B` / `W` in the viewed position.
+    stones: std::collections::BTreeMap<String, String>,
+    /// Groups as the game counts them, black then white.
+    groups: [u32; 2],
+    pub(super) result: Option<ResultInfo>,
+    over: bool,
+    analysis_wanted: bool,
+    pub(super) analysis: Option<Analysis>,
+    winrates: Vec<Option<f64>>,
+    notice: Option<Notice>,
+    clock: Clock,
+    /// Onyx: stones of each colour captured, black first.
+    captured: Option<[u32; 2]>,
+    /// Engines wait until resumed.
+    paused: bool,
+    /// The board picture, SVG.
+    board: String,
+}
+
+/// The thinking time each seat has used.
+#[derive(Serialize)]
+pub struct Clock {
+    /// Seconds, black first, the turn being played included.
+    pub(super) used: [f64; 2],
+    /// `b` or `w` while the seat to move's clock runs.
+    pub(super) running: Option<&'static str>,
+}
