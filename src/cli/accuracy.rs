@@ -9,7 +9,7 @@ use clap::Args;
 
 use super::GameArgs;
 use crate::analysis::accuracy::{Contender, Plan, Stage, StageResult, measure, solve_limits};
-use crate::search::{Limits, Policy, SearchParams};
+use crate::search::{Limits, Policy, SearchParams, bounds};
 
 #[derive(Args, Debug)]
 pub struct AccuracyArgs {
@@ -107,9 +107,7 @@ fn contenders(args: &AccuracyArgs) -> Result<Vec<Contender>, String> {
 
 pub fn run(args: &AccuracyArgs) -> Result<(), String> {
     let spec = args.game.spec()?;
-    if !(args.time.is_finite() && args.time > 0.0 && args.time <= 3600.0) {
-        return Err("--time must be a number of seconds above 0".into());
-    }
+    bounds::seconds("--time", args.time).map_err(|e| e.to_string())?;
     if !(args.solve_time.is_finite() && args.solve_time > 0.0) {
         return Err("--solve-time must be a number of seconds above 0".into());
     }

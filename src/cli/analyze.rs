@@ -17,7 +17,7 @@ use crate::gtp::board;
 use crate::render::{self, HeatMap, Picture, Style};
 use crate::rules::position::AnyGame;
 use crate::rules::record::GameRecord;
-use crate::search::Report;
+use crate::search::{Report, bounds};
 
 /// What the heat map shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -84,16 +84,14 @@ pub struct AnalyzeArgs {
 
 impl AnalyzeArgs {
     fn settings(&self) -> Result<Settings, String> {
-        if let Some(t) = self.time
-            && !(t.is_finite() && t > 0.0 && t <= 86_400.0)
-        {
-            return Err("--time must be a number of seconds above 0 (at most a day)".into());
+        if let Some(t) = self.time {
+            bounds::seconds("--time", t).map_err(|e| e.to_string())?;
         }
         if self.visits == Some(0) {
             return Err("--visits must be at least 1".into());
         }
-        if self.threads == Some(0) {
-            return Err("--threads must be at least 1".into());
+        if let Some(n) = self.threads {
+            bounds::threads("--threads", n).map_err(|e| e.to_string())?;
         }
         if !(0.0..=1.0).contains(&self.threshold) {
             return Err("--threshold is a win-rate drop between 0 and 1".into());

@@ -12,7 +12,7 @@ use crate::rules::game::Game;
 use crate::rules::position::AnyGame;
 use crate::rules::random::rng_from_seed;
 use crate::rules::record::GameRecord;
-use crate::search::{Engine, Limits, NODE_BYTES, Policy, SearchParams, StopFlag};
+use crate::search::{Engine, Limits, NODE_BYTES, Policy, SearchParams, StopFlag, bounds};
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
@@ -107,8 +107,8 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         (None, None) => Some(2.0),
         (None, Some(_)) => None,
     };
-    if seconds.is_some_and(|s| !(s.is_finite() && s >= 0.0)) {
-        return Err("--seconds must be a non-negative number".into());
+    if let Some(s) = seconds {
+        bounds::seconds("--seconds", s).map_err(|e| e.to_string())?;
     }
     if args.playouts {
         let secs = seconds.unwrap_or(2.0);
@@ -130,7 +130,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         ..SearchParams::default()
     };
     if let Some(t) = args.threads {
-        params.threads = t.max(1);
+        params.threads = bounds::threads("--threads", t).map_err(|e| e.to_string())?;
     }
     if let Some(m) = args.memory {
         params.memory_mb = m;

@@ -7,7 +7,7 @@ use std::time::Duration;
 use clap::Args;
 
 use super::GameArgs;
-use crate::search::{Limits, SearchParams};
+use crate::search::{Limits, SearchParams, bounds};
 use crate::tournament::openings::{Request, balanced};
 
 #[derive(Args, Debug)]
@@ -41,10 +41,8 @@ pub fn run(args: &OpeningsArgs) -> Result<(), String> {
     if args.plies == 0 || args.candidates == 0 || args.keep == 0 || args.visits == 0 {
         return Err("--plies, --candidates, --keep and --visits must be at least 1".into());
     }
-    if let Some(t) = args.time
-        && !(t.is_finite() && t > 0.0 && t <= 86_400.0)
-    {
-        return Err("--time must be a number of seconds above 0".into());
+    if let Some(t) = args.time {
+        bounds::seconds("--time", t).map_err(|e| e.to_string())?;
     }
     let params = SearchParams {
         threads: args

@@ -91,6 +91,7 @@
 //! engine.set_position(&record); // keeps the subtree of `best`
 //! ```
 
+pub mod bounds;
 pub mod endgame;
 pub mod knowledge;
 pub mod time;

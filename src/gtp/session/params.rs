@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use super::{Ctx, Reply, Session, arity, err, ok, on_off, parse_bool, syntax};
 use crate::gtp::think::Params;
-use crate::search::tuning;
+use crate::search::{bounds, tuning};
 
 impl Session {
     pub(super) fn params_list(&self) -> String {
@@ -69,12 +69,13 @@ pub fn set_param(p: &mut Params, name: &str, value: &str) -> Result<(), String> 
     let bad = || "syntax error".to_string();
     match name {
         "threads" => match value.parse::<usize>() {
-            Ok(n) if (1..=1024).contains(&n) => p.threads = n,
+            Ok(n) if bounds::threads(name, n).is_ok() => p.threads = n,
             _ => return Err(bad()),
         },
         "visits" => p.visits = value.parse().map_err(|_| bad())?,
+        // 0: no time limit.
         "time" => match value.parse::<f64>() {
-            Ok(t) if t >= 0.0 && t.is_finite() => p.time = t,
+            Ok(t) if t == 0.0 || bounds::seconds(name, t).is_ok() => p.time = t,
             _ => return Err(bad()),
         },
         "memory" => match value.parse::<usize>() {
