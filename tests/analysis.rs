@@ -947,8 +947,22 @@ fn batch_reports_pv_visits_ownership_and_score() {
             r#"{"id":"x","game":"xodd","size":5,"moves":["B:C3"],"maxVisits":2000,"seed":6,"includePVVisits":true,"includeOwnership":true}"#,
             r#"{"id":"o","game":"odd","size":4,"moves":["W:D4"],"maxVisits":2000,"seed":6,"includeOwnership":true}"#,
             r#"{"id":"plain","game":"odd","size":4,"maxVisits":200}"#,
+            r#"{"id":"moves","game":"xodd","size":5,"moves":["B:C3"],"maxVisits":2000,"seed":6,"includeMovesOwnership":true}"#,
         ],
     );
+    // Per turn: the turn's first stone is on every final board below it.
+    for m in answers[3]["moveInfos"].as_array().unwrap() {
+        let ownership = m["ownership"].as_array().unwrap();
+        assert_eq!(ownership.len(), 25);
+        let token = m["move"].as_str().unwrap();
+        let placed = token.split(',').any(|stone| {
+            let (colour, cell) = stone.split_once(':').unwrap();
+            let at = ownership.iter().find(|c| c["cell"] == cell).unwrap();
+            at[if colour == "B" { "black" } else { "white" }] == 1.0
+        });
+        assert!(placed || token == "pass", "{m}");
+    }
+    assert!(answers[3].get("ownership").is_none());
     let x = &answers[0];
     for m in x["moveInfos"].as_array().unwrap() {
         let pv = m["pv"].as_array().unwrap();

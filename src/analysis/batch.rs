@@ -15,7 +15,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::result::{Analysis, Settings, describe, rate};
+use super::result::{Analysis, Ownership, Settings, describe, rate};
 use crate::lines::RawLine;
 use crate::rules::game::{Game, GameSpec, Rules, turn_of};
 use crate::rules::kind::GameKind;
@@ -93,6 +93,8 @@ pub struct Query {
     pub include_pv_visits: bool,
     #[serde(default)]
     pub include_ownership: bool,
+    #[serde(default)]
+    pub include_moves_ownership: bool,
     #[serde(default)]
     pub include_policy: bool,
     /// `SIDETOMOVE`, `BLACK` or `WHITE`.
@@ -185,19 +187,6 @@ pub struct Proof {
     pub pv: Vec<String>,
     pub nodes: u64,
     pub seconds: f64,
-}
-
-/// Per cell, how the playouts' final boards held it (`includeOwnership`).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Ownership {
-    pub cell: String,
-    pub black: f64,
-    pub white: f64,
-    pub empty: f64,
-    /// Odd: the share of playouts that ended with the cell in a group that
-    /// counts.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub counted: Option<f64>,
 }
 
 /// A root action's knowledge prior (`includePolicy`).
@@ -299,6 +288,7 @@ struct Prepared {
     include_cells: bool,
     include_pv_visits: bool,
     include_ownership: bool,
+    include_moves_ownership: bool,
     include_policy: bool,
     report_every: Option<Duration>,
     warnings: Vec<String>,
@@ -622,7 +612,8 @@ fn prepare(query: &Query, defaults: &Defaults) -> Result<Parsed, QueryError> {
         threads: settings.threads.max(1),
         seed: settings.seed,
         filter: move_filter(query, record.position())?,
-        final_boards: query.include_ownership,
+        final_boards: query.include_ownership || query.include_moves_ownership,
+        final_boards_per_turn: query.include_moves_ownership,
         ..SearchParams::default()
     };
     override_settings(query, &mut params)?;
@@ -650,6 +641,7 @@ fn prepare(query: &Query, defaults: &Defaults) -> Result<Parsed, QueryError> {
             include_cells: query.include_cells,
             include_pv_visits: query.include_pv_visits,
             include_ownership: query.include_ownership,
+            include_moves_ownership: query.include_moves_ownership,
             include_policy: query.include_policy && knowledge::has_priors(kind),
             report_every,
             warnings,
@@ -976,6 +968,12 @@ fn result_of(
         if query.include_pv_visits {
             m.pv_visits = Some(c.pv_visits.clone());
         }
+        if query.include_moves_ownership {
+            m.ownership = c
+                .final_stones
+                .as_ref()
+                .map(|(n, stones)| ownership_of(position, *n, stones, None));
+        }
     }
     analysis.cells = if query.include_cells {
         analysis.cells.map(|cells| {
@@ -990,26 +988,9 @@ fn result_of(
     } else {
         None
     };
-    let topo = position.topology();
-    let ownership = boards.filter(|_| query.include_ownership).map(|b| {
-        let n = b.playouts.max(1) as f64;
-        topo.cells()
-            .iter()
-            .map(|&cell| {
-                let [black, white] = b.stones.get(cell.index()).copied().unwrap_or([0, 0]);
-                let (black, white) = (rate(black as f64 / n), rate(white as f64 / n));
-                Ownership {
-                    cell: topo.name(cell).to_string(),
-                    black,
-                    white,
-                    empty: rate((1.0 - black - white).max(0.0)),
-                    counted: (position.kind() == GameKind::Odd).then(|| {
-                        rate(b.counted.get(cell.index()).copied().unwrap_or(0) as f64 / n)
-                    }),
-                }
-            })
-            .collect()
-    });
+    let ownership = boards
+        .filter(|_| query.include_ownership)
+        .map(|b| ownership_of(position, b.playouts, &b.stones, Some(&b.counted)));
     let policy =
         (query.include_policy && !during && !record.is_over()).then(|| policy_of(position));
     QueryResult {
@@ -1021,6 +1002,36 @@ fn result_of(
         proof: None,
         warnings: query.warnings.clone(),
     }
+}
+
+/// Per cell of `position`'s board, the shares of `playouts` that ended
+/// with each colour there (`stones`, by cell index) and, in Odd, in a
+/// group that counts (`counted`).
+fn ownership_of(
+    position: &AnyGame,
+    playouts: u64,
+    stones: &[[u64; 2]],
+    counted: Option<&[u64]>,
+) -> Vec<Ownership> {
+    let topo = position.topology();
+    let n = playouts.max(1) as f64;
+    let odd = position.kind() == GameKind::Odd;
+    topo.cells()
+        .iter()
+        .map(|&cell| {
+            let [black, white] = stones.get(cell.index()).copied().unwrap_or([0, 0]);
+            let (black, white) = (rate(black as f64 / n), rate(white as f64 / n));
+            Ownership {
+                cell: topo.name(cell).to_string(),
+                black,
+                white,
+                empty: rate((1.0 - black - white).max(0.0)),
+                counted: counted
+                    .filter(|_| odd)
+                    .map(|c| rate(c.get(cell.index()).copied().unwrap_or(0) as f64 / n)),
+            }
+        })
+        .collect()
 }
 
 /// The knowledge prior of every legal first action at `position`, highest

@@ -113,12 +113,30 @@ pub struct MoveInfo {
     /// Batch answers with `includePVVisits`: the visits of each turn of `pv`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pv_visits: Option<Vec<u64>>,
+    /// Batch answers with `includeMovesOwnership`: the final boards of the
+    /// playouts through this turn.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ownership: Option<Vec<Ownership>>,
     /// The seat that wins after this turn with best play, when proven.
     pub proven: Option<&'static str>,
     #[serde(skip)]
     pub turn: Turn,
     #[serde(skip)]
     pub pv_turns: Vec<Turn>,
+}
+
+/// Per cell, how the playouts' final boards held it (batch answers'
+/// `includeOwnership`, `includeMovesOwnership`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Ownership {
+    pub cell: String,
+    pub black: f64,
+    pub white: f64,
+    pub empty: f64,
+    /// Odd: the share of playouts that ended with the cell in a group that
+    /// counts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub counted: Option<f64>,
 }
 
 /// The candidates' search effort per cell: what a heat map shows.
@@ -198,6 +216,7 @@ pub fn describe(record: &GameRecord, report: &Report, top: usize) -> Analysis {
                     prior: c.prior.map(rate),
                     pv: pv.iter().map(|t| position.token(t)).collect(),
                     pv_visits: None,
+                    ownership: None,
                     proven: c.proven.map(Colour::seat),
                     turn: c.turn,
                     pv_turns: pv,

@@ -147,6 +147,7 @@ pub fn won_report(game: &AnyGame, s: &Solution, elapsed: Duration) -> Report {
                     Value::Neither => None,
                 },
                 black_lead: None,
+                final_stones: None,
             }
         })
         .collect();

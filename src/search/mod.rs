@@ -186,6 +186,8 @@ pub struct SearchParams {
     pub filter: Option<Arc<MoveFilter>>,
     /// Count what the playouts' final boards hold ([`Report::final_boards`]).
     pub final_boards: bool,
+    /// With `final_boards`, also per root turn ([`Candidate::final_stones`]).
+    pub final_boards_per_turn: bool,
 }
 
 /// Cells a seat may not play, or may only play, in the first turns of the
@@ -250,6 +252,7 @@ impl Default for SearchParams {
             tuning: tuning::Tuning::default(),
             filter: None,
             final_boards: false,
+            final_boards_per_turn: false,
         }
     }
 }
@@ -329,6 +332,10 @@ pub struct Candidate {
     /// lead in groups (White's groups minus Black's) on the final boards
     /// of this search's playouts through this turn.
     pub black_lead: Option<f64>,
+    /// With [`SearchParams::final_boards_per_turn`]: the playouts through
+    /// this turn, and per cell index how many ended with a black and with a
+    /// white stone there.
+    pub final_stones: Option<(u64, Vec<[u64; 2]>)>,
 }
 
 /// What the final boards of a search's playouts held, counted when
@@ -686,8 +693,12 @@ impl<G: Game> Searcher<G> {
             .enumerate()
             .map(|(k, c)| {
                 let mut candidate = self.candidate(c, side);
-                candidate.black_lead =
-                    tally.and_then(|t| lead(t.child_leads.get(k).copied().unwrap_or_default()));
+                let counts = tally.map(|t| t.child_leads.get(k).copied().unwrap_or_default());
+                candidate.black_lead = counts.and_then(lead);
+                candidate.final_stones = tally.filter(|t| t.per_child).map(|t| {
+                    let stones = t.child_stones.get(k).cloned().unwrap_or_default();
+                    (counts.map_or(0, |(_, n)| n), stones)
+                });
                 candidate
             })
             .collect();
@@ -804,6 +815,7 @@ impl<G: Game> Searcher<G> {
             pv_visits,
             proven,
             black_lead: None,
+            final_stones: None,
         }
     }
 
@@ -876,7 +888,7 @@ impl<G: Game> Searcher<G> {
                         let _done = Finished(finished, watcher);
                         let mut w = Worker::new(rng_from_seed(seed));
                         if params.final_boards {
-                            w.tally = Some(Tally::default());
+                            w.tally = Some(Tally::new(params.final_boards_per_turn));
                         }
                         this.work(&mut w, stop, halt, deadline, target);
                         (w.iterations, w.tally.take())

@@ -237,6 +237,9 @@ pub(crate) struct Tally {
     /// Odd, indexed by cell index: final boards with that cell in a group
     /// that counts.
     pub(crate) counted: Vec<u64>,
+    /// Count `stones` per root child too, in `child_stones`.
+    pub(crate) per_child: bool,
+    pub(crate) child_stones: Vec<Vec<[u64; 2]>>,
     /// The current iteration's lead and playouts, not yet given to a child.
     iteration: (i64, u64),
     /// Odd: cells already in a group and a group being gathered.
@@ -244,21 +247,53 @@ pub(crate) struct Tally {
     group: Vec<Cell>,
 }
 
-impl Tally {
-    fn record<G: Game>(&mut self, end: &G) {
-        self.playouts += 1;
-        for c in Colour::BOTH {
-            for (k, &word) in end.stone_words(c).iter().enumerate() {
-                let mut bits = word;
-                while bits != 0 {
-                    let i = k * 64 + bits.trailing_zeros() as usize;
-                    if i >= self.stones.len() {
-                        self.stones.resize(i + 1, [0; 2]);
-                    }
-                    self.stones[i][c.index()] += 1;
-                    bits &= bits - 1;
+/// Adds one per stone of `end` to `stones` (indexed by cell index, black
+/// and white).
+fn count_stones<G: Game>(stones: &mut Vec<[u64; 2]>, end: &G) {
+    for c in Colour::BOTH {
+        for (k, &word) in end.stone_words(c).iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let i = k * 64 + bits.trailing_zeros() as usize;
+                if i >= stones.len() {
+                    stones.resize(i + 1, [0; 2]);
                 }
+                stones[i][c.index()] += 1;
+                bits &= bits - 1;
             }
+        }
+    }
+}
+
+/// Adds the stone counts `theirs` to `mine`.
+fn add_counts(mine: &mut Vec<[u64; 2]>, theirs: &[[u64; 2]]) {
+    if mine.len() < theirs.len() {
+        mine.resize(theirs.len(), [0; 2]);
+    }
+    for (m, t) in mine.iter_mut().zip(theirs) {
+        m[0] += t[0];
+        m[1] += t[1];
+    }
+}
+
+impl Tally {
+    /// Counts per root child too when `per_child`.
+    pub(crate) fn new(per_child: bool) -> Tally {
+        Tally {
+            per_child,
+            ..Tally::default()
+        }
+    }
+
+    /// Counts the final board `end` of a playout below root child `child`.
+    fn record<G: Game>(&mut self, end: &G, child: Option<usize>) {
+        self.playouts += 1;
+        count_stones(&mut self.stones, end);
+        if let Some(k) = child.filter(|_| self.per_child) {
+            if self.child_stones.len() <= k {
+                self.child_stones.resize(k + 1, Vec::new());
+            }
+            count_stones(&mut self.child_stones[k], end);
         }
         if end.spec().kind == GameKind::Odd {
             self.count_groups(end);
@@ -331,13 +366,7 @@ impl Tally {
     pub(crate) fn add(&mut self, other: &Tally) {
         self.playouts += other.playouts;
         self.lead += other.lead;
-        if self.stones.len() < other.stones.len() {
-            self.stones.resize(other.stones.len(), [0; 2]);
-        }
-        for (mine, theirs) in self.stones.iter_mut().zip(&other.stones) {
-            mine[0] += theirs[0];
-            mine[1] += theirs[1];
-        }
+        add_counts(&mut self.stones, &other.stones);
         if self.child_leads.len() < other.child_leads.len() {
             self.child_leads.resize(other.child_leads.len(), (0, 0));
         }
@@ -350,6 +379,13 @@ impl Tally {
         }
         for (mine, theirs) in self.counted.iter_mut().zip(&other.counted) {
             *mine += theirs;
+        }
+        if self.child_stones.len() < other.child_stones.len() {
+            self.child_stones
+                .resize(other.child_stones.len(), Vec::new());
+        }
+        for (mine, theirs) in self.child_stones.iter_mut().zip(&other.child_stones) {
+            add_counts(mine, theirs);
         }
     }
 }
@@ -644,10 +680,11 @@ impl<G: Game> Tree<G> {
                 if self.config.rave {
                     w.record_final_board(&game, winner);
                 }
+                let child = w.path.get(1).map(|&(i, _)| (i - w.root_first) as usize);
                 if let Some(t) = &mut w.tally
                     && game.is_over()
                 {
-                    t.record(&game);
+                    t.record(&game, child);
                 }
                 let mut wins = [0u32; 2];
                 wins[winner.index()] = 1;
@@ -768,8 +805,9 @@ impl<G: Game> Tree<G> {
             if self.config.rave {
                 w.record_final_board(&end, winner);
             }
+            let child = w.path.get(1).map(|&(i, _)| (i - w.root_first) as usize);
             if let Some(t) = &mut w.tally {
-                t.record(&end);
+                t.record(&end, child);
             }
             wins[winner.index()] += 1;
         };
