@@ -40,7 +40,7 @@ pub fn run(args: &GuiArgs) -> Result<(), String> {
     };
     let mut engines: Vec<EngineSpec> = Vec::new();
     for text in &texts {
-        let spec = EngineSpec::parse(text)?;
+        let spec = EngineSpec::parse(text).map_err(|e| e.to_string())?;
         if engines.iter().any(|e| e.name == spec.name) {
             return Err(format!("two engines are named '{}'", spec.name));
         }

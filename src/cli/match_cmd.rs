@@ -141,7 +141,8 @@ pub fn config(args: &MatchArgs) -> Result<MatchConfig, String> {
         .engines
         .iter()
         .map(|e| EngineSpec::parse(e))
-        .collect::<Result<Vec<_>, _>>()?;
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())?;
     if engines.len() < 2 {
         return Err("give two or more engines with --engine 'NAME=COMMAND LINE'".into());
     }

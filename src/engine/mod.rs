@@ -14,4 +14,4 @@ pub mod info;
 pub mod process;
 pub mod sync;
 
-pub use process::{EngineProcess, EngineSpec, Fault};
+pub use process::{EngineProcess, EngineSpec, EngineSpecError, Fault};

@@ -24,24 +24,35 @@ pub struct EngineSpec {
     pub init: Vec<String>,
 }
 
+/// Why an engine's `NAME=COMMAND LINE` cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EngineSpecError {
+    #[error("engine '{0}': expected NAME=COMMAND LINE")]
+    NoName(String),
+    #[error("engine '{0}': the name must be non-empty, without spaces or quotes")]
+    BadName(String),
+    #[error("engine '{0}': empty command line")]
+    NoCommand(String),
+    #[error("engine command line '{0}': unclosed quote or trailing \\")]
+    Unbalanced(String),
+}
+
 impl EngineSpec {
     /// Parses `NAME=COMMAND LINE`. The command line is split into words like
     /// a POSIX shell does for quotes and backslashes (no variables, no globs).
     /// A program named `oddity` is this very executable, so several `oddity`
     /// configurations can be compared without installing anything.
-    pub fn parse(text: &str) -> Result<EngineSpec, String> {
+    pub fn parse(text: &str) -> Result<EngineSpec, EngineSpecError> {
         let (name, command) = text
             .split_once('=')
-            .ok_or_else(|| format!("engine '{text}': expected NAME=COMMAND LINE"))?;
+            .ok_or_else(|| EngineSpecError::NoName(text.to_string()))?;
         let name = name.trim();
         if name.is_empty() || name.chars().any(|c| c.is_whitespace() || c == '"') {
-            return Err(format!(
-                "engine '{text}': the name must be non-empty, without spaces or quotes"
-            ));
+            return Err(EngineSpecError::BadName(text.to_string()));
         }
         let mut words = split_command_line(command)?;
         if words.is_empty() {
-            return Err(format!("engine '{name}': empty command line"));
+            return Err(EngineSpecError::NoCommand(name.to_string()));
         }
         let mut program = words.remove(0);
         if program == "oddity"
@@ -68,8 +79,8 @@ impl EngineSpec {
 
 /// Splits a command line into words as a POSIX shell does for quotes and
 /// backslashes (no variables, no globs; `#` starts a comment).
-pub fn split_command_line(text: &str) -> Result<Vec<String>, String> {
-    shlex::split(text).ok_or_else(|| format!("unclosed quote or trailing \\ in '{text}'"))
+pub fn split_command_line(text: &str) -> Result<Vec<String>, EngineSpecError> {
+    shlex::split(text).ok_or_else(|| EngineSpecError::Unbalanced(text.to_string()))
 }
 
 /// Reads a response's first line, `=ID text` or `?ID text`, for command
