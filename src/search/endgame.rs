@@ -14,7 +14,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::tuning::Resolved;
+use super::knowledge::Resolved;
 use super::{Candidate, Limits, Report, StopFlag};
 use crate::rules::moves::Colour;
 use crate::rules::position::AnyGame;

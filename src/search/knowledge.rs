@@ -29,7 +29,23 @@ use crate::rules::kind::GameKind;
 use crate::rules::moves::{Action, Colour};
 use crate::rules::random::Rng;
 
-use super::tuning::Resolved;
+/// The settings in force for one game: the defaults with the overrides.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Resolved {
+    pub rave: bool,
+    pub rave_equiv: f32,
+    pub rave_depth: u32,
+    pub priors: bool,
+    pub prior_weight: f32,
+    pub playouts: bool,
+    pub replies: u32,
+    pub bridges: bool,
+    pub expand: u32,
+    pub leaf_playouts: u32,
+    pub endgame: bool,
+    pub endgame_share: f32,
+    pub endgame_empty: u32,
+}
 
 /// The default policy's settings for `kind`, before any override.
 pub fn defaults(kind: GameKind) -> Resolved {

@@ -10,7 +10,7 @@
 use std::fmt;
 
 use super::Policy;
-use super::knowledge;
+use super::knowledge::{self, Resolved};
 use crate::rules::kind::GameKind;
 
 /// Overrides of the default policy's settings; `None` = the game's default.
@@ -79,24 +79,6 @@ impl fmt::Display for TuningError {
             TuningError::BadValue => "syntax error",
         })
     }
-}
-
-/// The settings in force for one game: the defaults with the overrides.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Resolved {
-    pub rave: bool,
-    pub rave_equiv: f32,
-    pub rave_depth: u32,
-    pub priors: bool,
-    pub prior_weight: f32,
-    pub playouts: bool,
-    pub replies: u32,
-    pub bridges: bool,
-    pub expand: u32,
-    pub leaf_playouts: u32,
-    pub endgame: bool,
-    pub endgame_share: f32,
-    pub endgame_empty: u32,
 }
 
 fn parse_switch(value: &str) -> Result<Option<bool>, TuningError> {
