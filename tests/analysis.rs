@@ -853,6 +853,8 @@ fn batch_moves_take_player_pairs_and_every_error_names_its_field() {
             r#"{"id":"prio","game":"odd","analyzeTurns":[0],"priorities":[1,2]}"#,
             r#"{"id":"every","game":"odd","reportDuringSearchEvery":0}"#,
             r#"{"id":"kill","action":"terminate"}"#,
+            r#"{"id":"group","game":"odd","size":2,"rules":{"minGroup":50}}"#,
+            r#"{"id":"time","game":"odd","maxTime":1e9}"#,
         ],
     );
     let fields: Vec<(&str, &str)> = errors
@@ -882,6 +884,8 @@ fn batch_moves_take_player_pairs_and_every_error_names_its_field() {
             ("prio", "priorities"),
             ("every", "reportDuringSearchEvery"),
             ("kill", "terminateId"),
+            ("group", "rules"),
+            ("time", "maxTime"),
         ]
     );
     assert!(errors[0]["error"].as_str().unwrap().contains("b's turn"));

@@ -17,11 +17,12 @@ use serde_json::Value;
 
 use super::result::{Analysis, Ownership, Settings, describe, rate};
 use crate::lines::RawLine;
-use crate::rules::game::{Game, GameSpec, Rules, turn_of};
+use crate::rules::game::{Game, GameSpec, Rules, SpecError, turn_of};
 use crate::rules::kind::GameKind;
 use crate::rules::moves::{Action, Colour, Stone};
 use crate::rules::position::AnyGame;
 use crate::rules::record::GameRecord;
+use crate::search::bounds;
 use crate::search::tuning::NAMES;
 use crate::search::{
     Engine, MoveFilter, MoveRule, Policy, Report, SearchParams, StopFlag, knowledge,
@@ -468,19 +469,12 @@ fn override_settings(query: &Query, params: &mut SearchParams) -> Result<(), Que
     Ok(())
 }
 
-/// A number of seconds above 0, at most a day.
+/// A number of seconds in the range every front end takes.
 fn seconds(value: Option<f64>, id: &Value, field: &str) -> Result<Option<Duration>, QueryError> {
-    match value {
-        None => Ok(None),
-        Some(t) if t.is_finite() && t > 0.0 && t <= 86_400.0 => {
-            Ok(Some(Duration::from_secs_f64(t)))
-        }
-        Some(_) => Err(fail(
-            id,
-            Some(field),
-            format!("{field} must be a number of seconds above 0 (at most a day)"),
-        )),
-    }
+    value
+        .map(|t| bounds::seconds(field, t).map(Duration::from_secs_f64))
+        .transpose()
+        .map_err(|e| fail(id, Some(field), e.to_string()))
 }
 
 /// A query's game, its positions to analyse with their priorities, and
@@ -529,8 +523,13 @@ fn prepare(query: &Query, defaults: &Defaults) -> Result<Parsed, QueryError> {
         rules.swap = swap;
     }
     let size = query.size.unwrap_or(kind.default_size());
-    let spec =
-        GameSpec::new(kind, size, rules).map_err(|e| fail(id, Some("size"), e.to_string()))?;
+    let spec = GameSpec::new(kind, size, rules).map_err(|e| {
+        let field = match e {
+            SpecError::MinGroup { .. } => "rules",
+            SpecError::Size(_) => "size",
+        };
+        fail(id, Some(field), e.to_string())
+    })?;
     let record = replay(query, start_position(query, &spec)?)?;
     let turns = query
         .analyze_turns

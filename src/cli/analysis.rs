@@ -17,7 +17,7 @@ use serde_json::Value;
 use crate::analysis::batch::{Defaults, Job, Request, Viewpoint, request_raw, run_job};
 use crate::analysis::result::{DEFAULT_VISITS, Settings};
 use crate::lines::LineReader;
-use crate::search::StopFlag;
+use crate::search::{StopFlag, bounds};
 
 /// The longest query line read; a longer one is answered with an error.
 const QUERY_LIMIT: usize = 1 << 20;
@@ -167,9 +167,10 @@ impl Queue {
 }
 
 pub fn run(args: &AnalysisArgs) -> Result<(), String> {
-    if args.visits == 0 || args.threads == 0 || args.parallel == 0 {
-        return Err("--visits, --threads and --parallel must be at least 1".into());
+    if args.visits == 0 || args.parallel == 0 {
+        return Err("--visits and --parallel must be at least 1".into());
     }
+    bounds::threads("--threads", args.threads).map_err(|e| e.to_string())?;
     let defaults = Defaults {
         settings: Settings {
             visits: Some(args.visits),
