@@ -294,7 +294,7 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
             );
         });
     }
-    let report = run_tournament(&cfg, stop)?;
+    let report = run_tournament(&cfg, stop).map_err(|e| e.to_string())?;
     if report.interrupted {
         eprintln!(
             "interrupted: {} of {} games finished",

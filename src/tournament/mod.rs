@@ -100,18 +100,62 @@ impl MatchConfig {
     }
 }
 
-/// Checks that every engine can be started; the message names the engine
+/// Why a tournament cannot be played (or go on).
+#[derive(Debug, thiserror::Error)]
+pub enum MatchError {
+    #[error("a tournament needs at least two engines")]
+    TooFewEngines,
+    #[error("two engines are named '{0}'")]
+    SameName(String),
+    #[error("engine '{name}' cannot be started: `{command}`: {source}")]
+    EngineStart {
+        name: String,
+        command: String,
+        source: std::io::Error,
+    },
+    #[error(
+        "results file {0} exists; use --resume to continue that tournament, or name another file"
+    )]
+    ResultsExist(PathBuf),
+    /// The results file could not be read back (the message says where).
+    #[error("{0}")]
+    ResultsUnreadable(String),
+    #[error(
+        "results file: game {id} was {played}, the schedule says {scheduled}: \
+         resume with the arguments of the original run"
+    )]
+    OtherSchedule {
+        id: String,
+        played: String,
+        scheduled: String,
+    },
+    #[error("cannot {what} {}: {source}", path.display())]
+    File {
+        what: &'static str,
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot write the {what}: {source}")]
+    Write {
+        what: &'static str,
+        source: std::io::Error,
+    },
+    #[error("cannot start a worker thread: {0}")]
+    Thread(std::io::Error),
+}
+
+/// Checks that every engine can be started; the error names the engine
 /// and the reason. Run before any game, so that a typo stops everything.
-pub fn check_engines(engines: &[EngineSpec]) -> Result<(), String> {
+pub fn check_engines(engines: &[EngineSpec]) -> Result<(), MatchError> {
     for e in engines {
         match EngineProcess::start(e, None) {
             Ok(mut p) => p.kill(),
-            Err(err) => {
-                return Err(format!(
-                    "engine '{}' cannot be started: `{}`: {err}",
-                    e.name,
-                    e.command_line()
-                ));
+            Err(source) => {
+                return Err(MatchError::EngineStart {
+                    name: e.name.clone(),
+                    command: e.command_line(),
+                    source,
+                });
             }
         }
     }
@@ -120,14 +164,14 @@ pub fn check_engines(engines: &[EngineSpec]) -> Result<(), String> {
 
 /// Plays the tournament. `stop` set (by Ctrl-C) ends it: games in progress
 /// are abandoned, not recorded, so a later `--resume` replays them.
-pub fn run(cfg: &MatchConfig, stop: Arc<AtomicBool>) -> Result<Report, String> {
+pub fn run(cfg: &MatchConfig, stop: Arc<AtomicBool>) -> Result<Report, MatchError> {
     if cfg.engines.len() < 2 {
-        return Err("a tournament needs at least two engines".into());
+        return Err(MatchError::TooFewEngines);
     }
     let mut names = HashSet::new();
     for e in &cfg.engines {
         if !names.insert(e.name.as_str()) {
-            return Err(format!("two engines are named '{}'", e.name));
+            return Err(MatchError::SameName(e.name.clone()));
         }
     }
     let games = cfg.games();
@@ -142,16 +186,14 @@ pub fn run(cfg: &MatchConfig, stop: Arc<AtomicBool>) -> Result<Report, String> {
             .unwrap_or(false)
     {
         if !cfg.resume {
-            return Err(format!(
-                "results file {} exists; use --resume to continue that tournament, \
-                 or name another file",
-                path.display()
-            ));
+            return Err(MatchError::ResultsExist(path.clone()));
         }
-        done = read_results(path)?;
-        if results::repair_tail(path)
-            .map_err(|e| format!("cannot repair results file {}: {e}", path.display()))?
-        {
+        done = read_results(path).map_err(MatchError::ResultsUnreadable)?;
+        if results::repair_tail(path).map_err(|source| MatchError::File {
+            what: "repair results file",
+            path: path.clone(),
+            source,
+        })? {
             eprintln!(
                 "resume: the unfinished last line of {} was removed",
                 path.display()
@@ -168,11 +210,11 @@ pub fn run(cfg: &MatchConfig, stop: Arc<AtomicBool>) -> Result<Report, String> {
                 || r.game != cfg.spec.kind.name()
                 || r.size != cfg.spec.size
             {
-                return Err(format!(
-                    "results file: game {} was {} vs {} ({} {}), the schedule says {b} vs {w} ({} {}): \
-                     resume with the arguments of the original run",
-                    r.id, r.black, r.white, r.game, r.size, cfg.spec.kind, cfg.spec.size
-                ));
+                return Err(MatchError::OtherSchedule {
+                    id: r.id.clone(),
+                    played: format!("{} vs {} ({} {})", r.black, r.white, r.game, r.size),
+                    scheduled: format!("{b} vs {w} ({} {})", cfg.spec.kind, cfg.spec.size),
+                });
             }
         }
         finished.insert(r.id.clone());
@@ -186,20 +228,26 @@ pub fn run(cfg: &MatchConfig, stop: Arc<AtomicBool>) -> Result<Report, String> {
 
     check_engines(&cfg.engines)?;
     if let Some(dir) = &cfg.log_dir {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create log directory {}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir).map_err(|source| MatchError::File {
+            what: "create log directory",
+            path: dir.clone(),
+            source,
+        })?;
     }
     let mut writer = match &cfg.results {
-        Some(p) => Some(
-            ResultsWriter::open(p)
-                .map_err(|e| format!("cannot open results file {}: {e}", p.display()))?,
-        ),
+        Some(p) => Some(ResultsWriter::open(p).map_err(|source| MatchError::File {
+            what: "open results file",
+            path: p.clone(),
+            source,
+        })?),
         None => None,
     };
     let mut sgf_writer = match &cfg.sgf {
-        Some(p) => Some(
-            SgfWriter::open(p).map_err(|e| format!("cannot open SGF file {}: {e}", p.display()))?,
-        ),
+        Some(p) => Some(SgfWriter::open(p).map_err(|source| MatchError::File {
+            what: "open SGF file",
+            path: p.clone(),
+            source,
+        })?),
         None => None,
     };
 
@@ -230,7 +278,7 @@ pub fn run(cfg: &MatchConfig, stop: Arc<AtomicBool>) -> Result<Report, String> {
                 thread::Builder::new()
                     .name(format!("match-worker-{w}"))
                     .spawn(move || worker(&cfg, w, &queue, &drain, &stop, &tx))
-                    .map_err(|e| format!("cannot start a worker thread: {e}"))?,
+                    .map_err(MatchError::Thread)?,
             );
         }
         drop(tx);
@@ -258,11 +306,16 @@ pub fn run(cfg: &MatchConfig, stop: Arc<AtomicBool>) -> Result<Report, String> {
                     )),
                 };
                 sgf.append(&write_sgf(&record, &info))
-                    .map_err(|e| format!("cannot write the SGF file: {e}"))?;
+                    .map_err(|source| MatchError::Write {
+                        what: "SGF file",
+                        source,
+                    })?;
             }
             if let Some(w) = &mut writer {
-                w.append(&result)
-                    .map_err(|e| format!("cannot write the results file: {e}"))?;
+                w.append(&result).map_err(|source| MatchError::Write {
+                    what: "results file",
+                    source,
+                })?;
             }
             played += 1;
             all.push(result);
