@@ -286,15 +286,16 @@ fn two_engines_play_a_whole_game() {
     assert!(s["winrates"].as_array().unwrap().iter().any(|w| w.is_f64()));
 }
 
+/// An engine that answers the set-up, then an illegal turn to every genmove.
+const LIAR: &str = r#"liar=sh -c 'while read -r id cmd rest; do
+    case "$cmd" in
+      genmove_analyze) printf "=%s\nplay B:A1\n\n" "$id" ;;
+      *) printf "=%s\n\n" "$id" ;;
+    esac; done'"#;
+
 #[test]
 fn a_misbehaving_engine_is_reported_and_the_game_is_kept() {
-    // Answers the set-up, then an illegal turn to every genmove.
-    let liar = r#"liar=sh -c 'while read -r id cmd rest; do
-        case "$cmd" in
-          genmove_analyze) printf "=%s\nplay B:A1\n\n" "$id" ;;
-          *) printf "=%s\n\n" "$id" ;;
-        esac; done'"#;
-    let g = Gui::start(&["--engine", liar]);
+    let g = Gui::start(&["--engine", LIAR]);
     let (status, body) = g.post(
         "/api/new",
         r#"{"game":"xodd","size":4,"black":"human","white":"liar"}"#,
@@ -407,12 +408,7 @@ fn a_hung_engine_is_stopped_after_its_time() {
 /// for as long as the game waits for it; changing the players clears it.
 #[test]
 fn a_stopped_engine_in_the_seat_to_move_is_reported_until_replaced() {
-    let liar = r#"liar=sh -c 'while read -r id cmd rest; do
-        case "$cmd" in
-          genmove_analyze) printf "=%s\nplay B:A1\n\n" "$id" ;;
-          *) printf "=%s\n\n" "$id" ;;
-        esac; done'"#;
-    let g = Gui::start(&["--engine", liar]);
+    let g = Gui::start(&["--engine", LIAR]);
     let (status, body) = g.post(
         "/api/new",
         r#"{"game":"odd","size":3,"black":"human","white":"liar"}"#,

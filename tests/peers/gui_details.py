@@ -40,8 +40,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from gui_drive import (click_cell, engine_pid, fail, log, screenshot, start_browser, state,
-                       wait, URL)
+from gui_drive import (click_cell, engine_pid, fail, log, no_console_errors, screenshot,
+                       start_browser, state, wait, URL)
 
 
 def shot_at(d, element, name):
@@ -378,10 +378,7 @@ def main():
         candidates_and_rings(d)
         engines_game(d)
         clocks(d)
-        logs = [e for e in d.get_log("browser")
-                if e["level"] == "SEVERE" and e.get("source") != "network"]
-        if logs:
-            fail(f"browser console errors: {logs}")
+        no_console_errors(d)
         log("all details checked")
     finally:
         d.quit()

@@ -477,6 +477,14 @@ def play_game(d, helper, downloads, game, size, extras):
     log(f"  {game} done in {time.time() - t0:.1f}s")
 
 
+def no_console_errors(d):
+    """Refused requests (409) are expected in the console; script errors are not."""
+    logs = [e for e in d.get_log("browser")
+            if e["level"] == "SEVERE" and e.get("source") != "network"]
+    if logs:
+        fail(f"browser console errors: {logs}")
+
+
 def main():
     os.makedirs(SHOTS, exist_ok=True)
     downloads = tempfile.mkdtemp(prefix="oddity-downloads-")
@@ -491,11 +499,7 @@ def main():
         play_game(d, helper, downloads, "yodd", 3, {"analyse": 1, "reload": 1})
         play_game(d, helper, downloads, "odd", 3, {"think": 1, "review": 1})
         play_game(d, helper, downloads, "onyx", 4, {"form": {"open_start": True}})
-        # Refused requests (409) are expected; script errors are not.
-        logs = [e for e in d.get_log("browser")
-                if e["level"] == "SEVERE" and e.get("source") != "network"]
-        if logs:
-            fail(f"browser console errors: {logs}")
+        no_console_errors(d)
         log("all games played")
     finally:
         d.quit()
