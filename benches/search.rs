@@ -11,6 +11,7 @@ use oddity::rules::kind::GameKind;
 use oddity::rules::odd::OddGame;
 use oddity::rules::onyx::OnyxGame;
 use oddity::rules::parity::ParityGame;
+use oddity::search::knowledge::Knowledge;
 use oddity::search::{Limits, SearchParams, Searcher, StopFlag};
 
 fn params() -> SearchParams {
@@ -29,7 +30,7 @@ fn visits(n: u64) -> Limits {
     }
 }
 
-fn grown<G: Game>(game: G, n: u64) -> Searcher<G> {
+fn grown<G: Knowledge>(game: G, n: u64) -> Searcher<G> {
     let p = params();
     let mut s = Searcher::new(game, &p);
     s.search(&p, &visits(n), &StopFlag::new());

@@ -265,39 +265,6 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn apply(&mut self, action: Action);
     /// Plays random legal turns to the end of the game; returns the winner.
     fn playout(&mut self, rng: &mut Rng) -> Colour;
-    /// As [`Game::playout`], but where a stone's colour is free (Xodd,
-    /// Yodd) `prefer` chooses it: it gets the mover, the colour drawn at
-    /// random and, per stone colour, the change a stone of that colour
-    /// would make to its colour's group count (`1 - k`), and returns the
-    /// colour to try. The parity rule still decides whether the stone
-    /// makes a turn alone or needs a second one. Other games play their
-    /// random playout.
-    fn playout_preferring(
-        &mut self,
-        rng: &mut Rng,
-        prefer: &mut dyn FnMut(ColourChoice) -> Colour,
-    ) -> Colour {
-        let _ = prefer;
-        self.playout(rng)
-    }
-    /// As [`Game::playout`], but in Onyx each move answers, with
-    /// probability `reply_percent` in 100, a capture pattern that the last
-    /// stone made in one of its squares: the one empty corner where a stone
-    /// of the mover either captures or prevents a capture; with `bridges`,
-    /// failing that, a cut by the last stone between two of the mover's
-    /// groups that share one more empty neighbour, by playing there. Other
-    /// games play their random playout.
-    fn playout_replying(&mut self, rng: &mut Rng, reply_percent: u32, bridges: bool) -> Colour {
-        let _ = (reply_percent, bridges);
-        self.playout(rng)
-    }
-    /// Onyx: whether a stone of some colour on `cell` would capture, so
-    /// that the mover's stone there either captures or prevents a capture.
-    /// False in the other games.
-    fn is_capture_point(&self, cell: Cell) -> bool {
-        let _ = cell;
-        false
-    }
     fn stone_at(&self, cell: Cell) -> Option<Colour>;
     /// The stones of one colour as bitboard words (bit `i` of the words is
     /// the cell with index `i`).
@@ -404,18 +371,6 @@ pub trait Game: Clone + Send + Sync + 'static {
         }
         turns
     }
-}
-
-/// What [`Game::playout_preferring`] tells its colour chooser about a stone.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ColourChoice {
-    /// The seat whose turn it is.
-    pub mover: Colour,
-    /// The colour drawn at random.
-    pub drawn: Colour,
-    /// Per stone colour (indexed by [`Colour::index`]): the change to that
-    /// colour's group count if the stone has that colour.
-    pub change: [i32; 2],
 }
 
 /// The turn made of one action, or of a first and a second stone.

@@ -7,12 +7,11 @@
 //! removes opponent stones and may split the groups they were in; only those
 //! groups are repaired, by flood fills from the captured stones' neighbours.
 
-use rand_xoshiro::rand_core::Rng as _;
-
 use crate::rules::bitboard::{Bitboard, select_in_word};
 use crate::rules::game::{Game, GameSpec, PlayError, Rng, SetupError, SpecError, TurnState};
 use crate::rules::kind::GameKind;
 use crate::rules::moves::{Action, Colour, Stone};
+use crate::rules::random::random_below;
 use crate::rules::tables::{BoardTables, built_once};
 use crate::rules::topology::{Cell, Topology};
 
@@ -565,6 +564,64 @@ impl<const W: usize> OnyxGame<W> {
         self.to_move = self.to_move.opposite();
     }
 
+    /// The random playout of [`Game::playout`], except that after each
+    /// stone `answer` may choose the next point: it gets the position, the
+    /// point of the last stone and the random generator, and returns a
+    /// playable point or `None` for a random move.
+    #[inline(always)]
+    pub fn playout_answering(
+        &mut self,
+        rng: &mut Rng,
+        mut answer: impl FnMut(&Self, Cell, &mut Rng) -> Option<Cell>,
+    ) -> Colour {
+        let cap = self.turns + PLAYOUT_PLIES_PER_POINT * self.topo().bits as u32;
+        let mut last = None;
+        while self.winner.is_none() {
+            let points: u32 = self.playable_counts.iter().sum();
+            let choices = points + u32::from(self.swap_from.is_some());
+            if choices == 0 || self.turns >= cap {
+                return Colour::BOTH[random_below(rng, 2) as usize];
+            }
+            let reply = last.and_then(|p| answer(self, Cell(p as u16), rng));
+            let p = match reply {
+                Some(p) => p.index(),
+                None => {
+                    let k = random_below(rng, choices);
+                    if k == points {
+                        self.play_swap();
+                        last = None;
+                        continue;
+                    }
+                    select_bit_counted(&self.playable, &self.playable_counts, k)
+                }
+            };
+            self.play_stone(p);
+            last = Some(p);
+        }
+        self.winner.expect("the loop ends with a winner")
+    }
+
+    /// Whether a stone on `cell` would capture, so that the mover's stone
+    /// there captures or prevents a capture: some square of `cell` has an
+    /// empty midpoint, its two corners beside `cell` of one colour and the
+    /// corner opposite of the other.
+    pub fn is_capture_point(&self, cell: Cell) -> bool {
+        let p = cell.index();
+        if p >= self.tables.corner_count || self.occupied(p) {
+            return false;
+        }
+        // Padding views have the empty `p` as every corner: never a match.
+        self.tables.points[p].squares.iter().any(|sq| {
+            let opposite = self.colour_at(sq.opposite);
+            let [s0, s1] = sq.sides.map(|q| self.colour_at(q));
+            self.colour_at(sq.midpoint) == 0
+                && opposite != 0
+                && s0 == s1
+                && s0 != 0
+                && s0 != opposite
+        })
+    }
+
     /// The empty corner of a square of the stone on `last` where a stone
     /// captures or prevents a capture, whoever places it: the midpoint is
     /// empty, the other three corners are filled, and the empty corner's
@@ -572,7 +629,8 @@ impl<const W: usize> OnyxGame<W> {
     /// opposite it holds the other. Only squares of `last` are looked at:
     /// a placement changes no other square.
     #[inline(always)]
-    fn capture_point_near(&self, last: usize) -> Option<usize> {
+    pub fn capture_point_near(&self, last: Cell) -> Option<Cell> {
+        let last = last.index();
         let me = self.colour_at(last as u16);
         for sq in &self.tables.points[last].squares {
             // Padding views have `last` as their midpoint: never empty here.
@@ -593,7 +651,7 @@ impl<const W: usize> OnyxGame<W> {
                 None
             };
             if point.is_some() {
-                return point.map(usize::from);
+                return point.map(Cell);
             }
         }
         None
@@ -604,9 +662,9 @@ impl<const W: usize> OnyxGame<W> {
     /// exactly one playable neighbour (a bridge of which `last` took one
     /// point). Returns that point.
     #[inline(always)]
-    fn bridge_point_near(&self, last: usize) -> Option<usize> {
+    pub fn bridge_point_near(&self, last: Cell) -> Option<Cell> {
         let neighbours = &self.tables.board.neighbours;
-        let near = neighbours[last] & self.stones[self.to_move.index()];
+        let near = neighbours[last.index()] & self.stones[self.to_move.index()];
         let mut rest = near;
         while let Some(x) = rest.lowest() {
             rest.clear(x);
@@ -616,7 +674,7 @@ impl<const W: usize> OnyxGame<W> {
                     && !neighbours[x].get(y)
                     && self.groups.root(x) != self.groups.root(y)
                 {
-                    return common.lowest();
+                    return common.lowest().map(|p| Cell(p as u16));
                 }
             }
         }
@@ -656,13 +714,6 @@ fn select_bit_counted<const W: usize>(board: &Bitboard<W>, counts: &[u32; W], k:
         before = if past { total } else { before };
     }
     64 * word + select_in_word(board.0[word], k - before) as usize
-}
-
-/// A uniform random number below `bound` (multiply-shift; the bias is below
-/// `bound / 2^64`, far too small to matter).
-#[inline(always)]
-fn random_below(rng: &mut Rng, bound: u32) -> u32 {
-    ((u128::from(rng.next_u64()) * u128::from(bound)) >> 64) as u32
 }
 
 impl<const W: usize> Game for OnyxGame<W> {
@@ -786,61 +837,7 @@ impl<const W: usize> Game for OnyxGame<W> {
     /// position leaves no legal move, the winner is a fair coin flip from
     /// `rng`, and the position is left unfinished.
     fn playout(&mut self, rng: &mut Rng) -> Colour {
-        self.playout_replying(rng, 0, false)
-    }
-
-    /// The random playout of [`Game::playout`], with replies to the capture
-    /// patterns of [`OnyxGame::capture_point_near`] and, when `bridges`, to
-    /// the cuts of [`OnyxGame::bridge_point_near`].
-    fn playout_replying(&mut self, rng: &mut Rng, reply_percent: u32, bridges: bool) -> Colour {
-        let cap = self.turns + PLAYOUT_PLIES_PER_POINT * self.topo().bits as u32;
-        let mut last = None;
-        while self.winner.is_none() {
-            let points: u32 = self.playable_counts.iter().sum();
-            let choices = points + u32::from(self.swap_from.is_some());
-            if choices == 0 || self.turns >= cap {
-                return Colour::BOTH[random_below(rng, 2) as usize];
-            }
-            let reply = last
-                .filter(|_| reply_percent > 0)
-                .and_then(|p| {
-                    self.capture_point_near(p)
-                        .or_else(|| bridges.then(|| self.bridge_point_near(p)).flatten())
-                })
-                .filter(|_| random_below(rng, 100) < reply_percent);
-            let p = match reply {
-                Some(p) => p,
-                None => {
-                    let k = random_below(rng, choices);
-                    if k == points {
-                        self.play_swap();
-                        last = None;
-                        continue;
-                    }
-                    select_bit_counted(&self.playable, &self.playable_counts, k)
-                }
-            };
-            self.play_stone(p);
-            last = Some(p);
-        }
-        self.winner.expect("the loop ends with a winner")
-    }
-
-    fn is_capture_point(&self, cell: Cell) -> bool {
-        let p = cell.index();
-        if p >= self.tables.corner_count || self.occupied(p) {
-            return false;
-        }
-        // Padding views have the empty `p` as every corner: never a match.
-        self.tables.points[p].squares.iter().any(|sq| {
-            let opposite = self.colour_at(sq.opposite);
-            let [s0, s1] = sq.sides.map(|q| self.colour_at(q));
-            self.colour_at(sq.midpoint) == 0
-                && opposite != 0
-                && s0 == s1
-                && s0 != 0
-                && s0 != opposite
-        })
+        self.playout_answering(rng, |_, _, _| None)
     }
 
     fn stone_words(&self, colour: Colour) -> &[u64] {
@@ -976,6 +973,7 @@ impl<const W: usize> Game for OnyxGame<W> {
 mod tests {
     use super::*;
     use crate::rules::game::Rules;
+    use rand_xoshiro::rand_core::Rng as _;
 
     /// An Onyx 8 game after up to `plies` uniformly random moves (fewer
     /// when it ends first).
@@ -1049,7 +1047,7 @@ mod tests {
                         }
                     }
                 }
-                match game.capture_point_near(last) {
+                match game.capture_point_near(Cell(last as u16)).map(Cell::index) {
                     Some(p) => {
                         assert!(expected.contains(&p), "{p} is no capture point");
                         found += 1;
@@ -1075,7 +1073,7 @@ mod tests {
             for last in (0..game.tables.board.topo.bits).filter(|&p| game.occupied(p)) {
                 let mover = game.to_move;
                 let own_near = neighbours[last] & game.stones[mover.index()];
-                let Some(p) = game.bridge_point_near(last) else {
+                let Some(p) = game.bridge_point_near(Cell(last as u16)).map(Cell::index) else {
                     continue;
                 };
                 found += 1;

@@ -13,7 +13,7 @@
 //! some higher cell takes a second stone that makes it odd.
 
 use crate::rules::bitboard::Bitboard;
-use crate::rules::game::{ColourChoice, Game, GameSpec, PlayError, SetupError, TurnState};
+use crate::rules::game::{Game, GameSpec, PlayError, SetupError, TurnState};
 use crate::rules::kind::GameKind;
 use crate::rules::moves::{Action, Colour, Stone};
 use crate::rules::random::{Rng, below, next_u64, random_bit};
@@ -336,10 +336,23 @@ impl<const W: usize> ParityGame<W> {
         }
     }
 
+    /// Random turns to the end, as [`Game::playout`], except that `choose`
+    /// picks each stone's colour: it gets the mover, the colour drawn at
+    /// random and, per stone colour, the change a stone of that colour
+    /// would make to its colour's group count (`1 - k`), and returns the
+    /// colour to try. The parity rule still decides whether the stone makes
+    /// a turn alone or needs a second one. Returns the winner.
+    pub fn playout_choosing(
+        &mut self,
+        rng: &mut Rng,
+        choose: &mut dyn FnMut(ColourChoice) -> Colour,
+    ) -> Colour {
+        self.playout_with::<true>(rng, choose)
+    }
+
     /// Random turns to the end: the empty cells are drawn in random order
     /// (a lazy Fisher-Yates shuffle) with a colour each, drawn at random and
-    /// then passed through `prefer` (see [`Game::playout_preferring`]; the
-    /// identity for the random playout). A stone that leaves the total odd
+    /// then, when `PREFER`, passed through `prefer`. A stone that leaves the total odd
     /// is a turn by itself; one that makes it even is followed by the next
     /// drawn cell that takes a parity-flipping stone (of the preferred
     /// colour when both flip).
@@ -440,6 +453,19 @@ impl<const W: usize> ParityGame<W> {
             change: [change(Colour::Black), change(Colour::White)],
         })
     }
+}
+
+/// What [`ParityGame::playout_choosing`] tells its colour chooser about a
+/// stone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ColourChoice {
+    /// The seat whose turn it is.
+    pub mover: Colour,
+    /// The colour drawn at random.
+    pub drawn: Colour,
+    /// Per stone colour (indexed by [`Colour::index`]): the change to that
+    /// colour's group count if the stone has that colour.
+    pub change: [i32; 2],
 }
 
 impl<const W: usize> Game for ParityGame<W> {
@@ -611,14 +637,6 @@ impl<const W: usize> Game for ParityGame<W> {
 
     fn playout(&mut self, rng: &mut Rng) -> Colour {
         self.playout_with::<false>(rng, &mut |choice| choice.drawn)
-    }
-
-    fn playout_preferring(
-        &mut self,
-        rng: &mut Rng,
-        prefer: &mut dyn FnMut(ColourChoice) -> Colour,
-    ) -> Colour {
-        self.playout_with::<true>(rng, prefer)
     }
 
     fn stone_at(&self, cell: Cell) -> Option<Colour> {

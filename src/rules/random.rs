@@ -23,6 +23,13 @@ pub fn below(rng: &mut Rng, n: u32) -> u32 {
     (((rng.next_u64() >> 32) * n as u64) >> 32) as u32
 }
 
+/// A number in `0..bound` from all 64 bits of one draw (multiply-shift;
+/// the bias is below `bound / 2^64`, far too small to matter).
+#[inline(always)]
+pub fn random_below(rng: &mut Rng, bound: u32) -> u32 {
+    ((u128::from(rng.next_u64()) * u128::from(bound)) >> 64) as u32
+}
+
 /// A uniformly chosen set bit of `b`, if any.
 #[inline]
 pub fn random_bit<const W: usize>(b: &Bitboard<W>, rng: &mut Rng) -> Option<usize> {

@@ -11,11 +11,11 @@
 //! knowledge is on, and its constants); [`super::tuning`] overrides them at
 //! run time.
 //!
-//! [`playout`] is the playout of the default policy: in Xodd and Yodd each
-//! stone takes the colour better for the mover; in Onyx each move first
-//! answers a capture pattern next to the last stone (capture, or save the
-//! threatened pair); Odd uses the rules core's uniformly random
-//! [`Game::playout`].
+//! [`Knowledge::policy_playout`] is the playout of the default policy: in
+//! Xodd and Yodd each stone takes the colour better for the mover; in Onyx
+//! each move first answers a capture pattern next to the last stone
+//! (capture, or save the threatened pair); Odd uses the rules core's
+//! uniformly random [`Game::playout`].
 //!
 //! Which pieces are on by default, per game, is decided by matches against
 //! `--policy plain` at equal time (STRENGTH.md): RAVE in Odd and Onyx, the
@@ -24,10 +24,14 @@
 //! The Xodd/Yodd priors stay available (`priors=on`) but are off by
 //! default.
 
-use crate::rules::game::{ColourChoice, Game};
+use crate::rules::game::Game;
 use crate::rules::kind::GameKind;
 use crate::rules::moves::{Action, Colour};
-use crate::rules::random::Rng;
+use crate::rules::odd::OddGame;
+use crate::rules::onyx::OnyxGame;
+use crate::rules::parity::{ColourChoice, ParityGame};
+use crate::rules::random::{Rng, random_below};
+use crate::rules::topology::Cell;
 
 /// The settings in force for one game: the defaults with the overrides.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -111,7 +115,7 @@ pub fn has_priors(kind: GameKind) -> bool {
 /// Fills `out` with one prior in `0..=1` per action of `actions` (legal in
 /// `game`) and returns true, or returns false when the game has no
 /// knowledge for this position (`out` is then ignored).
-pub fn priors<G: Game>(game: &G, actions: &[Action], out: &mut Vec<f32>) -> bool {
+pub fn priors<G: Knowledge>(game: &G, actions: &[Action], out: &mut Vec<f32>) -> bool {
     out.clear();
     match game.spec().kind {
         GameKind::Xodd | GameKind::Yodd => {
@@ -129,7 +133,7 @@ pub fn priors<G: Game>(game: &G, actions: &[Action], out: &mut Vec<f32>) -> bool
 
 /// Onyx: a stone that captures or prevents a capture is promising; other
 /// moves get no bias.
-fn capture_prior<G: Game>(game: &G, a: Action) -> f32 {
+fn capture_prior<G: Knowledge>(game: &G, a: Action) -> f32 {
     if a != Action::SWAP && game.is_capture_point(a.cell()) {
         1.0
     } else {
@@ -156,17 +160,59 @@ fn parity_prior<G: Game>(game: &G, a: Action, mover: Colour) -> f32 {
     }
 }
 
-/// Plays `game` out to the end with the default policy's playout policy;
-/// returns the winner. Xodd/Yodd: each stone takes the colour better for
-/// the mover ([`greedy_colour`]); Onyx: `reply_percent` in 100 of the
-/// moves answer a capture pattern of the last stone
-/// ([`Game::playout_replying`]); Odd plays uniformly random playouts.
-#[inline]
-pub fn playout<G: Game>(game: &mut G, rng: &mut Rng, reply_percent: u32, bridges: bool) -> Colour {
-    match game.spec().kind {
-        GameKind::Xodd | GameKind::Yodd => game.playout_preferring(rng, &mut greedy_colour),
-        GameKind::Onyx => game.playout_replying(rng, reply_percent, bridges),
-        GameKind::Odd => game.playout(rng),
+/// What the default policy knows of a game beyond its rules: its playout
+/// policy and the patterns its priors look for.
+pub trait Knowledge: Game {
+    /// Plays the game out to the end with the default policy's playouts
+    /// and returns the winner. Onyx: `reply_percent` in 100 of the moves
+    /// answer a capture pattern that the last stone made in one of its
+    /// squares (the one empty corner where a stone of the mover either
+    /// captures or prevents a capture); with `bridges`, failing that, a cut
+    /// by the last stone between two of the mover's groups. The other games
+    /// ignore both.
+    fn policy_playout(&mut self, rng: &mut Rng, reply_percent: u32, bridges: bool) -> Colour;
+
+    /// Onyx: whether the mover's stone on `cell` captures or prevents a
+    /// capture. False in the other games.
+    fn is_capture_point(&self, cell: Cell) -> bool {
+        let _ = cell;
+        false
+    }
+}
+
+/// Odd: uniformly random playouts.
+impl<const W: usize> Knowledge for OddGame<W> {
+    #[inline]
+    fn policy_playout(&mut self, rng: &mut Rng, _: u32, _: bool) -> Colour {
+        self.playout(rng)
+    }
+}
+
+/// Xodd/Yodd: each stone takes the colour better for the mover
+/// ([`greedy_colour`]).
+impl<const W: usize> Knowledge for ParityGame<W> {
+    #[inline]
+    fn policy_playout(&mut self, rng: &mut Rng, _: u32, _: bool) -> Colour {
+        self.playout_choosing(rng, &mut greedy_colour)
+    }
+}
+
+/// Onyx: replies to the capture patterns and, when asked, to cuts.
+impl<const W: usize> Knowledge for OnyxGame<W> {
+    #[inline]
+    fn policy_playout(&mut self, rng: &mut Rng, reply_percent: u32, bridges: bool) -> Colour {
+        if reply_percent == 0 {
+            return self.playout(rng);
+        }
+        self.playout_answering(rng, |game, last, rng| {
+            game.capture_point_near(last)
+                .or_else(|| bridges.then(|| game.bridge_point_near(last)).flatten())
+                .filter(|_| random_below(rng, 100) < reply_percent)
+        })
+    }
+
+    fn is_capture_point(&self, cell: Cell) -> bool {
+        OnyxGame::is_capture_point(self, cell)
     }
 }
 

@@ -110,6 +110,7 @@ use crate::rules::moves::{Action, Colour, Turn};
 use crate::rules::position::AnyGame;
 use crate::rules::random::rng_from_seed;
 use crate::rules::record::GameRecord;
+use knowledge::Knowledge;
 use tree::{ROOT, Tally, Tree, TreeConfig, VISIT_CAP, Worker};
 
 /// A leaf with `k` siblings is expanded after `k / EXPAND_DIVISOR` visits.
@@ -592,7 +593,7 @@ impl Drop for Finished<'_> {
 const WATCH_INTERVAL: Duration = Duration::from_millis(5);
 
 /// The search over one concrete game type.
-pub struct Searcher<G: Game> {
+pub struct Searcher<G: Knowledge> {
     tree: Tree<G>,
 }
 
@@ -625,7 +626,7 @@ fn turn_actions<G: Game>(game: &G, turn: &Turn) -> Option<Vec<Action>> {
 #[doc(hidden)]
 pub struct BenchWorker(Worker);
 
-impl<G: Game> Searcher<G> {
+impl<G: Knowledge> Searcher<G> {
     pub fn new(game: G, params: &SearchParams) -> Searcher<G> {
         let config = tree_config(game.spec().kind, params);
         Searcher {
@@ -991,7 +992,7 @@ impl<G: Game> Searcher<G> {
     }
 }
 
-impl<G: Game> AnySearcher for Searcher<G> {
+impl<G: Knowledge> AnySearcher for Searcher<G> {
     fn advance(&mut self, moves: &[(Colour, Turn)], params: &SearchParams) -> bool {
         if moves.iter().all(|(_, turn)| *turn == Turn::Resign) {
             // Same position: keep the tree as it is.

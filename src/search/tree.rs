@@ -13,6 +13,7 @@ use crate::rules::random::{Rng, below};
 use crate::rules::topology::{Cell, Topology};
 
 use super::MoveFilter;
+use super::knowledge::Knowledge;
 
 use Ordering::{Acquire, Relaxed, Release};
 
@@ -522,7 +523,7 @@ pub(crate) struct TreeConfig {
     pub(crate) rave_depth: u32,
     /// Playouts per leaf reached (at least 1): each counts as a visit.
     pub(crate) leaf_playouts: u32,
-    /// [`super::knowledge::playout`] instead of the rules' random playout.
+    /// [`super::knowledge::Knowledge::policy_playout`] instead of the rules' random playout.
     pub(crate) smart_playouts: bool,
     /// Onyx: percent of playout moves that answer a capture pattern.
     pub(crate) reply_percent: u32,
@@ -531,7 +532,7 @@ pub(crate) struct TreeConfig {
 }
 
 /// A search tree over the game `G`, rooted at `root_game`.
-pub(crate) struct Tree<G: Game> {
+pub(crate) struct Tree<G: Knowledge> {
     pub(crate) arena: Arena,
     pub(crate) root_game: G,
     full: AtomicBool,
@@ -616,7 +617,7 @@ static RSQRT: std::sync::LazyLock<[f32; RSQRT_TABLE]> = std::sync::LazyLock::new
     t
 });
 
-impl<G: Game> Tree<G> {
+impl<G: Knowledge> Tree<G> {
     pub(crate) fn new(root_game: G, capacity: usize, config: TreeConfig) -> Tree<G> {
         let arena = Arena::new(capacity);
         let root = arena.alloc(1).expect("capacity >= 1");
@@ -783,8 +784,7 @@ impl<G: Game> Tree<G> {
     #[inline(always)]
     fn playout(&self, game: &mut G, w: &mut Worker) -> Colour {
         if self.config.smart_playouts {
-            super::knowledge::playout(
-                game,
+            game.policy_playout(
                 &mut w.rng,
                 self.config.reply_percent,
                 self.config.bridge_replies,
