@@ -63,6 +63,16 @@ struct Found {
     path_dependent: bool,
 }
 
+/// A node that [`Dfpn::mid`] searches: its position, hashes and key, the
+/// work its table entry records, and its depth on the current path.
+struct Node<'a, G> {
+    game: &'a G,
+    h: &'a Hashes,
+    key: u64,
+    old_work: u64,
+    depth: usize,
+}
+
 /// A child of a node on the current path.
 struct Child {
     action: Action,
@@ -172,7 +182,14 @@ impl<'a, G: Game> Dfpn<'a, G> {
         let h = self.keys.hashes(game);
         let key = self.key_of(game, &h);
         let old_work = self.table.get(key).map_or(0, |e| e.work);
-        let found = self.mid(game, &h, key, INF, INF, old_work, 0);
+        let root = Node {
+            game,
+            h: &h,
+            key,
+            old_work,
+            depth: 0,
+        };
+        let found = self.mid(root, Numbers { pn: INF, dn: INF });
         self.flush();
         found.numbers
     }
@@ -278,35 +295,27 @@ impl<'a, G: Game> Dfpn<'a, G> {
         self.actions = actions;
     }
 
-    /// The multiple-iterative-deepening step of df-pn: searches `game` until
-    /// its proof number reaches `thpn` or its disproof number `thdn`.
-    #[allow(clippy::too_many_arguments)]
-    fn mid(
-        &mut self,
-        game: &G,
-        h: &Hashes,
-        key: u64,
-        thpn: u32,
-        thdn: u32,
-        old_work: u64,
-        depth: usize,
-    ) -> Found {
+    /// The multiple-iterative-deepening step of df-pn: searches `at` until
+    /// its proof number reaches `limits.pn` or its disproof number
+    /// `limits.dn`.
+    fn mid(&mut self, at: Node<'_, G>, limits: Numbers) -> Found {
         let start = self.nodes;
         self.nodes += 1;
         self.unflushed += 1;
         if self.unflushed >= FLUSH_EVERY {
             self.flush();
         }
-        if let Some(numbers) = self.terminal(game) {
+        if let Some(numbers) = self.terminal(at.game) {
             return Found {
                 numbers,
                 path_dependent: false,
             };
         }
         if self.config.parallel {
-            self.table.enter(key);
+            self.table.enter(at.key);
         }
-        let found = self.mid_expanded(game, h, key, thpn, thdn, old_work, depth, start);
+        let key = at.key;
+        let found = self.mid_expanded(at, limits, start);
         if self.config.parallel {
             self.table.leave(key);
         }
@@ -315,18 +324,15 @@ impl<'a, G: Game> Dfpn<'a, G> {
 
     /// [`Self::mid`] past its start: expands the node and searches its
     /// children.
-    #[allow(clippy::too_many_arguments)]
-    fn mid_expanded(
-        &mut self,
-        game: &G,
-        h: &Hashes,
-        key: u64,
-        thpn: u32,
-        thdn: u32,
-        old_work: u64,
-        depth: usize,
-        start: u64,
-    ) -> Found {
+    fn mid_expanded(&mut self, at: Node<'_, G>, limits: Numbers, start: u64) -> Found {
+        let Node {
+            game,
+            h,
+            key,
+            old_work,
+            depth,
+        } = at;
+        let Numbers { pn: thpn, dn: thdn } = limits;
         if self.frames.len() <= depth {
             self.frames.resize_with(depth + 1, Vec::new);
         }
@@ -383,7 +389,14 @@ impl<'a, G: Game> Dfpn<'a, G> {
             let ch = self.keys.after(h, action, &child);
             let old_work = kids[best].work;
             let before = self.nodes;
-            let result = self.mid(&child, &ch, child_key, cpn, cdn, old_work, depth + 1);
+            let below = Node {
+                game: &child,
+                h: &ch,
+                key: child_key,
+                old_work,
+                depth: depth + 1,
+            };
+            let result = self.mid(below, Numbers { pn: cpn, dn: cdn });
             let c = &mut kids[best];
             c.last = Some(result);
             c.now = result;
