@@ -1,11 +1,11 @@
 //! One position's analysis: the search's candidates, principal variations
 //! and proofs, in a form made for people and for JSON.
 
-use std::collections::BTreeMap;
 use std::time::Duration;
 
 use serde::Serialize;
 
+use crate::render::heat::cell_heat;
 use crate::rules::moves::{Colour, Turn};
 use crate::rules::record::GameRecord;
 use crate::search::{Engine, Limits, Progress, Report, SearchParams, StopFlag};
@@ -224,30 +224,13 @@ pub fn describe(record: &GameRecord, report: &Report, top: usize) -> Analysis {
             })
             .collect()
     };
-    // cell -> (visits, visits of the most visited turn there, its win rate);
-    // the first of equally visited turns counts (candidates come best
-    // first), so a cell no visit reached has the value its unvisited
-    // candidates show.
-    let mut by_cell: BTreeMap<_, (u64, Option<u64>, f64)> = BTreeMap::new();
-    if !over {
-        for c in &report.candidates {
-            if let Turn::Stones(a, second) = c.turn {
-                for s in std::iter::once(a).chain(second) {
-                    let e = by_cell.entry(s.cell).or_insert((0, None, 0.0));
-                    e.0 += c.visits;
-                    if e.1.is_none_or(|most| c.visits > most) {
-                        (e.1, e.2) = (Some(c.visits), c.value);
-                    }
-                }
-            }
-        }
-    }
-    let cells = by_cell
+    let candidates = report.candidates.iter().filter(|_| !over);
+    let cells = cell_heat(candidates.map(|c| (c.turn, c.visits, c.value)))
         .into_iter()
-        .map(|(cell, (visits, _, winrate))| CellInfo {
-            cell: topo.name(cell).to_string(),
-            visits,
-            winrate: rate(winrate),
+        .map(|h| CellInfo {
+            cell: topo.name(h.cell).to_string(),
+            visits: h.visits,
+            winrate: rate(h.winrate),
         })
         .collect();
     Analysis {

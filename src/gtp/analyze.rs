@@ -2,10 +2,10 @@
 //! (win rate and prior as integers x 10000), KataGo's `kata-analyze` and
 //! Sabaki's `analyze` (floats 0..1), and a GoGui `gfx` heat map.
 
-use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use super::think::{Candidate, Report};
+use crate::render::heat::{cell_heat, most_visits};
 use crate::rules::moves::{Colour, Turn};
 use crate::rules::position::AnyGame;
 use crate::rules::topology::Cell;
@@ -122,41 +122,30 @@ pub fn info_line(pos: &AnyGame, report: &Report, format: Format, max: Option<usi
 }
 
 /// GoGui `gfx` heat map: every point that a candidate puts a stone on is
-/// shaded by its share of the visits (positive where the most visited such
-/// candidate puts a black stone, negative for white) and labelled with the
-/// best win rate among those candidates. `name` names the points and
-/// `token` the best turn.
+/// shaded by its share of the visits (positive where most of those visits
+/// put a black stone, negative for white) and labelled with the win rate of
+/// the most visited candidate there ([`cell_heat`]). `name` names the
+/// points and `token` the best turn.
 pub fn heat_map(
     report: &Report,
     name: &dyn Fn(Cell) -> String,
     token: &dyn Fn(&Turn) -> String,
 ) -> String {
-    // cell -> (visits, best win rate, colour of the most visited stone there, its visits)
-    let mut by_cell: HashMap<Cell, (u64, f64, Colour, u64)> = HashMap::new();
-    for c in &report.candidates {
-        if let Turn::Stones(a, b) = c.turn {
-            for s in std::iter::once(a).chain(b) {
-                let e = by_cell.entry(s.cell).or_insert((0, 0.0, s.colour, 0));
-                e.0 += c.visits;
-                e.1 = e.1.max(c.value);
-                if c.visits > e.3 {
-                    e.2 = s.colour;
-                    e.3 = c.visits;
-                }
-            }
-        }
-    }
-    let mut cells: Vec<_> = by_cell.into_iter().collect();
-    cells.sort_by_key(|(c, _)| *c);
-    let max = cells.iter().map(|(_, e)| e.0).max().unwrap_or(1).max(1) as f64;
+    let cells = cell_heat(
+        report
+            .candidates
+            .iter()
+            .map(|c| (c.turn, c.visits, c.value)),
+    );
+    let most = most_visits(&cells) as f64;
     let mut influence = String::from("INFLUENCE");
     let mut label = String::from("LABEL");
-    for (cell, (visits, win, colour, _)) in &cells {
-        let v = *visits as f64 / max;
-        let v = if *colour == Colour::Black { v } else { -v };
-        let name = name(*cell);
+    for h in &cells {
+        let v = h.visits as f64 / most;
+        let v = if h.colour() == Colour::Black { v } else { -v };
+        let name = name(h.cell);
         let _ = write!(influence, " {name} {v:.2}");
-        let _ = write!(label, " {name} {}", (win * 100.0).round() as i64);
+        let _ = write!(label, " {name} {}", (h.winrate * 100.0).round() as i64);
     }
     let mut out = String::new();
     if !cells.is_empty() {
