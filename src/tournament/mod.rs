@@ -32,7 +32,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use crate::engine::{EngineProcess, EngineSpec, Fault};
 use crate::rules::game::GameSpec;
 use crate::rules::sgf::{RecordInfo, write as write_sgf};
-use referee::{Limits, Played, play_game, sgf_result};
+use referee::{Fixture, Limits, Played, play_game, sgf_result};
 use results::{GameResult, ResultsWriter, SgfWriter, Summary, read_results};
 use schedule::{Format, ScheduledGame, Shard, schedule};
 use stats::{Sprt, Verdict};
@@ -450,26 +450,22 @@ fn worker(
             .get(game.opening)
             .map(|o| o.as_slice())
             .unwrap_or(&[]);
+        let fixture = Fixture {
+            id: &game.id,
+            pair: game.pair,
+            spec: &cfg.spec,
+            opening,
+            names,
+        };
         let played = if let Some((k, fault)) = start_error {
             if fault == Fault::Aborted {
                 break;
             }
-            Some(referee::forfeit_at_start(
-                &game, &cfg.spec, opening, names, k, &fault,
-            ))
+            Some(referee::forfeit_at_start(&fixture, k, &fault))
         } else {
             let mut a = procs.remove(&game.black).expect("started");
             let mut b = procs.remove(&game.white).expect("started");
-            let played = play_game(
-                &game.id,
-                game.pair,
-                &cfg.spec,
-                opening,
-                names,
-                [&mut a, &mut b],
-                &cfg.limits,
-                stop,
-            );
+            let played = play_game(&fixture, [&mut a, &mut b], &cfg.limits, stop);
             let faulty = played.as_ref().and_then(|p| p.faulty);
             for (seat, mut p) in [
                 (crate::rules::moves::Colour::Black, a),

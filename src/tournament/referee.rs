@@ -51,19 +51,35 @@ pub struct Played {
     pub faulty: Option<Colour>,
 }
 
-/// Plays one game. `engines` are in seat order (black, white); `names` too.
+/// One game of a tournament, as the referee needs it: its id and pair, the
+/// rules, the opening played first and the engines' names in seat order.
+#[derive(Clone, Copy, Debug)]
+pub struct Fixture<'a> {
+    pub id: &'a str,
+    pub pair: usize,
+    pub spec: &'a GameSpec,
+    pub opening: &'a [String],
+    pub names: [&'a str; 2],
+}
+
+/// How a game ended: the winner (none when stopped), the reason and its
+/// detail, and the seat whose engine misbehaved.
+struct Ending<'a> {
+    winner: Option<Colour>,
+    reason: &'a str,
+    detail: String,
+    faulty: Option<Colour>,
+}
+
+/// Plays one game. `engines` are in seat order (black, white).
 /// `None` when the tournament stopped during the game.
-#[allow(clippy::too_many_arguments)]
 pub fn play_game(
-    id: &str,
-    pair: usize,
-    spec: &GameSpec,
-    opening: &[String],
-    names: [&str; 2],
+    fixture: &Fixture<'_>,
     engines: [&mut EngineProcess; 2],
     limits: &Limits,
     stop: &AtomicBool,
 ) -> Option<Played> {
+    let Fixture { spec, opening, .. } = *fixture;
     let start = AnyGame::new(spec);
     let mut record = GameRecord::new(start);
     for token in opening {
@@ -85,19 +101,13 @@ pub fn play_game(
 
     // Ends the game with a loss for `seat`.
     let forfeit = |record: &GameRecord, seat: Colour, reason: &str, detail: String, used| {
-        Some(finish(
-            id,
-            pair,
-            spec,
-            opening,
-            names,
-            record,
-            Some(seat.opposite()),
+        let ending = Ending {
+            winner: Some(seat.opposite()),
             reason,
             detail,
-            used,
-            Some(seat),
-        ))
+            faulty: Some(seat),
+        };
+        Some(finish(fixture, record, ending, used))
     };
 
     // Set-up, then the opening, in both engines.
@@ -124,34 +134,22 @@ pub fn play_game(
             } else {
                 ("rules", outcome.decision.counts())
             };
-            return Some(finish(
-                id,
-                pair,
-                spec,
-                opening,
-                names,
-                &record,
-                Some(outcome.winner),
+            let ending = Ending {
+                winner: Some(outcome.winner),
                 reason,
                 detail,
-                used,
-                None,
-            ));
+                faulty: None,
+            };
+            return Some(finish(fixture, &record, ending, used));
         }
         if record.moves().len() >= limits.max_turns {
-            return Some(finish(
-                id,
-                pair,
-                spec,
-                opening,
-                names,
-                &record,
-                None,
-                LENGTH_CAP,
-                format!("stopped after {} turns", record.moves().len()),
-                used,
-                None,
-            ));
+            let ending = Ending {
+                winner: None,
+                reason: LENGTH_CAP,
+                detail: format!("stopped after {} turns", record.moves().len()),
+                faulty: None,
+            };
+            return Some(finish(fixture, &record, ending, used));
         }
         let seat = record.position().to_move();
         let i = seat.index();
@@ -255,20 +253,25 @@ pub fn play_game(
     }
 }
 
-#[allow(clippy::too_many_arguments)]
 fn finish(
-    id: &str,
-    pair: usize,
-    spec: &GameSpec,
-    opening: &[String],
-    names: [&str; 2],
+    fixture: &Fixture<'_>,
     record: &GameRecord,
-    winner: Option<Colour>,
-    reason: &str,
-    detail: String,
+    ending: Ending<'_>,
     used: [Duration; 2],
-    faulty: Option<Colour>,
 ) -> Played {
+    let Fixture {
+        id,
+        pair,
+        spec,
+        opening,
+        names,
+    } = *fixture;
+    let Ending {
+        winner,
+        reason,
+        detail,
+        faulty,
+    } = ending;
     let turns = record
         .moves()
         .iter()
@@ -320,16 +323,9 @@ pub fn sgf_result(result: &GameResult) -> String {
 
 /// The result of a game that could not begin because an engine failed to
 /// start (or to accept its init commands): that engine loses.
-pub fn forfeit_at_start(
-    game: &super::schedule::ScheduledGame,
-    spec: &GameSpec,
-    opening: &[String],
-    names: [&str; 2],
-    seat_index: usize,
-    fault: &Fault,
-) -> Played {
-    let mut record = GameRecord::new(AnyGame::new(spec));
-    for token in opening {
+pub fn forfeit_at_start(fixture: &Fixture<'_>, seat_index: usize, fault: &Fault) -> Played {
+    let mut record = GameRecord::new(AnyGame::new(fixture.spec));
+    for token in fixture.opening {
         let seat = record.position().to_move();
         if let Ok(turn) = record.position().parse_turn(token) {
             let _ = record.play(seat, turn);
@@ -340,19 +336,13 @@ pub fn forfeit_at_start(
     } else {
         Colour::White
     };
-    finish(
-        &game.id,
-        game.pair,
-        spec,
-        opening,
-        names,
-        &record,
-        Some(seat.opposite()),
-        fault.reason(),
-        fault.detail(),
-        [Duration::ZERO; 2],
-        Some(seat),
-    )
+    let ending = Ending {
+        winner: Some(seat.opposite()),
+        reason: fault.reason(),
+        detail: fault.detail(),
+        faulty: Some(seat),
+    };
+    finish(fixture, &record, ending, [Duration::ZERO; 2])
 }
 
 #[cfg(test)]
