@@ -287,7 +287,7 @@ pub trait Game: Clone + Send + Sync + 'static {
     }
     /// Recounts everything from scratch and compares with the incremental
     /// state; `Err` describes the first difference.
-    fn check_consistency(&self) -> Result<(), String>;
+    fn check_consistency(&self) -> Result<(), Inconsistency>;
     /// Number of turns played so far.
     fn turns_played(&self) -> u32;
 
@@ -372,6 +372,12 @@ pub trait Game: Clone + Send + Sync + 'static {
         turns
     }
 }
+
+/// A difference between a game's incremental state and a recount from
+/// scratch ([`Game::check_consistency`]): a bug in the rules, in words.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Inconsistency(pub String);
 
 /// The turn made of one action, or of a first and a second stone.
 pub fn turn_of(a: Action, b: Option<Action>) -> Turn {

@@ -6,7 +6,7 @@
 //! per empty cell: a few random words and one bitboard group count.
 
 use crate::rules::bitboard::Bitboard;
-use crate::rules::game::{Game, GameSpec, SetupError};
+use crate::rules::game::{Game, GameSpec, Inconsistency, SetupError};
 use crate::rules::kind::GameKind;
 use crate::rules::moves::{Action, Colour, Stone};
 use crate::rules::random::{Rng, next_u64};
@@ -286,13 +286,13 @@ impl<const W: usize> Game for OddGame<W> {
         ]
     }
 
-    fn check_consistency(&self) -> Result<(), String> {
+    fn check_consistency(&self) -> Result<(), Inconsistency> {
         let occupied = self.stones[0] | self.stones[1];
         if self.stones[0].intersects(&self.stones[1]) {
-            return Err("a cell holds two stones".into());
+            return Err(Inconsistency("a cell holds two stones".into()));
         }
         if self.empty != self.tables.on_board.and_not(&occupied) {
-            return Err("the empty set differs from a recount".into());
+            return Err(Inconsistency("the empty set differs from a recount".into()));
         }
         Ok(())
     }

@@ -8,7 +8,9 @@
 //! groups are repaired, by flood fills from the captured stones' neighbours.
 
 use crate::rules::bitboard::{Bitboard, select_in_word};
-use crate::rules::game::{Game, GameSpec, PlayError, Rng, SetupError, SpecError, TurnState};
+use crate::rules::game::{
+    Game, GameSpec, Inconsistency, PlayError, Rng, SetupError, SpecError, TurnState,
+};
 use crate::rules::kind::GameKind;
 use crate::rules::moves::{Action, Colour, Stone};
 use crate::rules::random::random_below;
@@ -868,24 +870,29 @@ impl<const W: usize> Game for OnyxGame<W> {
         self.group_count
     }
 
-    fn check_consistency(&self) -> Result<(), String> {
+    fn check_consistency(&self) -> Result<(), Inconsistency> {
         let topo = self.topo();
         let [black, white] = self.stones;
         if (black & white).any() {
-            return Err(format!("points with both colours: {:?}", black & white));
+            return Err(Inconsistency(format!(
+                "points with both colours: {:?}",
+                black & white
+            )));
         }
         let off_board = (black | white).and_not(&self.tables.board.on_board);
         if off_board.any() {
-            return Err(format!("stones off the board: {off_board:?}"));
+            return Err(Inconsistency(format!(
+                "stones off the board: {off_board:?}"
+            )));
         }
         for (i, &code) in self.colours.iter().enumerate() {
             let expected = (0..2)
                 .find(|&c| i < topo.bits && self.stones[c].get(i))
                 .map_or(0, |c| c as u8 + 1);
             if code != expected {
-                return Err(format!(
+                return Err(Inconsistency(format!(
                     "colour byte of point {i} is {code}, expected {expected}"
-                ));
+                )));
             }
         }
         for (me, near) in self.own_near.iter().enumerate() {
@@ -899,21 +906,23 @@ impl<const W: usize> Game for OnyxGame<W> {
                     0
                 };
                 if mask != expected {
-                    return Err(format!(
+                    return Err(Inconsistency(format!(
                         "neighbour mask of point {p} is {mask:#b}, expected {expected:#b}"
-                    ));
+                    )));
                 }
             }
         }
         let playable = self.playable_from_scratch();
         if self.playable.0.map(u64::count_ones) != self.playable_counts {
-            return Err("playable counts differ from a recount".into());
+            return Err(Inconsistency(
+                "playable counts differ from a recount".into(),
+            ));
         }
         if playable != self.playable {
-            return Err(format!(
+            return Err(Inconsistency(format!(
                 "playable points {:?}, expected {playable:?}",
                 self.playable
-            ));
+            )));
         }
         let mut winners = Vec::new();
         for colour in Colour::BOTH {
@@ -932,34 +941,43 @@ impl<const W: usize> Game for OnyxGame<W> {
                     .root(group.lowest().expect("groups are not empty"));
                 let name = topo.name(Cell(root as u16));
                 if group.iter().any(|c| self.groups.root(c) != root) {
-                    return Err(format!("{colour:?} group of {name} is split in the forest"));
+                    return Err(Inconsistency(format!(
+                        "{colour:?} group of {name} is split in the forest"
+                    )));
                 }
                 if roots.contains(&root) {
-                    return Err(format!("{colour:?} groups share the root {name}"));
+                    return Err(Inconsistency(format!(
+                        "{colour:?} groups share the root {name}"
+                    )));
                 }
                 if self.groups.edges.as_flattened()[root] != edges {
-                    return Err(format!("{colour:?} group of {name}: wrong edge flags"));
+                    return Err(Inconsistency(format!(
+                        "{colour:?} group of {name}: wrong edge flags"
+                    )));
                 }
                 roots.push(root);
             }
             if self.group_count[me] as usize != groups.len() {
-                return Err(format!(
+                return Err(Inconsistency(format!(
                     "{colour:?} has {} groups, counted {}",
                     groups.len(),
                     self.group_count[me]
-                ));
+                )));
             }
         }
         if winners.len() > 1 || winners.first().copied() != self.winner {
-            return Err(format!(
+            return Err(Inconsistency(format!(
                 "winner {:?}, but winning chains for {winners:?}",
                 self.winner
-            ));
+            )));
         }
         if let Some(p) = self.swap_from
             && (self.turns != 1 || self.to_move != Colour::White || !black.get(p.index()))
         {
-            return Err(format!("swap offered for {} out of turn", topo.name(p)));
+            return Err(Inconsistency(format!(
+                "swap offered for {} out of turn",
+                topo.name(p)
+            )));
         }
         Ok(())
     }

@@ -13,7 +13,7 @@
 //! some higher cell takes a second stone that makes it odd.
 
 use crate::rules::bitboard::Bitboard;
-use crate::rules::game::{Game, GameSpec, PlayError, SetupError, TurnState};
+use crate::rules::game::{Game, GameSpec, Inconsistency, PlayError, SetupError, TurnState};
 use crate::rules::kind::GameKind;
 use crate::rules::moves::{Action, Colour, Stone};
 use crate::rules::random::{Rng, below, next_u64, random_bit};
@@ -666,15 +666,15 @@ impl<const W: usize> Game for ParityGame<W> {
             .then(|| 1 - self.adjacent_groups(cell, action.colour()) as i32)
     }
 
-    fn check_consistency(&self) -> Result<(), String> {
+    fn check_consistency(&self) -> Result<(), Inconsistency> {
         if self.stones[0].intersects(&self.stones[1]) {
-            return Err("a cell holds two stones".into());
+            return Err(Inconsistency("a cell holds two stones".into()));
         }
         if (self.stones[0] | self.stones[1])
             .and_not(&self.tables.on_board)
             .any()
         {
-            return Err("a stone lies off the board".into());
+            return Err(Inconsistency("a stone lies off the board".into()));
         }
         for c in Colour::BOTH {
             let own = self.stones[c.index()];
@@ -683,7 +683,7 @@ impl<const W: usize> Game for ParityGame<W> {
                 near |= self.tables.neighbours[cell];
             }
             if near != self.near[c.index()] {
-                return Err(format!("near[{c:?}] differs from a recount"));
+                return Err(Inconsistency(format!("near[{c:?}] differs from a recount")));
             }
             for cell in self.empty().iter() {
                 let ring = &self.tables.ring[cell % RING_CELLS];
@@ -691,7 +691,9 @@ impl<const W: usize> Game for ParityGame<W> {
                     .filter(|&j| ring[j] as usize != cell && own.get(ring[j] as usize))
                     .fold(0u8, |m, j| m | 1 << j);
                 if mask != self.ring_stones[c.index()][cell >> 6][cell & 63] {
-                    return Err(format!("{c:?} ring stones of cell {cell} differ"));
+                    return Err(Inconsistency(format!(
+                        "{c:?} ring stones of cell {cell} differ"
+                    )));
                 }
             }
             let mut rest = own;
@@ -701,7 +703,9 @@ impl<const W: usize> Game for ParityGame<W> {
                 let root = self.find(seed);
                 for cell in group.iter() {
                     if self.find(cell) != root {
-                        return Err(format!("union-find splits the group of cell {seed}"));
+                        return Err(Inconsistency(format!(
+                            "union-find splits the group of cell {seed}"
+                        )));
                     }
                 }
                 rest = rest.and_not(&group);
@@ -709,10 +713,10 @@ impl<const W: usize> Game for ParityGame<W> {
             }
             let roots = own.iter().filter(|&i| self.find(i) == i).count() as u32;
             if roots != count || count != self.groups[c.index()] {
-                return Err(format!(
+                return Err(Inconsistency(format!(
                     "{c:?}: {count} groups by flood fill, {roots} roots, {} counted",
                     self.groups[c.index()]
-                ));
+                )));
             }
         }
         Ok(())

@@ -2,7 +2,7 @@
 //! choose the game at run time (protocol, match runner, command line).
 //! Generic code gets the concrete type back through [`with_game!`].
 
-use crate::rules::game::{Game, GameSpec, PlayError, SetupError, width_for};
+use crate::rules::game::{Game, GameSpec, Inconsistency, PlayError, SetupError, width_for};
 use crate::rules::kind::GameKind;
 use crate::rules::moves::{Colour, Stone, TokenError, Turn};
 use crate::rules::odd::OddGame;
@@ -156,7 +156,7 @@ impl AnyGame {
         with_game!(self, g => g.play_turn(turn))
     }
 
-    pub fn check_consistency(&self) -> Result<(), String> {
+    pub fn check_consistency(&self) -> Result<(), Inconsistency> {
         with_game!(self, g => g.check_consistency())
     }
 
