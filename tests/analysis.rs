@@ -4,10 +4,13 @@
 //! turn, and the blunder check finds a planted blunder.
 
 use std::io::Write;
+use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
+use oddity::analysis::batch::{Defaults, Viewpoint};
 use oddity::analysis::blunders::check_game;
+use oddity::analysis::queue::serve;
 use oddity::analysis::result::{Settings, analyse};
 use oddity::analysis::setup::replay;
 use oddity::rules::game::{GameSpec, Rules};
@@ -1228,4 +1231,55 @@ fn batch_answers_actions_at_once_and_terminates_searches() {
     }
     drop(server.child.stdin.take());
     assert!(server.child.wait().unwrap().success());
+}
+
+/// An output that takes a millisecond per write, so that workers are often
+/// in the middle of writing when the reader acts.
+struct SlowOutput<'a>(&'a mut Vec<u8>);
+
+impl Write for SlowOutput<'_> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        std::thread::sleep(std::time::Duration::from_millis(1));
+        self.0.write(bytes)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn batch_acknowledges_terminate_before_the_answers_it_cuts_short() {
+    let defaults = Defaults {
+        settings: settings(1),
+        viewpoint: Viewpoint::SideToMove,
+    };
+    let mut input: String = (0..40)
+        .map(|k| format!("{{\"id\":{k},\"game\":\"odd\",\"size\":3}}\n"))
+        .collect();
+    input.push_str("{\"id\":\"t\",\"action\":\"terminate_all\"}\n");
+    // docs/analysis.md: "The acknowledgement comes first". Without that
+    // care the order depends on the threads' timing: try it a few times.
+    for _ in 0..10 {
+        let mut output = Vec::new();
+        let workers = NonZeroUsize::new(2).unwrap();
+        serve(
+            input.as_bytes(),
+            SlowOutput(&mut output),
+            &defaults,
+            workers,
+        );
+        let answers: Vec<Value> = String::from_utf8(output)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(answers.len(), 41);
+        let ack = answers.iter().position(|a| a["id"] == "t").unwrap();
+        for (k, a) in answers.iter().enumerate() {
+            if a["noResults"] == true {
+                assert!(k > ack, "noResults before the acknowledgement: {a}");
+            }
+        }
+    }
 }

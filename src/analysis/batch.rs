@@ -5,7 +5,8 @@
 //!
 //! A line becomes a [`Request`]: an action answered at once, or jobs (one
 //! per analysed turn, or one error line) that [`run_job`] answers in the
-//! order a queue gives them; [`answer`] does both in turn for one line.
+//! order the queue of [`super::queue`] gives them; [`answer`] does both in
+//! turn for one line.
 
 use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -1055,11 +1056,6 @@ fn policy_of(position: &AnyGame) -> Vec<PolicyEntry> {
         .collect();
     entries.sort_by(|a, b| b.prior.total_cmp(&a.prior));
     entries
-}
-
-/// Answers one line as read, every job in turn: see [`request_raw`].
-pub fn answer_raw(line: &RawLine, defaults: &Defaults) -> Vec<String> {
-    answer_request(request_raw(line, defaults))
 }
 
 /// Answers one query line at once: one JSON line per analysed position

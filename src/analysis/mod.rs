@@ -6,5 +6,6 @@
 pub mod accuracy;
 pub mod batch;
 pub mod blunders;
+pub mod queue;
 pub mod result;
 pub mod setup;
