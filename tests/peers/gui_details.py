@@ -40,8 +40,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from gui_drive import (click_cell, engine_pid, fail, log, no_console_errors, screenshot,
-                       start_browser, state, wait, URL)
+from gui_drive import (click_cell, engine_pid, fail, log, new_game, no_console_errors, pick_colour,
+                       reason, screenshot, start_browser, state, wait, URL)
 
 
 def shot_at(d, element, name):
@@ -49,36 +49,6 @@ def shot_at(d, element, name):
     d.execute_script("document.getElementById(arguments[0]).scrollIntoView({block: 'center'})",
                      element)
     d.save_screenshot(os.path.join(sys.argv[4], name))
-
-
-def reason(d):
-    return d.find_element(By.ID, "reason").text
-
-
-def start_game(d, game, size, black, white, seconds="1.5", open_start=False):
-    Select(d.find_element(By.ID, "game")).select_by_value(game)
-    box = d.find_element(By.ID, "size")
-    box.clear()
-    box.send_keys(str(size))
-    if game == "onyx" and d.find_element(By.ID, "open-start").is_selected() != open_start:
-        d.find_element(By.ID, "open-start").click()
-    Select(d.find_element(By.ID, "black")).select_by_value(black)
-    Select(d.find_element(By.ID, "white")).select_by_value(white)
-    box = d.find_element(By.ID, "seconds")
-    box.clear()
-    box.send_keys(seconds)
-    d.find_element(By.ID, "start").click()
-    invalid = d.execute_script(
-        "return [...document.querySelectorAll('#new-game :invalid')].map((e) => e.id)")
-    if invalid:
-        fail(f"the new-game form refuses {invalid}: {reason(d)!r}")
-    wait(d, f"a new {game} game", lambda: (lambda s: s["game"] == game and s["size"] == size
-                                           and s["seats"] == [black, white]
-                                           and (not s["moves"] or black != "human"))(state(d)))
-
-
-def pick_colour(d, colour):
-    d.find_element(By.ID, "colour-b" if colour == "B" else "colour-w").click()
 
 
 def pend(d, colour, cell, expect):
@@ -91,7 +61,7 @@ def pend(d, colour, cell, expect):
 
 def refused_second_stone(d):
     """Issue: Confirm went grey after a refused second stone."""
-    start_game(d, "xodd", 9, "human", "human")
+    new_game(d, "xodd", 9, "human", "human")
     confirm = d.find_element(By.ID, "confirm")
     pend(d, "B", "E5", "confirm the turn")
     text = pend(d, "B", "C3", "refused")
@@ -125,7 +95,7 @@ def refused_second_stone(d):
 
 def stalled_engine_banner(d):
     """Issue: a stopped engine left in the seat to move waited silently."""
-    start_game(d, "odd", 3, "human", "e")
+    new_game(d, "odd", 3, "human", "e")
     click_cell(d, "C3")
     wait(d, "the engine's turn", lambda: len(state(d)["moves"]) == 2 and state(d)["human_turn"])
     pid = wait(d, "the engine process", lambda: engine_pid("--seed 3"))
@@ -213,7 +183,7 @@ draw = function (s) {
 
 def odd_thinking_stays(d):
     """Issue: Odd never showed live thinking (the engine answers fast)."""
-    start_game(d, "odd", 5, "human", "full", seconds="5")
+    new_game(d, "odd", 5, "human", "full", seconds="5")
     d.execute_script(WATCH_DRAWS)
     pick_colour(d, "B")
     t0 = time.time()
@@ -235,7 +205,7 @@ def odd_thinking_stays(d):
 
 def onyx_near_points(d):
     """Issue: Onyx clicks on the lines 0.38-0.45 of a unit from a point did nothing."""
-    start_game(d, "onyx", 4, "human", "human", open_start=True)
+    new_game(d, "onyx", 4, "human", "human", open_start=True)
 
     def click_between(a, b, t):
         x, y = d.execute_script(f"""
@@ -271,7 +241,7 @@ def onyx_near_points(d):
 
 def candidates_and_rings(d):
     """Issues: the preview changed under a still pointer; rings give colours."""
-    start_game(d, "xodd", 7, "human", "slow", seconds="3")
+    new_game(d, "xodd", 7, "human", "slow", seconds="3")
     d.find_element(By.ID, "analyze").click()
     wait(d, "analysis of my turn", lambda: len(d.find_elements(By.CSS_SELECTOR, "#candidates tbody tr")) >= 3)
     # The page redraws on every update: read it in one script each time.
@@ -309,7 +279,7 @@ def candidates_and_rings(d):
 
 def engines_game(d):
     """Issues: stone controls in engine games; no pause; 0.25 s; min group."""
-    start_game(d, "xodd", 9, "e", "slow", seconds="0.25")
+    new_game(d, "xodd", 9, "e", "slow", seconds="0.25")
     if state(d)["seconds"] != 0.25:
         fail(f"engine time {state(d)['seconds']}, not 0.25")
     for control in ["colours", "confirm", "clear", "resign"]:
@@ -347,7 +317,7 @@ def engines_game(d):
 
 
 def clocks(d):
-    start_game(d, "odd", 3, "human", "human")
+    new_game(d, "odd", 3, "human", "human")
     first = d.find_element(By.ID, "clock-b").text
     time.sleep(1.1)
     later = d.find_element(By.ID, "clock-b").text

@@ -243,7 +243,7 @@ def play_turn(d, s, token):
     else:
         for part in token.split(","):
             colour, cell = part.split(":")
-            d.find_element(By.ID, "colour-b" if colour == "B" else "colour-w").click()
+            pick_colour(d, colour)
             click_cell(d, cell)
             if s["game"] in ("xodd", "yodd"):
                 wait(d, f"the pending stone on {cell}",
@@ -261,38 +261,48 @@ def illegal_click(d, s):
     colour = s["stones"][cell]
     before = len(s["moves"])
     if s["game"] != "onyx":
-        d.find_element(By.ID, "colour-b" if colour == "B" else "colour-w").click()
+        pick_colour(d, colour)
     click_cell(d, cell)
-    reason = wait(d, "the refusal", lambda: (lambda t: t if "refused" in t else None)(
-        d.find_element(By.ID, "reason").text))
-    if "not empty" not in reason:
-        fail(f"unexpected refusal text: {reason!r}")
+    text = wait(d, "the refusal", lambda: (lambda t: t if "refused" in t else None)(reason(d)))
+    if "not empty" not in text:
+        fail(f"unexpected refusal text: {text!r}")
     if len(state(d)["moves"]) != before:
         fail("an illegal click changed the game")
-    log(f"  illegal click on {cell} refused: {reason!r}")
+    log(f"  illegal click on {cell} refused: {text!r}")
 
 
-def new_game(d, game, size, white="e", min_group=None, open_start=False):
+def reason(d):
+    return d.find_element(By.ID, "reason").text
+
+
+def pick_colour(d, colour):
+    d.find_element(By.ID, "colour-b" if colour == "B" else "colour-w").click()
+
+
+def new_game(d, game, size, black="human", white="e", seconds="1.5", open_start=False):
+    """Starts a game through the new-game form; waits for the page to show it."""
     Select(d.find_element(By.ID, "game")).select_by_value(game)
     size_box = d.find_element(By.ID, "size")
     size_box.clear()
     size_box.send_keys(str(size))
-    if min_group:
-        box = d.find_element(By.ID, "min-group")
-        box.clear()
-        box.send_keys(str(min_group))
     if game == "onyx":
         box = d.find_element(By.ID, "open-start")
         if box.is_selected() != open_start:
             box.click()
-    Select(d.find_element(By.ID, "black")).select_by_value("human")
+    Select(d.find_element(By.ID, "black")).select_by_value(black)
     Select(d.find_element(By.ID, "white")).select_by_value(white)
-    seconds = d.find_element(By.ID, "seconds")
-    seconds.clear()
-    seconds.send_keys("1.5")
+    box = d.find_element(By.ID, "seconds")
+    box.clear()
+    box.send_keys(seconds)
     d.find_element(By.ID, "start").click()
+    invalid = d.execute_script(
+        "return [...document.querySelectorAll('#new-game :invalid')].map((e) => e.id)")
+    if invalid:
+        fail(f"the new-game form refuses {invalid}: {reason(d)!r}")
+    # An engine in Black's seat may have played already.
     wait(d, f"a new {game} game", lambda: (lambda s: s["game"] == game and s["size"] == size
-                                           and not s["moves"])(state(d)))
+                                           and s["seats"] == [black, white]
+                                           and (not s["moves"] or black != "human"))(state(d)))
 
 
 def set_white(d, name):
