@@ -607,6 +607,7 @@ impl<const W: usize> OnyxGame<W> {
     /// there captures or prevents a capture: some square of `cell` has an
     /// empty midpoint, its two corners beside `cell` of one colour and the
     /// corner opposite of the other.
+    #[inline]
     pub fn is_capture_point(&self, cell: Cell) -> bool {
         let p = cell.index();
         if p >= self.tables.corner_count || self.occupied(p) {

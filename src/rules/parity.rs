@@ -342,6 +342,7 @@ impl<const W: usize> ParityGame<W> {
     /// would make to its colour's group count (`1 - k`), and returns the
     /// colour to try. The parity rule still decides whether the stone makes
     /// a turn alone or needs a second one. Returns the winner.
+    #[inline]
     pub fn playout_choosing(
         &mut self,
         rng: &mut Rng,

@@ -199,7 +199,7 @@ impl<const W: usize> Knowledge for ParityGame<W> {
 
 /// Onyx: replies to the capture patterns and, when asked, to cuts.
 impl<const W: usize> Knowledge for OnyxGame<W> {
-    #[inline]
+    #[inline(always)]
     fn policy_playout(&mut self, rng: &mut Rng, reply_percent: u32, bridges: bool) -> Colour {
         if reply_percent == 0 {
             return self.playout(rng);
@@ -211,6 +211,7 @@ impl<const W: usize> Knowledge for OnyxGame<W> {
         })
     }
 
+    #[inline]
     fn is_capture_point(&self, cell: Cell) -> bool {
         OnyxGame::is_capture_point(self, cell)
     }
