@@ -2,35 +2,65 @@
 //! game record.
 
 use crate::rules::game::GameSpec;
+use crate::rules::moves::TokenError;
 use crate::rules::position::AnyGame;
 use crate::rules::record::GameRecord;
-use crate::rules::sgf;
+use crate::rules::sgf::{self, SgfError};
+
+/// Why the position asked for cannot be set up, in words.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    #[error("move {number}: {source}")]
+    Malformed { number: usize, source: TokenError },
+    /// `why` is the rules' reason, with the cells named on the board.
+    #[error("move {number}: illegal move '{token}': {why}")]
+    Illegal {
+        number: usize,
+        token: String,
+        why: String,
+    },
+    #[error("games are numbered from 1")]
+    GameZero,
+    #[error("cannot read the record: {0}")]
+    Sgf(#[source] SgfError),
+    #[error("there is no game {game}: the file holds {count} game{}", plural(*.count))]
+    NoSuchGame { game: usize, count: usize },
+    #[error("the record has {turns} turns; there is no turn {turn}")]
+    NoSuchTurn { turn: usize, turns: usize },
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
 
 /// Plays `tokens` from the start of `spec`, each for the side to move.
 /// The error names the first token that is malformed or illegal.
-pub fn replay<S: AsRef<str>>(spec: &GameSpec, tokens: &[S]) -> Result<GameRecord, String> {
+pub fn replay<S: AsRef<str>>(spec: &GameSpec, tokens: &[S]) -> Result<GameRecord, PositionError> {
     let mut record = GameRecord::new(AnyGame::new(spec));
     for (k, token) in tokens.iter().enumerate() {
         let token = token.as_ref();
         let position = record.position();
         let turn = position
             .parse_turn(token)
-            .map_err(|e| format!("move {}: {e}", k + 1))?;
+            .map_err(|source| PositionError::Malformed {
+                number: k + 1,
+                source,
+            })?;
         let seat = position.to_move();
         let topo = position.topology();
-        record.play(seat, turn).map_err(|e| {
-            format!(
-                "move {}: illegal move '{token}': {}",
-                k + 1,
-                e.describe(topo)
-            )
-        })?;
+        record
+            .play(seat, turn)
+            .map_err(|e| PositionError::Illegal {
+                number: k + 1,
+                token: token.to_string(),
+                why: e.describe(topo),
+            })?;
     }
     Ok(record)
 }
 
 /// The record in SGF `text` cut after `turn` turns (all turns when `None`).
-pub fn from_sgf(text: &str, turn: Option<usize>) -> Result<GameRecord, String> {
+pub fn from_sgf(text: &str, turn: Option<usize>) -> Result<GameRecord, PositionError> {
     from_sgf_game(text, 1, turn).map(|(record, _)| record)
 }
 
@@ -41,24 +71,20 @@ pub fn from_sgf_game(
     text: &str,
     game: usize,
     turn: Option<usize>,
-) -> Result<(GameRecord, usize), String> {
+) -> Result<(GameRecord, usize), PositionError> {
     if game == 0 {
-        return Err("games are numbered from 1".into());
+        return Err(PositionError::GameZero);
     }
-    let (record, count) =
-        sgf::read_game(text, game - 1).map_err(|e| format!("cannot read the record: {e}"))?;
+    let (record, count) = sgf::read_game(text, game - 1).map_err(PositionError::Sgf)?;
     let Some(record) = record else {
-        return Err(format!(
-            "there is no game {game}: the file holds {count} game{}",
-            if count == 1 { "" } else { "s" }
-        ));
+        return Err(PositionError::NoSuchGame { game, count });
     };
     match turn {
         None => Ok((record, count)),
         Some(k) if k <= record.moves().len() => Ok((record.truncated(k), count)),
-        Some(k) => Err(format!(
-            "the record has {} turns; there is no turn {k}",
-            record.moves().len()
-        )),
+        Some(turn) => Err(PositionError::NoSuchTurn {
+            turn,
+            turns: record.moves().len(),
+        }),
     }
 }

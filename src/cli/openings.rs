@@ -71,7 +71,8 @@ pub fn run(args: &OpeningsArgs) -> Result<(), String> {
         if live {
             eprint!("\ropening {k}/{n}   ");
         }
-    })?;
+    })
+    .map_err(|e| e.to_string())?;
     if live {
         eprint!("\r{:30}\r", "");
     }

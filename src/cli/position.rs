@@ -58,7 +58,7 @@ impl PositionArgs {
                 }
                 let spec = self.game.spec()?;
                 let tokens: Vec<&str> = self.moves.split_whitespace().collect();
-                setup::replay(&spec, &tokens)
+                setup::replay(&spec, &tokens).map_err(|e| e.to_string())
             }
         }
     }
