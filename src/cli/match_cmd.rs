@@ -187,8 +187,18 @@ pub fn config(args: &MatchArgs) -> Result<MatchConfig, String> {
         (None, Some(st)) => TimeControl::PerMove(secs_arg(st, "--st")?),
         (None, None) => TimeControl::None,
     };
-    let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
-    let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
+    let shard = args
+        .shard
+        .as_deref()
+        .map(Shard::parse)
+        .transpose()
+        .map_err(|e| e.to_string())?;
+    let sprt = args
+        .sprt
+        .as_deref()
+        .map(Sprt::parse)
+        .transpose()
+        .map_err(|e| e.to_string())?;
     if sprt.is_some() && engines.len() != 2 {
         return Err("--sprt needs exactly two engines".into());
     }
@@ -246,7 +256,12 @@ fn print_summary(
 
 /// Runs `oddity match`.
 pub fn run(args: &MatchArgs) -> Result<(), String> {
-    let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
+    let sprt = args
+        .sprt
+        .as_deref()
+        .map(Sprt::parse)
+        .transpose()
+        .map_err(|e| e.to_string())?;
     if !args.merge.is_empty() {
         let lists = args
             .merge

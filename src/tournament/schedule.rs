@@ -94,9 +94,14 @@ pub struct Shard {
     pub count: usize,
 }
 
+/// A shard that is not `I/N` with `1 <= I <= N`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("shard '{0}': expected I/N with 1 <= I <= N")]
+pub struct ShardError(pub String);
+
 impl Shard {
-    pub fn parse(text: &str) -> Result<Shard, String> {
-        let bad = || format!("shard '{text}': expected I/N with 1 <= I <= N");
+    pub fn parse(text: &str) -> Result<Shard, ShardError> {
+        let bad = || ShardError(text.to_string());
         let (i, n) = text.split_once('/').ok_or_else(bad)?;
         let index: usize = i.trim().parse().map_err(|_| bad())?;
         let count: usize = n.trim().parse().map_err(|_| bad())?;

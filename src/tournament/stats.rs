@@ -88,6 +88,24 @@ pub struct Sprt {
     pub beta: f64,
 }
 
+/// Why SPRT settings cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SprtError {
+    #[error("sprt: '{0}' is not KEY=VALUE")]
+    NotKeyValue(String),
+    #[error("sprt: '{0}' is not a number")]
+    NotNumber(String),
+    #[error("sprt: unknown key '{0}' (elo0, elo1, alpha, beta)")]
+    UnknownKey(String),
+    #[error("sprt: elo0 and elo1 are required")]
+    NoBounds,
+    #[error("sprt: elo1 must be larger than elo0")]
+    BoundsOrder,
+    /// `alpha` or `beta` out of range.
+    #[error("sprt: {0} must be between 0 and 0.5")]
+    ErrorRate(&'static str),
+}
+
 /// The state of an SPRT.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
@@ -98,7 +116,7 @@ pub enum Verdict {
 
 impl Sprt {
     /// Parses `elo0=0 elo1=5 alpha=0.05 beta=0.05` (any order; spaces or commas).
-    pub fn parse(text: &str) -> Result<Sprt, String> {
+    pub fn parse(text: &str) -> Result<Sprt, SprtError> {
         let mut s = Sprt {
             elo0: f64::NAN,
             elo1: f64::NAN,
@@ -108,31 +126,27 @@ impl Sprt {
         for part in text.split([' ', ',']).filter(|p| !p.is_empty()) {
             let (key, value) = part
                 .split_once('=')
-                .ok_or_else(|| format!("sprt: '{part}' is not KEY=VALUE"))?;
+                .ok_or_else(|| SprtError::NotKeyValue(part.to_string()))?;
             let v: f64 = value
                 .parse()
-                .map_err(|_| format!("sprt: '{value}' is not a number"))?;
+                .map_err(|_| SprtError::NotNumber(value.to_string()))?;
             match key {
                 "elo0" => s.elo0 = v,
                 "elo1" => s.elo1 = v,
                 "alpha" => s.alpha = v,
                 "beta" => s.beta = v,
-                _ => {
-                    return Err(format!(
-                        "sprt: unknown key '{key}' (elo0, elo1, alpha, beta)"
-                    ));
-                }
+                _ => return Err(SprtError::UnknownKey(key.to_string())),
             }
         }
         if !s.elo0.is_finite() || !s.elo1.is_finite() {
-            return Err("sprt: elo0 and elo1 are required".into());
+            return Err(SprtError::NoBounds);
         }
         if s.elo1 <= s.elo0 {
-            return Err("sprt: elo1 must be larger than elo0".into());
+            return Err(SprtError::BoundsOrder);
         }
         for (name, v) in [("alpha", s.alpha), ("beta", s.beta)] {
             if !(v > 0.0 && v < 0.5) {
-                return Err(format!("sprt: {name} must be between 0 and 0.5"));
+                return Err(SprtError::ErrorRate(name));
             }
         }
         Ok(s)
