@@ -77,7 +77,9 @@ impl GtpArgs {
             set_param(&mut params, name, value)
                 .map_err(|e| format!("--param {name}={value}: {e}"))?;
         }
-        Ok(Session::new(spec, params)?.with_gogui(self.gogui))
+        Ok(Session::new(spec, params)
+            .map_err(|e| e.to_string())?
+            .with_gogui(self.gogui))
     }
 }
 

@@ -10,7 +10,7 @@ mod play;
 mod records;
 mod ruler;
 
-pub use params::set_param;
+pub use params::{ParamError, set_param};
 
 use std::panic::catch_unwind;
 
@@ -147,9 +147,14 @@ fn on_off(b: bool) -> &'static str {
     if b { "on" } else { "off" }
 }
 
+/// A game this build cannot play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0} is not available")]
+pub struct Unavailable(pub GameKind);
+
 /// Builds a start position; `Err` when this build cannot play that game.
-fn make_game(spec: &GameSpec) -> Result<AnyGame, String> {
-    catch_unwind(|| AnyGame::new(spec)).map_err(|_| format!("{} is not available", spec.kind))
+fn make_game(spec: &GameSpec) -> Result<AnyGame, Unavailable> {
+    catch_unwind(|| AnyGame::new(spec)).map_err(|_| Unavailable(spec.kind))
 }
 
 pub struct Session {
@@ -171,7 +176,7 @@ pub struct Session {
 }
 
 impl Session {
-    pub fn new(spec: GameSpec, params: Params) -> Result<Session, String> {
+    pub fn new(spec: GameSpec, params: Params) -> Result<Session, Unavailable> {
         let start = make_game(&spec)?;
         Ok(Session {
             record: GameRecord::new(start),
@@ -258,7 +263,7 @@ impl Session {
     }
 
     /// Starts a new game of `spec`.
-    fn new_game(&mut self, spec: GameSpec) -> Result<(), String> {
+    fn new_game(&mut self, spec: GameSpec) -> Result<(), Unavailable> {
         let start = make_game(&spec)?;
         self.record = GameRecord::new(start);
         self.half_turn = None;
@@ -322,7 +327,7 @@ impl Session {
         };
         match self.new_game(spec) {
             Ok(()) => ok(""),
-            Err(e) => err(e),
+            Err(e) => err(e.to_string()),
         }
     }
 
@@ -353,7 +358,7 @@ impl Session {
         };
         match self.new_game(spec) {
             Ok(()) => ok(""),
-            Err(e) => err(e),
+            Err(e) => err(e.to_string()),
         }
     }
 

@@ -5,7 +5,8 @@ use std::fmt::Write as _;
 
 use super::{Ctx, Reply, Session, arity, err, ok, on_off, parse_bool, syntax};
 use crate::gtp::think::Params;
-use crate::search::{bounds, tuning};
+use crate::search::bounds;
+use crate::search::tuning::{self, TuningError};
 
 impl Session {
     pub(super) fn params_list(&self) -> String {
@@ -43,7 +44,7 @@ impl Session {
                 self.thinker.set_params(&self.params);
                 ok("")
             }
-            Err(e) => err(e),
+            Err(e) => err(e.to_string()),
         }
     }
 
@@ -64,37 +65,54 @@ impl Session {
     }
 }
 
+/// Why an engine parameter was refused (the protocol's words).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParamError {
+    #[error("unknown parameter")]
+    Unknown,
+    #[error("syntax error")]
+    BadValue,
+}
+
+impl From<TuningError> for ParamError {
+    fn from(e: TuningError) -> ParamError {
+        match e {
+            TuningError::UnknownName => ParamError::Unknown,
+            TuningError::BadValue => ParamError::BadValue,
+        }
+    }
+}
+
 /// Sets one engine parameter from text.
-pub fn set_param(p: &mut Params, name: &str, value: &str) -> Result<(), String> {
-    let bad = || "syntax error".to_string();
+pub fn set_param(p: &mut Params, name: &str, value: &str) -> Result<(), ParamError> {
     match name {
         "threads" => match value.parse::<usize>() {
             Ok(n) if bounds::threads(name, n).is_ok() => p.threads = n,
-            _ => return Err(bad()),
+            _ => return Err(ParamError::BadValue),
         },
-        "visits" => p.visits = value.parse().map_err(|_| bad())?,
+        "visits" => p.visits = value.parse().map_err(|_| ParamError::BadValue)?,
         // 0: no time limit.
         "time" => match value.parse::<f64>() {
             Ok(t) if t == 0.0 || bounds::seconds(name, t).is_ok() => p.time = t,
-            _ => return Err(bad()),
+            _ => return Err(ParamError::BadValue),
         },
         "memory" => match value.parse::<usize>() {
             Ok(m) if m >= 1 => p.memory_mb = m,
-            _ => return Err(bad()),
+            _ => return Err(ParamError::BadValue),
         },
-        "seed" => p.seed = value.parse().map_err(|_| bad())?,
-        "ponder" => p.ponder = parse_bool(value).ok_or_else(bad)?,
+        "seed" => p.seed = value.parse().map_err(|_| ParamError::BadValue)?,
+        "ponder" => p.ponder = parse_bool(value).ok_or(ParamError::BadValue)?,
         "resign" => match value.parse::<f64>() {
             Ok(r) if (0.0..=1.0).contains(&r) => p.resign = r,
-            _ => return Err(bad()),
+            _ => return Err(ParamError::BadValue),
         },
-        "policy" => p.policy = value.parse().map_err(|_| bad())?,
+        "policy" => p.policy = value.parse().map_err(|_| ParamError::BadValue)?,
         "exploration" => match value.parse::<f64>() {
             _ if value.eq_ignore_ascii_case("auto") => p.exploration = None,
             Ok(c) if c >= 0.0 && c.is_finite() => p.exploration = Some(c),
-            _ => return Err(bad()),
+            _ => return Err(ParamError::BadValue),
         },
-        _ => return p.tuning.set(name, value).map_err(|e| e.to_string()),
+        _ => return p.tuning.set(name, value).map_err(ParamError::from),
     }
     Ok(())
 }
