@@ -55,4 +55,5 @@ pub fn run(args: &GuiArgs) -> Result<(), String> {
         port: args.port,
         open: args.open,
     })
+    .map_err(|e| e.to_string())
 }

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::watch;
 
-use super::session::{Analysis, Job, Session};
+use super::session::{Analysis, EngineTurnError, Job, Session};
 use crate::engine::info::parse_info;
 use crate::engine::sync::{EngineGame, TimeSetting};
 use crate::engine::{EngineProcess, EngineSpec, Fault};
@@ -141,7 +141,7 @@ pub fn drive(shared: Arc<Shared>, specs: Vec<EngineSpec>) {
                 r.process.kill();
             }
             log::warn!("engine {}: {why}", job.engine);
-            shared.update(|s| s.engine_fault(&job.engine, why));
+            shared.update(|s| s.engine_fault(&job.engine, why.to_string()));
         }
     }
     for (_, r) in running.drain() {
@@ -161,8 +161,20 @@ fn notice_deaths(shared: &Shared, running: &mut HashMap<String, Running>) {
     }
 }
 
-fn describe(fault: &Fault) -> String {
-    format!("{}: {}", fault.reason(), fault.detail())
+/// Why an engine is stopped.
+#[derive(Debug, thiserror::Error)]
+enum EngineFailure {
+    #[error("cannot start '{command}': {source}")]
+    Start {
+        command: String,
+        source: std::io::Error,
+    },
+    #[error("{}: {}", .0.reason(), .0.detail())]
+    Fault(Fault),
+    #[error("answered genmove_analyze without a 'play' line")]
+    NoPlay,
+    #[error(transparent)]
+    Turn(#[from] EngineTurnError),
 }
 
 /// One job; `Err` says why the engine must be stopped.
@@ -172,24 +184,26 @@ fn run_job(
     running: &mut HashMap<String, Running>,
     job: &Job,
     never: &AtomicBool,
-) -> Result<(), String> {
+) -> Result<(), EngineFailure> {
     if !running.contains_key(&spec.name) {
-        let process = EngineProcess::start(spec, None)
-            .map_err(|e| format!("cannot start '{}': {e}", spec.command_line()))?;
+        let process = EngineProcess::start(spec, None).map_err(|source| EngineFailure::Start {
+            command: spec.command_line(),
+            source,
+        })?;
         let mut r = Running {
             process,
             game: EngineGame::default(),
         };
         r.process
             .command("protocol_version", COMMAND_TIMEOUT, never)
-            .map_err(|f| describe(&f))?;
+            .map_err(EngineFailure::Fault)?;
         running.insert(spec.name.clone(), r);
     }
     let r = running.get_mut(&spec.name).expect("started above");
     let time = TimeSetting::PerMove(Duration::from_secs_f64(job.seconds));
     r.game
         .sync_to(&mut r.process, &job.record, time, COMMAND_TIMEOUT, never)
-        .map_err(|f| describe(&f))?;
+        .map_err(EngineFailure::Fault)?;
     let status = if job.genmove { "thinking" } else { "analysing" };
     shared.update(|s| s.set_engine_status(&job.engine, status));
 
@@ -240,7 +254,7 @@ fn run_job(
                 "",
                 &mut on_line,
             )
-            .map_err(|f| describe(&f));
+            .map_err(EngineFailure::Fault);
     }
     let allowed = Duration::from_secs_f64(job.seconds) + MOVE_MARGIN;
     r.process
@@ -251,8 +265,8 @@ fn run_job(
             "# interrupt",
             &mut on_line,
         )
-        .map_err(|f| describe(&f))?;
-    let token = played.ok_or("answered genmove_analyze without a 'play' line")?;
+        .map_err(EngineFailure::Fault)?;
+    let token = played.ok_or(EngineFailure::NoPlay)?;
     let pos = job.record.position();
     let turn = Turn::parse(&token, pos.kind(), pos.topology(), job.seat);
     // The engine has played its turn in its own game.
@@ -260,5 +274,6 @@ fn run_job(
         Ok(turn) => r.game.played(job.seat, turn),
         Err(_) => r.game.forget(),
     }
-    shared.update(|s| s.engine_turn(job.generation, job.seat, &token))
+    shared.update(|s| s.engine_turn(job.generation, job.seat, &token))?;
+    Ok(())
 }

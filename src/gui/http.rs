@@ -28,7 +28,7 @@ use tokio_stream::wrappers::WatchStream;
 
 use super::board;
 use super::engines::{STOPPED, Shared};
-use super::session::{NewGame, PendingStone, Session};
+use super::session::{NewGame, PendingStone, Session, SessionError};
 
 /// The largest JSON request body.
 pub const JSON_LIMIT: usize = 16 * 1024;
@@ -110,16 +110,42 @@ fn done() -> Response {
     axum::Json(serde_json::json!({ "ok": true })).into_response()
 }
 
+/// Why the guard refuses a request: not addressed to this server by one of
+/// its names, or made by another origin.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AddressError {
+    #[error("request refused: more than one {0} header")]
+    TwoHeaders(&'static str),
+    #[error("request refused: the target '{0}' is not this server")]
+    OtherTarget(Uri),
+    #[error("request refused: no Host header")]
+    NoHost,
+    #[error("request refused: Host '{0}' is not this server's address")]
+    OtherHost(String),
+    #[error("request refused: Origin '{0}' is not this server")]
+    OtherOrigin(String),
+}
+
+impl AddressError {
+    /// The status the refusal is answered with.
+    pub fn status(&self) -> StatusCode {
+        match self {
+            AddressError::TwoHeaders(_) => StatusCode::BAD_REQUEST,
+            _ => StatusCode::FORBIDDEN,
+        }
+    }
+}
+
 /// Refuses requests not addressed to this server by its own name, and
 /// requests made by other origins; ends requests that take too long.
 async fn guard(State(app): State<Arc<App>>, request: Request, next: Next) -> Response {
-    if let Err((status, why)) = check_request(&app.authorities, request.uri(), request.headers()) {
+    if let Err(why) = check_request(&app.authorities, request.uri(), request.headers()) {
         log::warn!(
             "refused {} {}: {why}",
             request.method(),
             request.uri().path()
         );
-        return error(status, why);
+        return error(why.status(), why.to_string());
     }
     if request.uri().path() == "/api/events" {
         return next.run(request).await;
@@ -134,53 +160,43 @@ async fn guard(State(app): State<Arc<App>>, request: Request, next: Next) -> Res
 }
 
 /// `Ok` when the request is addressed to one of `authorities` and made by
-/// this server's own page (or by no page); else the status and reason.
+/// this server's own page (or by no page); else why not.
 /// The address is the target's when it names one (absolute form), else
 /// the one `Host` header's.
 pub fn check_request(
     authorities: &[String],
     target: &Uri,
     headers: &HeaderMap,
-) -> Result<(), (StatusCode, String)> {
-    let bad = |why: String| (StatusCode::BAD_REQUEST, why);
+) -> Result<(), AddressError> {
     for (name, label) in [(header::HOST, "Host"), (header::ORIGIN, "Origin")] {
         if headers.get_all(name).iter().count() > 1 {
-            return Err(bad(format!(
-                "request refused: more than one {label} header"
-            )));
+            return Err(AddressError::TwoHeaders(label));
         }
     }
     if let Some(authority) = target.authority() {
         let named = authority.as_str().to_ascii_lowercase();
         if target.scheme_str() != Some("http") || !authorities.contains(&named) {
-            return Err((
-                StatusCode::FORBIDDEN,
-                format!("request refused: the target '{target}' is not this server"),
-            ));
+            return Err(AddressError::OtherTarget(target.clone()));
         }
     }
-    check_origin(authorities, headers).map_err(|why| (StatusCode::FORBIDDEN, why))
+    check_origin(authorities, headers)
 }
 
 /// `Ok` when `Host` is one of `authorities` and `Origin`, if sent, is
 /// `http://` and one of them.
-pub fn check_origin(authorities: &[String], headers: &HeaderMap) -> Result<(), String> {
+pub fn check_origin(authorities: &[String], headers: &HeaderMap) -> Result<(), AddressError> {
     let text =
         |v: Option<&HeaderValue>| v.and_then(|v| v.to_str().ok()).map(str::to_ascii_lowercase);
-    let host = text(headers.get(header::HOST)).ok_or("request refused: no Host header")?;
+    let host = text(headers.get(header::HOST)).ok_or(AddressError::NoHost)?;
     if !authorities.contains(&host) {
-        return Err(format!(
-            "request refused: Host '{host}' is not this server's address"
-        ));
+        return Err(AddressError::OtherHost(host));
     }
     if let Some(origin) = text(headers.get(header::ORIGIN)) {
         let own = origin
             .strip_prefix("http://")
             .is_some_and(|a| authorities.iter().any(|x| x == a));
         if !own {
-            return Err(format!(
-                "request refused: Origin '{origin}' is not this server"
-            ));
+            return Err(AddressError::OtherOrigin(origin));
         }
     }
     Ok(())
@@ -214,10 +230,10 @@ fn json<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Result<T, R
 }
 
 /// Applies a session change and answers `{"ok":true}` or the reason.
-fn change(app: &App, f: impl FnOnce(&mut Session) -> Result<(), String>) -> Response {
+fn change(app: &App, f: impl FnOnce(&mut Session) -> Result<(), SessionError>) -> Response {
     match app.shared.update(f) {
         Ok(()) => done(),
-        Err(why) => error(StatusCode::CONFLICT, why),
+        Err(why) => error(StatusCode::CONFLICT, why.to_string()),
     }
 }
 
@@ -382,19 +398,26 @@ async fn download_sgf(State(app): State<Arc<App>>) -> Response {
         .into_response()
 }
 
+/// Why the query of an SGF upload cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+enum GameQueryError {
+    #[error("unknown query '{0}': only game=K is understood")]
+    Unknown(String),
+    #[error("game={0}: give the number of a game in the file, from 1")]
+    BadNumber(String),
+}
+
 /// The game of a collection asked for by `?game=K` (from 1; default 1).
-fn game_number(query: Option<&str>) -> Result<usize, String> {
+fn game_number(query: Option<&str>) -> Result<usize, GameQueryError> {
     let Some(query) = query.filter(|q| !q.is_empty()) else {
         return Ok(1);
     };
     let value = query
         .strip_prefix("game=")
-        .ok_or_else(|| format!("unknown query '{query}': only game=K is understood"))?;
+        .ok_or_else(|| GameQueryError::Unknown(query.to_string()))?;
     match value.parse::<usize>() {
         Ok(k) if k >= 1 => Ok(k),
-        _ => Err(format!(
-            "game={value}: give the number of a game in the file, from 1"
-        )),
+        _ => Err(GameQueryError::BadNumber(value.to_string())),
     }
 }
 
@@ -405,7 +428,7 @@ async fn upload_sgf(
 ) -> Response {
     let game = match game_number(uri.query()) {
         Ok(k) => k,
-        Err(why) => return error(StatusCode::BAD_REQUEST, why),
+        Err(why) => return error(StatusCode::BAD_REQUEST, why.to_string()),
     };
     let bytes = match body {
         Ok(b) => b,
@@ -423,7 +446,7 @@ async fn upload_sgf(
     match app.shared.update(|s| s.load_sgf(text, game)) {
         Ok(games) => axum::Json(serde_json::json!({ "ok": true, "game": game, "games": games }))
             .into_response(),
-        Err(why) => error(StatusCode::BAD_REQUEST, why),
+        Err(why) => error(StatusCode::BAD_REQUEST, why.to_string()),
     }
 }
 

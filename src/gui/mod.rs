@@ -43,30 +43,52 @@ fn authorities(addr: SocketAddr) -> Vec<String> {
     names
 }
 
+/// Why the GUI server cannot start.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error("no engine: give at least one --engine NAME=COMMAND")]
+    NoEngine,
+    #[error(
+        "--host {0} would answer on every address, but requests are only accepted for the \
+         address they were sent to: give the one browsers will use (e.g. 192.168.1.5)"
+    )]
+    AnyAddress(IpAddr),
+    #[error("cannot start the server: {0}")]
+    Runtime(#[source] std::io::Error),
+    #[error("cannot listen on {host}:{port}: {source}")]
+    Listen {
+        host: IpAddr,
+        port: u16,
+        source: std::io::Error,
+    },
+    #[error("cannot listen: {0}")]
+    Address(#[source] std::io::Error),
+    #[error("cannot start the engine thread: {0}")]
+    EngineThread(#[source] std::io::Error),
+}
+
 /// Serves until interrupted (Ctrl-C); then quits the engines.
-pub fn serve(config: Config) -> Result<(), String> {
+pub fn serve(config: Config) -> Result<(), ServeError> {
     if config.engines.is_empty() {
-        return Err("no engine: give at least one --engine NAME=COMMAND".into());
+        return Err(ServeError::NoEngine);
     }
     if config.host.is_unspecified() {
-        return Err(format!(
-            "--host {} would answer on every address, but requests are only accepted for the \
-             address they were sent to: give the one browsers will use (e.g. 192.168.1.5)",
-            config.host
-        ));
+        return Err(ServeError::AnyAddress(config.host));
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
-        .map_err(|e| format!("cannot start the server: {e}"))?;
+        .map_err(ServeError::Runtime)?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind((config.host, config.port))
             .await
-            .map_err(|e| format!("cannot listen on {}:{}: {e}", config.host, config.port))?;
-        let addr = listener
-            .local_addr()
-            .map_err(|e| format!("cannot listen: {e}"))?;
+            .map_err(|source| ServeError::Listen {
+                host: config.host,
+                port: config.port,
+                source,
+            })?;
+        let addr = listener.local_addr().map_err(ServeError::Address)?;
         if !config.host.is_loopback() {
             eprintln!(
                 "WARNING: oddity gui listens on {addr}, which is NOT loopback: anyone who can \
@@ -82,7 +104,7 @@ pub fn serve(config: Config) -> Result<(), String> {
             std::thread::Builder::new()
                 .name("engines".into())
                 .spawn(move || engines::drive(shared, specs))
-                .map_err(|e| format!("cannot start the engine thread: {e}"))?
+                .map_err(ServeError::EngineThread)?
         };
         let app = Arc::new(http::App {
             shared: shared.clone(),

@@ -1,8 +1,18 @@
 //! Engine work: which engine is due to think or analyse, and what comes
 //! back from it (analysis, turns, faults).
 
-use super::{Analysis, Job, Notice, Seat, Session};
-use crate::rules::moves::{Colour, Turn};
+use super::{Analysis, Job, Notice, Seat, Session, SessionError};
+use crate::rules::moves::{Colour, TokenError, Turn};
+
+/// Why an engine's answer to `genmove` cannot be played.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EngineTurnError {
+    #[error("answered a malformed turn: {0}")]
+    Malformed(#[source] TokenError),
+    /// `why` is the rules' reason, with the cells named on the board.
+    #[error("answered an illegal turn '{token}': {why}")]
+    Illegal { token: String, why: String },
+}
 
 impl Session {
     /// Turning analysis off also drops what it found; what engines
@@ -20,12 +30,12 @@ impl Session {
     }
 
     /// Lets a stopped engine be started again.
-    pub fn restart_engine(&mut self, name: &str) -> Result<(), String> {
+    pub fn restart_engine(&mut self, name: &str) -> Result<(), SessionError> {
         let e = self
             .engines
             .iter_mut()
             .find(|e| e.name == name)
-            .ok_or_else(|| format!("no engine named '{name}'"))?;
+            .ok_or_else(|| SessionError::NoSuchEngine(name.to_string()))?;
         e.fault = None;
         e.status = "idle";
         self.notice = None;
@@ -137,17 +147,20 @@ impl Session {
         generation: u64,
         seat: Colour,
         token: &str,
-    ) -> Result<(), String> {
+    ) -> Result<(), EngineTurnError> {
         if generation != self.generation {
             return Ok(());
         }
         let pos = self.record.position();
         let topo = pos.topology();
-        let turn = Turn::parse(token, pos.kind(), topo, seat)
-            .map_err(|e| format!("answered a malformed turn: {e}"))?;
+        let turn =
+            Turn::parse(token, pos.kind(), topo, seat).map_err(EngineTurnError::Malformed)?;
         self.record
             .play(seat, turn)
-            .map_err(|e| format!("answered an illegal turn '{token}': {}", e.describe(topo)))?;
+            .map_err(|e| EngineTurnError::Illegal {
+                token: token.to_string(),
+                why: e.describe(topo),
+            })?;
         self.turn_done();
         self.view = self.record.moves().len();
         self.changed();

@@ -13,12 +13,59 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::engine::info::Candidate;
-use crate::rules::game::{GameSpec, Rules};
+use crate::rules::game::{GameSpec, Rules, SpecError};
 use crate::rules::kind::{GameKind, UnknownGame};
-use crate::rules::moves::{Colour, Stone, Turn};
+use crate::rules::moves::{Colour, Stone, TokenError, Turn};
 use crate::rules::position::AnyGame;
 use crate::rules::record::GameRecord;
-use crate::rules::sgf::{self, RecordInfo};
+use crate::rules::sgf::{self, RecordInfo, SgfError};
+
+pub use jobs::EngineTurnError;
+
+/// Why the page's request is refused; the page shows the message as it is.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SessionError {
+    #[error(transparent)]
+    UnknownGame(#[from] UnknownGame),
+    #[error(transparent)]
+    Spec(#[from] SpecError),
+    #[error(
+        "unknown player '{name}': 'human' or an engine given on the command line ({})",
+        .engines.join(", ")
+    )]
+    UnknownPlayer { name: String, engines: Vec<String> },
+    #[error("seconds per turn must be above 0 and at most {MAX_SECONDS}")]
+    Seconds,
+    #[error("pause is for games between engines: a person plays here")]
+    PauseWithPerson,
+    #[error("you are looking at turn {view} of {turns}: go to the end or press 'Play from here'")]
+    NotAtEnd { view: usize, turns: usize },
+    #[error("the game is over")]
+    GameOver,
+    #[error("it is {engine}'s turn ({})", .seat.name())]
+    EngineToMove { engine: String, seat: Colour },
+    #[error("'{0}' is not a stone colour (B or W)")]
+    BadColour(String),
+    #[error(transparent)]
+    Token(#[from] TokenError),
+    /// The rules' reason, with the cells named on the board.
+    #[error("{0}")]
+    Illegal(String),
+    #[error("no person plays in this game")]
+    NoPerson,
+    #[error("there is no turn to take back")]
+    NothingToUndo,
+    #[error("turn {turn} does not exist (the game has {turns})")]
+    NoSuchTurn { turn: usize, turns: usize },
+    #[error("games in a file are numbered from 1")]
+    GameZero,
+    #[error("cannot read this SGF: {0}")]
+    Sgf(#[source] SgfError),
+    #[error("this file holds {count} game(s): there is no game {game}")]
+    NoSuchGame { game: usize, count: usize },
+    #[error("no engine named '{0}'")]
+    NoSuchEngine(String),
+}
 
 /// Who plays a seat.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -281,34 +328,31 @@ impl Session {
         }
     }
 
-    fn parse_seat(&self, text: &str) -> Result<Seat, String> {
+    fn parse_seat(&self, text: &str) -> Result<Seat, SessionError> {
         if text.eq_ignore_ascii_case("human") {
             return Ok(Seat::Human);
         }
         if self.engines.iter().any(|e| e.name == text) {
             return Ok(Seat::Engine(text.to_string()));
         }
-        let names: Vec<&str> = self.engines.iter().map(|e| e.name.as_str()).collect();
-        Err(format!(
-            "unknown player '{text}': 'human' or an engine given on the command line ({})",
-            names.join(", ")
-        ))
+        Err(SessionError::UnknownPlayer {
+            name: text.to_string(),
+            engines: self.engines.iter().map(|e| e.name.clone()).collect(),
+        })
     }
 
-    pub fn new_game(&mut self, form: &NewGame) -> Result<(), String> {
-        let kind: GameKind = form.game.parse().map_err(|e: UnknownGame| e.to_string())?;
+    pub fn new_game(&mut self, form: &NewGame) -> Result<(), SessionError> {
+        let kind: GameKind = form.game.parse()?;
         let rules = Rules {
             min_group: form.min_group,
             open_start: form.open_start,
             swap: form.swap.unwrap_or(true),
         };
-        let spec = GameSpec::from_options(kind, form.size, rules).map_err(|e| e.to_string())?;
+        let spec = GameSpec::from_options(kind, form.size, rules)?;
         let seats = [self.parse_seat(&form.black)?, self.parse_seat(&form.white)?];
         let seconds = form.seconds.unwrap_or(self.seconds);
         if !(seconds > 0.0 && seconds <= MAX_SECONDS) {
-            return Err(format!(
-                "seconds per turn must be above 0 and at most {MAX_SECONDS}"
-            ));
+            return Err(SessionError::Seconds);
         }
         self.record = GameRecord::new(AnyGame::new(&spec));
         self.seats = seats;
@@ -322,7 +366,7 @@ impl Session {
 
     /// Changes who plays each seat, keeping the game. An old engine fault
     /// is no longer news (a stopped engine still seated is reported anew).
-    pub fn set_seats(&mut self, black: &str, white: &str) -> Result<(), String> {
+    pub fn set_seats(&mut self, black: &str, white: &str) -> Result<(), SessionError> {
         self.seats = [self.parse_seat(black)?, self.parse_seat(white)?];
         if self.seats.contains(&Seat::Human) {
             self.paused = false;
@@ -335,9 +379,9 @@ impl Session {
 
     /// Stops or resumes the engines of a game between engines. A turn an
     /// engine is thinking about is abandoned and thought again on resume.
-    pub fn set_paused(&mut self, on: bool) -> Result<(), String> {
+    pub fn set_paused(&mut self, on: bool) -> Result<(), SessionError> {
         if on && self.seats.contains(&Seat::Human) {
-            return Err("pause is for games between engines: a person plays here".into());
+            return Err(SessionError::PauseWithPerson);
         }
         self.paused = on;
         self.changed();
@@ -382,21 +426,23 @@ impl Session {
 
     /// Refuses a person's turn unless it is a person's turn at the end of
     /// the game.
-    fn human_may_play(&self) -> Result<Colour, String> {
+    fn human_may_play(&self) -> Result<Colour, SessionError> {
         if !self.at_end() {
-            return Err(format!(
-                "you are looking at turn {} of {}: go to the end or press 'Play from here'",
-                self.view,
-                self.record.moves().len()
-            ));
+            return Err(SessionError::NotAtEnd {
+                view: self.view,
+                turns: self.record.moves().len(),
+            });
         }
         if self.record.is_over() {
-            return Err("the game is over".into());
+            return Err(SessionError::GameOver);
         }
         let seat = self.record.position().to_move();
         match self.seat(seat) {
             Seat::Human => Ok(seat),
-            Seat::Engine(name) => Err(format!("it is {name}'s turn ({})", seat.name())),
+            Seat::Engine(name) => Err(SessionError::EngineToMove {
+                engine: name.clone(),
+                seat,
+            }),
         }
     }
 
@@ -409,7 +455,7 @@ impl Session {
             token: None,
         };
         if let Err(why) = self.human_may_play() {
-            return refuse(why);
+            return refuse(why.to_string());
         }
         if stones.is_empty() || stones.len() > 2 {
             return refuse("a turn has one or two stones".into());
@@ -417,7 +463,7 @@ impl Session {
         let pos = self.record.position();
         let token = match stone_token(pos, stones) {
             Ok(t) => t,
-            Err(why) => return refuse(why),
+            Err(why) => return refuse(why.to_string()),
         };
         let turn = match pos.parse_turn(&token) {
             Ok(t) => t,
@@ -465,15 +511,17 @@ impl Session {
 
     /// Plays a person's turn given as a token (`pass`, `swap` and `resign`
     /// included).
-    pub fn play_human(&mut self, token: &str) -> Result<(), String> {
+    pub fn play_human(&mut self, token: &str) -> Result<(), SessionError> {
         if token.trim().eq_ignore_ascii_case("resign") {
             return self.resign();
         }
         let seat = self.human_may_play()?;
         let pos = self.record.position();
-        let turn = pos.parse_turn(token.trim()).map_err(|e| e.to_string())?;
+        let turn = pos.parse_turn(token.trim())?;
         let topo = pos.topology();
-        self.record.play(seat, turn).map_err(|e| e.describe(topo))?;
+        self.record
+            .play(seat, turn)
+            .map_err(|e| SessionError::Illegal(e.describe(topo)))?;
         self.turn_done();
         self.view = self.record.moves().len();
         self.notice = None;
@@ -482,9 +530,9 @@ impl Session {
     }
 
     /// The person resigns: the human seat (the one to move when both are).
-    pub fn resign(&mut self) -> Result<(), String> {
+    pub fn resign(&mut self) -> Result<(), SessionError> {
         if self.record.is_over() {
-            return Err("the game is over".into());
+            return Err(SessionError::GameOver);
         }
         let to_move = self.record.position().to_move();
         let seat = if *self.seat(to_move) == Seat::Human {
@@ -492,11 +540,11 @@ impl Session {
         } else if *self.seat(to_move.opposite()) == Seat::Human {
             to_move.opposite()
         } else {
-            return Err("no person plays in this game".into());
+            return Err(SessionError::NoPerson);
         };
         self.record
             .play(seat, Turn::Resign)
-            .map_err(|e| e.describe(self.record.position().topology()))?;
+            .map_err(|e| SessionError::Illegal(e.describe(self.record.position().topology())))?;
         self.turn_done();
         self.view = self.record.moves().len();
         self.changed();
@@ -505,9 +553,9 @@ impl Session {
 
     /// Takes back turns until a person is to move (one turn when engines
     /// play both seats or people both).
-    pub fn undo(&mut self) -> Result<(), String> {
+    pub fn undo(&mut self) -> Result<(), SessionError> {
         if self.record.moves().is_empty() {
-            return Err("there is no turn to take back".into());
+            return Err(SessionError::NothingToUndo);
         }
         let anyone_human = self.seats.contains(&Seat::Human);
         loop {
@@ -526,10 +574,10 @@ impl Session {
     }
 
     /// Shows the position after `turn` turns (reviewing).
-    pub fn set_view(&mut self, turn: usize) -> Result<(), String> {
-        let len = self.record.moves().len();
-        if turn > len {
-            return Err(format!("turn {turn} does not exist (the game has {len})"));
+    pub fn set_view(&mut self, turn: usize) -> Result<(), SessionError> {
+        let turns = self.record.moves().len();
+        if turn > turns {
+            return Err(SessionError::NoSuchTurn { turn, turns });
         }
         self.view = turn;
         self.changed();
@@ -548,14 +596,10 @@ impl Session {
     /// Opens game `game` (from 1) of a record or collection to review it:
     /// people in both seats, the last turn shown. Returns how many games
     /// the file holds.
-    pub fn load_sgf(&mut self, text: &str, game: usize) -> Result<usize, String> {
-        let index = game
-            .checked_sub(1)
-            .ok_or("games in a file are numbered from 1")?;
-        let (record, count) =
-            sgf::read_game(text, index).map_err(|e| format!("cannot read this SGF: {e}"))?;
-        let record = record
-            .ok_or_else(|| format!("this file holds {count} game(s): there is no game {game}"))?;
+    pub fn load_sgf(&mut self, text: &str, game: usize) -> Result<usize, SessionError> {
+        let index = game.checked_sub(1).ok_or(SessionError::GameZero)?;
+        let (record, count) = sgf::read_game(text, index).map_err(SessionError::Sgf)?;
+        let record = record.ok_or(SessionError::NoSuchGame { game, count })?;
         self.record = record;
         self.seats = [Seat::Human, Seat::Human];
         self.forget();
@@ -591,11 +635,11 @@ impl Session {
 }
 
 /// Builds the token of a composed turn.
-fn stone_token(pos: &AnyGame, stones: &[PendingStone]) -> Result<String, String> {
+fn stone_token(pos: &AnyGame, stones: &[PendingStone]) -> Result<String, SessionError> {
     let mut parts = Vec::new();
     for s in stones {
-        let colour = Colour::parse(&s.colour)
-            .ok_or_else(|| format!("'{}' is not a stone colour (B or W)", s.colour))?;
+        let colour =
+            Colour::parse(&s.colour).ok_or_else(|| SessionError::BadColour(s.colour.clone()))?;
         if pos.kind() == GameKind::Onyx {
             parts.push(s.cell.clone());
         } else {
@@ -657,9 +701,9 @@ mod tests {
         s.engine_turn(g - 1, Colour::White, "W:A1").unwrap();
         assert_eq!(s.record().moves().len(), 1);
         let e = s.engine_turn(g, Colour::White, "W:C3").unwrap_err();
-        assert!(e.contains("C3 is not empty"), "{e}");
+        assert!(e.to_string().contains("C3 is not empty"), "{e}");
         let e = s.engine_turn(g, Colour::White, "pass").unwrap_err();
-        assert!(e.contains("malformed"), "{e}");
+        assert!(e.to_string().contains("malformed"), "{e}");
         assert_eq!(s.record().moves().len(), 1);
     }
 
