@@ -449,7 +449,7 @@ fn override_settings(query: &Query, params: &mut SearchParams) -> Result<(), Que
             _ => return Err(bad("give a string, a number or a bool")),
         };
         match name.as_str() {
-            "policy" => params.policy = text.parse::<Policy>().map_err(|e| bad(&e))?,
+            "policy" => params.policy = text.parse::<Policy>().map_err(|e| bad(&e.to_string()))?,
             "exploration" => {
                 params.exploration = match text.to_ascii_lowercase().as_str() {
                     "auto" | "default" => None,

@@ -170,7 +170,7 @@ pub fn config(args: &MatchArgs) -> Result<MatchConfig, String> {
     let openings = if let Some(path) = &args.openings {
         let bytes = std::fs::read(path)
             .map_err(|e| format!("cannot read openings file {}: {e}", path.display()))?;
-        read_openings(&bytes, &start)?
+        read_openings(&bytes, &start).map_err(|e| e.to_string())?
     } else if let Some(k) = args.random_plies {
         random_openings(&start, k, rounds, args.seed)
     } else {
@@ -267,8 +267,9 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
             .merge
             .iter()
             .map(|p| read_results(p))
-            .collect::<Result<Vec<_>, _>>()?;
-        let (merged, duplicates) = merge(lists)?;
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| e.to_string())?;
+        let (merged, duplicates) = merge(lists).map_err(|e| e.to_string())?;
         if duplicates > 0 {
             eprintln!("merge: {duplicates} duplicate games ignored");
         }

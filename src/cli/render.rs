@@ -64,7 +64,7 @@ pub fn write_picture(svg: &str, out: Option<&PathBuf>) -> Result<(), String> {
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("png"));
     let bytes = if is_png {
-        render::png_from_svg(svg)?
+        render::png_from_svg(svg).map_err(|e| e.to_string())?
     } else {
         svg.as_bytes().to_vec()
     };

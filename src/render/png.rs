@@ -35,18 +35,29 @@ fn fonts() -> Arc<usvg::fontdb::Database> {
         .clone()
 }
 
+/// Why a picture could not be drawn.
+#[derive(Debug, thiserror::Error)]
+pub enum PngError {
+    #[error("bad SVG: {0}")]
+    Svg(#[from] usvg::Error),
+    #[error("cannot draw a {0}x{1} picture")]
+    Size(u32, u32),
+    #[error("cannot encode PNG: {0}")]
+    Encode(String),
+}
+
 /// Rasterises an SVG document at the size its `width` and `height` give.
-pub fn png_from_svg(svg: &str) -> Result<Vec<u8>, String> {
+pub fn png_from_svg(svg: &str) -> Result<Vec<u8>, PngError> {
     let options = usvg::Options {
         fontdb: fonts(),
         ..Default::default()
     };
-    let tree = usvg::Tree::from_str(svg, &options).map_err(|e| format!("bad SVG: {e}"))?;
+    let tree = usvg::Tree::from_str(svg, &options)?;
     let size = tree.size().to_int_size();
     let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height())
-        .ok_or_else(|| format!("cannot draw a {}x{} picture", size.width(), size.height()))?;
+        .ok_or(PngError::Size(size.width(), size.height()))?;
     resvg::render(&tree, tiny_skia::Transform::default(), &mut pixmap.as_mut());
     pixmap
         .encode_png()
-        .map_err(|e| format!("cannot encode PNG: {e}"))
+        .map_err(|e| PngError::Encode(e.to_string()))
 }

@@ -131,13 +131,18 @@ pub enum Policy {
     Default,
 }
 
+/// A policy name that is neither `plain` nor `default`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown policy '{0}' (plain, default)")]
+pub struct UnknownPolicy(pub String);
+
 impl FromStr for Policy {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Policy, String> {
+    type Err = UnknownPolicy;
+    fn from_str(s: &str) -> Result<Policy, UnknownPolicy> {
         match s.to_ascii_lowercase().as_str() {
             "plain" => Ok(Policy::Plain),
             "default" => Ok(Policy::Default),
-            _ => Err(format!("unknown policy '{s}' (plain, default)")),
+            _ => Err(UnknownPolicy(s.to_string())),
         }
     }
 }

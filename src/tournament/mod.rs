@@ -33,7 +33,7 @@ use crate::engine::{EngineProcess, EngineSpec, Fault};
 use crate::rules::game::GameSpec;
 use crate::rules::sgf::{RecordInfo, write as write_sgf};
 use referee::{Fixture, Limits, Played, play_game, sgf_result};
-use results::{GameResult, ResultsWriter, SgfWriter, Summary, read_results};
+use results::{GameResult, ResultsError, ResultsWriter, SgfWriter, Summary, read_results};
 use schedule::{Format, ScheduledGame, Shard, schedule};
 use stats::{Sprt, Verdict};
 
@@ -119,7 +119,7 @@ pub enum MatchError {
     ResultsExist(PathBuf),
     /// The results file could not be read back (the message says where).
     #[error("{0}")]
-    ResultsUnreadable(String),
+    ResultsUnreadable(ResultsError),
     #[error(
         "results file: game {id} was {played}, the schedule says {scheduled}: \
          resume with the arguments of the original run"

@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::fs::{File, OpenOptions};
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
@@ -124,11 +124,39 @@ impl SgfWriter {
     }
 }
 
+/// Why a results file could not be read or merged.
+#[derive(Debug, thiserror::Error)]
+pub enum ResultsError {
+    #[error("cannot read results file {}: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{} line {line}: {why}", path.display())]
+    BadLine {
+        path: PathBuf,
+        line: usize,
+        why: String,
+    },
+    #[error(
+        "game {id} appears with different engines or games ({} vs {} in {} / {} vs {} in {}): \
+         are these files from the same tournament?",
+        first.black, first.white, first.game, second.black, second.white, second.game
+    )]
+    Conflict {
+        id: String,
+        first: Box<GameResult>,
+        second: Box<GameResult>,
+    },
+}
+
 /// Reads a results file. A last line cut short by a kill is skipped with a
 /// warning; a bad line elsewhere is an error.
-pub fn read_results(path: &Path) -> Result<Vec<GameResult>, String> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| format!("cannot read results file {}: {e}", path.display()))?;
+pub fn read_results(path: &Path) -> Result<Vec<GameResult>, ResultsError> {
+    let bytes = std::fs::read(path).map_err(|source| ResultsError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
     let count = lines::numbered(&bytes).count();
     let mut out = Vec::new();
     for (n, line) in lines::numbered(&bytes) {
@@ -148,7 +176,13 @@ pub fn read_results(path: &Path) -> Result<Vec<GameResult>, String> {
                     path.display()
                 );
             }
-            Err(e) => return Err(format!("{} line {n}: {e}", path.display())),
+            Err(why) => {
+                return Err(ResultsError::BadLine {
+                    path: path.to_path_buf(),
+                    line: n,
+                    why,
+                });
+            }
         }
     }
     Ok(out)
@@ -171,18 +205,18 @@ pub fn repair_tail(path: &Path) -> std::io::Result<bool> {
 /// Merges results, keeping the first copy of each game id. Returns the
 /// merged list and the number of duplicates dropped; two different results
 /// under one id (files from different tournaments) are an error.
-pub fn merge(lists: Vec<Vec<GameResult>>) -> Result<(Vec<GameResult>, usize), String> {
+pub fn merge(lists: Vec<Vec<GameResult>>) -> Result<(Vec<GameResult>, usize), ResultsError> {
     let mut seen: HashMap<String, GameResult> = HashMap::new();
     let mut out = Vec::new();
     let mut duplicates = 0;
     for r in lists.into_iter().flatten() {
         if let Some(old) = seen.get(&r.id) {
             if old.black != r.black || old.white != r.white || old.game != r.game {
-                return Err(format!(
-                    "game {} appears with different engines or games ({} vs {} in {} / {} vs {} in {}): \
-                     are these files from the same tournament?",
-                    r.id, old.black, old.white, old.game, r.black, r.white, r.game
-                ));
+                return Err(ResultsError::Conflict {
+                    id: r.id.clone(),
+                    first: Box::new(old.clone()),
+                    second: Box::new(r),
+                });
             }
             duplicates += 1;
             continue;

@@ -8,8 +8,8 @@
 //! of every engine pairing, so a stopped tournament is balanced. The opening
 //! of round k is the same for every pairing.
 
-use crate::lines;
-use crate::rules::moves::Turn;
+use crate::lines::{self, LineError};
+use crate::rules::moves::{TokenError, Turn};
 use crate::rules::position::AnyGame;
 use crate::rules::random::{below, rng_from_seed};
 
@@ -121,42 +121,68 @@ impl Shard {
 /// Reads an openings file: one opening per line as space-separated move
 /// tokens; blank lines and `#` comments are skipped. Each opening is checked
 /// against the rules; a bad one is an error naming its line.
-pub fn read_openings(bytes: &[u8], start: &AnyGame) -> Result<Vec<Vec<String>>, String> {
+pub fn read_openings(bytes: &[u8], start: &AnyGame) -> Result<Vec<Vec<String>>, OpeningsError> {
     let mut out = Vec::new();
-    for (number, line) in lines::numbered(bytes) {
-        let n = number - 1;
-        let line = line.map_err(|e| format!("openings line {number}: {e}"))?;
-        let line = line.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
+    for (line, text) in lines::numbered(bytes) {
+        let at = |problem| OpeningsError::Line { line, problem };
+        let text = text.map_err(|e| at(OpeningProblem::Unreadable(e)))?;
+        let text = text.split('#').next().unwrap_or("").trim();
+        if text.is_empty() {
             continue;
         }
         let mut game = start.clone();
         let mut tokens = Vec::new();
-        for token in line.split_whitespace() {
+        for token in text.split_whitespace() {
             let turn = game
                 .parse_turn(token)
-                .map_err(|e| format!("openings line {}: {e}", n + 1))?;
+                .map_err(|e| at(OpeningProblem::Token(e)))?;
             if turn == Turn::Resign {
-                return Err(format!("openings line {}: 'resign' in an opening", n + 1));
+                return Err(at(OpeningProblem::Resign));
             }
             game.play_turn(&turn).map_err(|e| {
-                format!(
-                    "openings line {}: illegal move '{token}': {}",
-                    n + 1,
-                    e.describe(game.topology())
-                )
+                at(OpeningProblem::Illegal {
+                    token: token.to_string(),
+                    why: e.describe(game.topology()),
+                })
             })?;
             if game.is_over() {
-                return Err(format!("openings line {}: the game is over", n + 1));
+                return Err(at(OpeningProblem::Over));
             }
             tokens.push(game.token(&turn));
         }
         out.push(tokens);
     }
     if out.is_empty() {
-        return Err("the openings file has no openings".into());
+        return Err(OpeningsError::Empty);
     }
     Ok(out)
+}
+
+/// Why an openings file was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum OpeningsError {
+    #[error("openings line {line}: {problem}")]
+    Line {
+        line: usize,
+        problem: OpeningProblem,
+    },
+    #[error("the openings file has no openings")]
+    Empty,
+}
+
+/// What is wrong with one line of an openings file.
+#[derive(Debug, thiserror::Error)]
+pub enum OpeningProblem {
+    #[error(transparent)]
+    Unreadable(LineError),
+    #[error(transparent)]
+    Token(TokenError),
+    #[error("'resign' in an opening")]
+    Resign,
+    #[error("illegal move '{token}': {why}")]
+    Illegal { token: String, why: String },
+    #[error("the game is over")]
+    Over,
 }
 
 /// `count` openings of `plies` random legal turns each (no pass, swap or
