@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::watch;
 
-use super::session::{Analysis, EngineTurnError, Job, Session};
+use super::session::{Analysis, EngineTurnError, Job, Session, heat_spots};
 use crate::engine::info::parse_info;
 use crate::engine::sync::{EngineGame, TimeSetting};
 use crate::engine::{EngineProcess, EngineSpec, Fault};
@@ -231,6 +231,7 @@ fn run_job(
                 engine: job.engine.clone(),
                 seat: job.seat,
                 turn: turn_index,
+                heat: heat_spots(job.record.position(), job.seat, &candidates),
                 candidates,
                 genmove: job.genmove,
             };

@@ -123,46 +123,34 @@ function drawOverlay() {
   g.replaceChildren();
   const a = state.analysis;
   if (a && !previewLine) {
-    // Heat map: each cell by the share of visits of the candidates that
-    // put a stone on it; the cells of the candidates listed are labelled
-    // with the win rate of the most visited candidate there.
-    // Where a stone may be of either colour, a ring in the colour most
-    // of those visits put there.
-    const visits = new Map(), top = new Map(), black = new Map();
-    a.candidates.forEach((c, order) => {
-      for (const s of tokenStones(c.token, a.seat.toUpperCase())) {
-        visits.set(s.cell, (visits.get(s.cell) || 0) + c.visits);
-        if (s.colour === "B") black.set(s.cell, (black.get(s.cell) || 0) + c.visits);
-        const best = top.get(s.cell);
-        if (order < LISTED && (!best || c.visits > best.visits)) top.set(s.cell, c);
-      }
-    });
-    const most = Math.max(1, ...visits.values());
-    for (const [cell, v] of visits) {
-      const spot = cellSpot(cell);
+    // Heat map, as the server computed it: each cell by its share of the
+    // candidates' visits, ringed (where a stone's colour is free) in the
+    // colour most of those visits put there; a cell whose most visited
+    // candidate is listed is labelled with that candidate's win rate.
+    for (const h of a.heat) {
+      const spot = cellSpot(h.cell);
       if (!spot) continue;
-      const t = v / most;
-      if (t < 0.03 && !top.has(cell)) continue; // too few visits to show
+      const listed = h.top < LISTED;
+      if (h.share < 0.03 && !listed) continue; // too few visits to show
+      const t = h.share;
       const heat = shape(g, "circle", {
         class: "ov-heat", cx: spot.x, cy: spot.y, r: spot.r * (0.3 + 0.6 * Math.sqrt(t)),
-        fill: heatColour(t), "fill-opacity": 0.3 + 0.5 * t, "data-heat": cell,
+        fill: heatColour(t), "fill-opacity": 0.3 + 0.5 * t, "data-heat": h.cell,
       });
-      if (state.stones[cell]) {
+      if (state.stones[h.cell]) {
         // The engine's last analysis, after its turn: keep the stone visible.
         heat.setAttribute("r", spot.r * 0.9);
         heat.setAttribute("fill-opacity", 0.25);
-      } else if (state.game !== "onyx") {
-        const colour = 2 * (black.get(cell) || 0) >= v ? "B" : "W";
-        heat.setAttribute("data-colour", colour);
-        heat.setAttribute("stroke", colour === "B" ? "#111" : "#fff");
+      } else if (h.colour) {
+        heat.setAttribute("data-colour", h.colour);
+        heat.setAttribute("stroke", h.colour === "B" ? "#111" : "#fff");
         heat.setAttribute("stroke-width", spot.r * 0.16);
       }
-      const labelled = top.get(cell);
-      if (labelled) {
+      if (listed) {
         shape(g, "text", {
           class: "ov-label", x: spot.x, y: spot.y, "font-size": spot.r * 0.75, fill: "#fff",
           stroke: "#000", "stroke-width": spot.r * 0.03,
-        }, Math.round(labelled.winrate * 100));
+        }, Math.round(h.winrate * 100));
       }
     }
   }

@@ -21,6 +21,7 @@ use crate::rules::record::GameRecord;
 use crate::rules::sgf::{self, RecordInfo, SgfError};
 
 pub use jobs::EngineTurnError;
+pub use view::{HeatSpot, heat_spots};
 
 /// Why the page's request is refused; the page shows the message as it is.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -92,6 +93,8 @@ pub struct Analysis {
     /// The position analysed: after this many turns.
     pub turn: usize,
     pub candidates: Vec<Candidate>,
+    /// The candidates' heat map.
+    pub heat: Vec<HeatSpot>,
     /// Made by an engine choosing its turn (else analysis asked for).
     #[serde(skip)]
     pub genmove: bool,
@@ -673,6 +676,45 @@ mod tests {
         }
     }
 
+    fn candidate(token: &str, visits: u64, winrate: f64) -> Candidate {
+        Candidate {
+            token: token.into(),
+            visits,
+            winrate,
+            pv: Vec::new(),
+        }
+    }
+
+    /// The page draws the server's heat map: shares of the most visited
+    /// cell, the majority colour where a stone's colour is free, and the
+    /// most visited candidate per cell; unreadable tokens count nowhere.
+    #[test]
+    fn heat_spots_sum_the_candidates_per_cell() {
+        let odd = AnyGame::new(&GameSpec::new(GameKind::Odd, 3, Rules::default()).unwrap());
+        let candidates = [
+            candidate("B:A1", 30, 0.6),
+            candidate("W:A1", 20, 0.4),
+            candidate("W:B2", 10, 0.7),
+            candidate("Z9", 50, 0.9),
+        ];
+        let heat = heat_spots(&odd, Colour::Black, &candidates);
+        let seen: Vec<_> = heat
+            .iter()
+            .map(|h| (h.cell.as_str(), h.share, h.colour, h.top, h.winrate))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                ("A1", 1.0, Some('B'), 0, 0.6),
+                ("B2", 0.2, Some('W'), 2, 0.7)
+            ]
+        );
+        let onyx = AnyGame::new(&GameSpec::default_for(GameKind::Onyx));
+        let heat = heat_spots(&onyx, Colour::Black, &[candidate("E5", 5, 0.5)]);
+        assert_eq!(heat.len(), 1);
+        assert_eq!((heat[0].share, heat[0].colour), (1.0, None));
+    }
+
     #[test]
     fn undo_goes_back_to_the_person() {
         let mut s = Session::new(&["e".to_string()]);
@@ -740,6 +782,7 @@ mod tests {
                 winrate: 0.5,
                 pv: Vec::new(),
             }],
+            heat: Vec::new(),
             genmove,
         }
     }
