@@ -94,16 +94,16 @@ pub struct MatchArgs {
     #[arg(long, requires = "results")]
     pub resume: bool,
     /// Play only slice I of N of the schedule (I = 1..N), for several machines.
-    #[arg(long, value_name = "I/N")]
-    pub shard: Option<String>,
+    #[arg(long, value_name = "I/N", value_parser = Shard::parse)]
+    pub shard: Option<Shard>,
     /// Combine results files (e.g. of shards) and print the table; with
     /// --results, also write the combined file there.
     #[arg(long, value_name = "FILES", num_args = 1.., conflicts_with_all = ["engines", "resume", "shard"])]
     pub merge: Vec<PathBuf>,
     /// Stop when a sequential probability ratio test decides, e.g.
     /// 'elo0=0 elo1=10 alpha=0.05 beta=0.05' (two engines only).
-    #[arg(long, value_name = "SETTINGS")]
-    pub sprt: Option<String>,
+    #[arg(long, value_name = "SETTINGS", value_parser = Sprt::parse)]
+    pub sprt: Option<Sprt>,
 
     /// Print the summary as one JSON object on stdout (the table goes to stderr).
     #[arg(long)]
@@ -187,18 +187,7 @@ pub fn config(args: &MatchArgs) -> Result<MatchConfig, String> {
         (None, Some(st)) => TimeControl::PerMove(secs_arg(st, "--st")?),
         (None, None) => TimeControl::None,
     };
-    let shard = args
-        .shard
-        .as_deref()
-        .map(Shard::parse)
-        .transpose()
-        .map_err(|e| e.to_string())?;
-    let sprt = args
-        .sprt
-        .as_deref()
-        .map(Sprt::parse)
-        .transpose()
-        .map_err(|e| e.to_string())?;
+    let (shard, sprt) = (args.shard, args.sprt);
     if sprt.is_some() && engines.len() != 2 {
         return Err("--sprt needs exactly two engines".into());
     }
@@ -256,12 +245,7 @@ fn print_summary(
 
 /// Runs `oddity match`.
 pub fn run(args: &MatchArgs) -> Result<(), String> {
-    let sprt = args
-        .sprt
-        .as_deref()
-        .map(Sprt::parse)
-        .transpose()
-        .map_err(|e| e.to_string())?;
+    let sprt = args.sprt;
     if !args.merge.is_empty() {
         let lists = args
             .merge

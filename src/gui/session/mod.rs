@@ -776,12 +776,7 @@ mod tests {
                 Colour::White
             },
             turn,
-            candidates: vec![Candidate {
-                token: "B:A1".into(),
-                visits: 10,
-                winrate: 0.5,
-                pv: Vec::new(),
-            }],
+            candidates: vec![candidate("B:A1", 10, 0.5)],
             heat: Vec::new(),
             genmove,
         }
