@@ -423,12 +423,21 @@ fn the_checker_accepts_a_winning_strategy_and_rejects_a_corrupted_one() {
             let winner = action_winner(g, &mut memo);
             let mut plan = HashMap::new();
             strategy(g, winner, &mut plan, &mut memo);
-            let checked = check_win(g, winner, &mut Strategy(plan.clone())).expect("a true proof");
+            let checked = check_win(g, winner, &mut Strategy(plan.clone()), false)
+                .expect("a true proof");
             assert!(checked > 0);
+            // With the board's symmetries the same proof needs fewer
+            // positions: one of each set of images.
+            let images = check_win(g, winner, &mut Strategy(plan.clone()), true)
+                .expect("a true proof, by images");
+            assert!(images < checked, "{images} of {checked} positions");
             // The other side has no proof.
-            assert!(check_win(g, winner.opposite(), &mut Strategy(plan.clone())).is_err());
+            assert!(check_win(g, winner.opposite(), &mut Strategy(plan.clone()), false).is_err());
+            assert!(check_win(g, winner.opposite(), &mut Strategy(plan.clone()), true).is_err());
             // Replace the winning action at each of a few positions by a
-            // losing one: every such proof is refused.
+            // losing one: every such proof is refused. (Checked position by
+            // position: by images, a corrupted position whose image the
+            // strategy wins is rightly accepted.)
             let mut corrupted = 0;
             let keys: Vec<Exact> = {
                 let mut k: Vec<Exact> = plan.keys().cloned().collect();
@@ -451,7 +460,7 @@ fn the_checker_accepts_a_winning_strategy_and_rejects_a_corrupted_one() {
                 bad.insert(key.clone(), losing);
                 tried.insert(key.clone());
                 assert!(
-                    check_win(g, winner, &mut Strategy(bad)).is_err(),
+                    check_win(g, winner, &mut Strategy(bad), false).is_err(),
                     "{} {}: a corrupted proof is refused",
                     spec.kind,
                     spec.size

@@ -53,7 +53,8 @@ pub struct SolveArgs {
     /// Pixels per board unit in pictures.
     #[arg(long, default_value_t = 40.0)]
     pub scale: f64,
-    /// Ablation: keys without the board's symmetries.
+    /// Ablation: keys without the board's symmetries (and a check that
+    /// walks every image of a position on its own).
     #[arg(long)]
     pub no_symmetry: bool,
     /// Ablation: children in the rules' order, without game knowledge.

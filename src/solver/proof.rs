@@ -10,7 +10,9 @@
 //! path (a win must not rest on a cycle). Positions already checked are
 //! remembered by their full description (stones, side to move, turn state),
 //! not by a hash, so the check shares nothing with the solver but the rules
-//! and the guide's suggestions.
+//! and the guide's suggestions. A position and its images under the board's
+//! symmetries (see [`Images`]) are one description: the rules treat them
+//! alike, and a proof that holds for one holds for all.
 
 use std::collections::HashSet;
 use std::fmt;
@@ -20,6 +22,7 @@ use super::keys::Keys;
 use super::table::Table;
 use super::{Solution, SolverParams, Value, proven_for};
 use crate::rules::game::Game;
+use crate::rules::kind::GameKind;
 use crate::rules::moves::{Action, Colour};
 
 /// Why a proof was refused.
@@ -94,22 +97,87 @@ pub trait Guide<G> {
 /// most two words each), the side to move and the turn state.
 type PositionKey = [u64; 5];
 
-fn position_key<G: Game>(game: &G) -> Option<PositionKey> {
-    let mut key = [0u64; 5];
-    for (c, colour) in Colour::BOTH.into_iter().enumerate() {
-        let words = game.stone_words(colour);
-        if words.iter().skip(2).any(|&w| w != 0) {
-            return None;
-        }
-        for (k, &w) in words.iter().take(2).enumerate() {
-            key[2 * c + k] = w;
+/// The images of a position that the checker treats as one: the board's
+/// symmetries (cell permutations from the topology), and in Odd each also
+/// with the colours exchanged (the count of groups ignores colour). Onyx
+/// keeps the identity alone: its board's reflections exchange the edges'
+/// owners.
+struct Images {
+    /// Per symmetry: the image of each cell index.
+    perms: Vec<Vec<usize>>,
+    exchange_colours: bool,
+}
+
+impl Images {
+    fn of<G: Game>(game: &G, symmetric: bool) -> Images {
+        let topo = game.topology();
+        let kind = game.spec().kind;
+        let perms = if symmetric && kind != GameKind::Onyx {
+            topo.symmetries()
+                .iter()
+                .map(|p| p.iter().map(|c| c.index()).collect())
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Images {
+            perms,
+            exchange_colours: symmetric && kind == GameKind::Odd,
         }
     }
-    let state = game.turn_state();
-    key[4] = u64::from(game.to_move() == Colour::White)
-        | u64::from(state.flags) << 1
-        | state.anchor.map_or(0, |c| u64::from(c.0) + 1) << 16;
-    Some(key)
+
+    /// The least key among `game`'s images; only the position itself while
+    /// the rules remember a point (Xodd and Yodd's second stone must go on
+    /// a higher cell than the first, an order no symmetry keeps). `None`
+    /// when the board has more than 128 points.
+    fn key<G: Game>(&self, game: &G) -> Option<PositionKey> {
+        let mut stones = [[0u64; 2]; 2];
+        for (c, colour) in Colour::BOTH.into_iter().enumerate() {
+            let words = game.stone_words(colour);
+            if words.iter().skip(2).any(|&w| w != 0) {
+                return None;
+            }
+            for (k, &w) in words.iter().take(2).enumerate() {
+                stones[c][k] = w;
+            }
+        }
+        let state = game.turn_state();
+        let tail = u64::from(game.to_move() == Colour::White)
+            | u64::from(state.flags) << 1
+            | state.anchor.map_or(0, |c| u64::from(c.0) + 1) << 16;
+        let compose = |s: &[[u64; 2]; 2]| [s[0][0], s[0][1], s[1][0], s[1][1], tail];
+        let mut best = compose(&stones);
+        if state.anchor.is_some() {
+            return Some(best);
+        }
+        let exchanges: &[bool] = if self.exchange_colours {
+            &[false, true]
+        } else {
+            &[false]
+        };
+        for perm in &self.perms {
+            let mut image = [[0u64; 2]; 2];
+            for (c, words) in stones.iter().enumerate() {
+                for (w, &word) in words.iter().enumerate() {
+                    let mut bits = word;
+                    while bits != 0 {
+                        let to = perm[w * 64 + bits.trailing_zeros() as usize];
+                        bits &= bits - 1;
+                        image[c][to / 64] |= 1 << (to % 64);
+                    }
+                }
+            }
+            for &exchange in exchanges {
+                let key = if exchange {
+                    compose(&[image[1], image[0]])
+                } else {
+                    compose(&image)
+                };
+                best = best.min(key);
+            }
+        }
+        Some(best)
+    }
 }
 
 /// A position whose children are being checked.
@@ -136,7 +204,9 @@ enum Entered<G> {
 
 /// Checks that `winner` wins `root`: depth first, with the guide's
 /// candidates for the winner's action tried in order until one works, and
-/// every action of the other side. Returns the number of positions checked.
+/// every action of the other side. With `symmetric`, a position whose image
+/// was shown won counts as won (see [`Images`]); without, only the same
+/// position does. Returns the number of positions checked.
 ///
 /// The actions chosen form a strategy with one action per position, and no
 /// position of it may be reached again below itself, so the games it allows
@@ -145,8 +215,10 @@ pub fn check_win<G: Game>(
     root: &G,
     winner: Colour,
     guide: &mut dyn Guide<G>,
+    symmetric: bool,
 ) -> Result<u64, CheckError> {
-    check_win_from(root, winner, guide, &mut HashSet::new())
+    let images = Images::of(root, symmetric);
+    check_win_from(root, winner, guide, &images, &mut HashSet::new())
 }
 
 /// [`check_win`] that starts from positions `done` already shown won for
@@ -156,6 +228,7 @@ fn check_win_from<G: Game>(
     root: &G,
     winner: Colour,
     guide: &mut dyn Guide<G>,
+    images: &Images,
     done: &mut HashSet<PositionKey>,
 ) -> Result<u64, CheckError> {
     if root.topology().bits > 128 {
@@ -177,7 +250,7 @@ fn check_win_from<G: Game>(
                 Err(CheckError::WrongWinner { line: line.clone() })
             });
         }
-        let Some(key) = position_key(&game) else {
+        let Some(key) = images.key(&game) else {
             return Entered::Settled(Err(CheckError::BoardTooLarge));
         };
         if done.contains(&key) {
@@ -201,7 +274,7 @@ fn check_win_from<G: Game>(
                 let mut next = game.clone();
                 next.apply(a);
                 let settled = next.winner() == Some(winner)
-                    || position_key(&next).is_some_and(|k| done.contains(&k));
+                    || images.key(&next).is_some_and(|k| done.contains(&k));
                 !settled
             });
         } else {
@@ -400,6 +473,7 @@ pub(super) fn check_solution<G: Game>(
     let config = params.dfpn_config(kind, false);
     let cyclic = config.cyclic;
     let mover = game.to_move();
+    let images = Images::of(game, params.symmetry);
     // Positions shown won, for Black and for White.
     let mut done: [HashSet<PositionKey>; 2] = [HashSet::new(), HashSet::new()];
     let mut check = |position: &G, value: Value| -> Result<(), CheckError> {
@@ -423,6 +497,7 @@ pub(super) fn check_solution<G: Game>(
             position,
             winner,
             &mut guide,
+            &images,
             &mut done[usize::from(winner == Colour::White)],
         )?;
         Ok(())
