@@ -8,10 +8,11 @@ use cpu_time::ProcessTime;
 use serde::Serialize;
 
 use super::GameArgs;
-use crate::rules::game::Game;
 use crate::rules::position::AnyGame;
 use crate::rules::random::rng_from_seed;
 use crate::rules::record::GameRecord;
+use crate::search::knowledge::Knowledge;
+use crate::search::tuning::Tuning;
 use crate::search::{Engine, Limits, NODE_BYTES, Policy, SearchParams, StopFlag, bounds};
 
 #[derive(Args, Debug)]
@@ -30,6 +31,11 @@ pub struct BenchArgs {
     /// Time the bare playout kernel instead of the search.
     #[arg(long)]
     pub playouts: bool,
+    /// Time the playouts of --policy as its search plays them (the default
+    /// policy's colour choice in Xodd and Yodd, capture replies in Onyx,
+    /// with --param overrides; plain's are the kernel) instead of the search.
+    #[arg(long, conflicts_with_all = ["playouts", "stop_latency"])]
+    pub policy_playouts: bool,
     /// Search without limits, set the stop flag after --seconds and report
     /// how long the search took to return (`stop_ms`).
     #[arg(long)]
@@ -62,6 +68,9 @@ struct PlayoutLine {
     playouts: u64,
     seconds: f64,
     playouts_per_second: u64,
+    /// With `--policy-playouts`: the policy whose playouts were timed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    policy: Option<String>,
 }
 
 /// The line a search benchmark prints.
@@ -110,9 +119,17 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
     if let Some(s) = seconds {
         bounds::seconds("--seconds", s).map_err(|e| e.to_string())?;
     }
-    if args.playouts {
-        let secs = seconds.unwrap_or(2.0);
-        let (playouts, elapsed) = crate::with_game!(&start, g => playout_loop(g, args.seed, Duration::from_secs_f64(secs)));
+    let tuning = tuning(&args.params)?;
+    if args.playouts || args.policy_playouts {
+        let secs = Duration::from_secs_f64(seconds.unwrap_or(2.0));
+        let settings = tuning.resolve(spec.kind, args.policy);
+        let playout = Playout {
+            smart: args.policy_playouts && settings.playouts,
+            replies: settings.replies,
+            bridges: settings.bridges,
+        };
+        let (playouts, elapsed) =
+            crate::with_game!(&start, g => playout_loop(g, args.seed, secs, playout));
         let s = elapsed.as_secs_f64();
         return print_line(&PlayoutLine {
             game: spec.kind.name(),
@@ -120,6 +137,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
             playouts,
             seconds: round(s, 3),
             playouts_per_second: (playouts as f64 / s).round() as u64,
+            policy: args.policy_playouts.then(|| args.policy.to_string()),
         });
     }
     let mut params = SearchParams {
@@ -135,15 +153,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
     if let Some(m) = args.memory {
         params.memory_mb = m;
     }
-    for item in &args.params {
-        let (name, value) = item
-            .split_once('=')
-            .ok_or_else(|| format!("--param '{item}' is not NAME=VALUE"))?;
-        params
-            .tuning
-            .set(name, value)
-            .map_err(|e| format!("--param {name}={value}: {e}"))?;
-    }
+    params.tuning = tuning;
     let threads = params.threads;
     let mut engine = Engine::new(params);
     let record = GameRecord::new(start.clone());
@@ -209,8 +219,36 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
     })
 }
 
+/// The `--param NAME=VALUE` overrides of the default policy.
+fn tuning(items: &[String]) -> Result<Tuning, String> {
+    let mut tuning = Tuning::default();
+    for item in items {
+        let (name, value) = item
+            .split_once('=')
+            .ok_or_else(|| format!("--param '{item}' is not NAME=VALUE"))?;
+        tuning
+            .set(name, value)
+            .map_err(|e| format!("--param {name}={value}: {e}"))?;
+    }
+    Ok(tuning)
+}
+
+/// Which playouts [`playout_loop`] times: the bare kernel, or the default
+/// policy's with its reply settings.
+#[derive(Clone, Copy)]
+struct Playout {
+    smart: bool,
+    replies: u32,
+    bridges: bool,
+}
+
 /// Clones the start and plays it out until `time` has passed.
-fn playout_loop<G: Game>(start: &G, seed: u64, time: Duration) -> (u64, Duration) {
+fn playout_loop<G: Knowledge>(
+    start: &G,
+    seed: u64,
+    time: Duration,
+    playout: Playout,
+) -> (u64, Duration) {
     let mut rng = rng_from_seed(seed);
     let begin = Instant::now();
     let mut n = 0u64;
@@ -218,7 +256,12 @@ fn playout_loop<G: Game>(start: &G, seed: u64, time: Duration) -> (u64, Duration
     loop {
         for _ in 0..64 {
             let mut g = start.clone();
-            sink += g.playout(&mut rng) as u32;
+            let winner = if playout.smart {
+                g.policy_playout(&mut rng, playout.replies, playout.bridges)
+            } else {
+                g.playout(&mut rng)
+            };
+            sink += winner as u32;
         }
         n += 64;
         if begin.elapsed() >= time {
