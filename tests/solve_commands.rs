@@ -407,6 +407,12 @@ fn accuracy_judges_each_engine_by_the_solver() {
             assert!(c["low"].as_f64().unwrap() <= c["high"].as_f64().unwrap());
         }
     }
+    // The stages together.
+    let all = &json["all"];
+    assert_eq!(all["drawn"], 12);
+    let judged: u64 = stages.iter().map(|s| s["judged"].as_u64().unwrap()).sum();
+    assert_eq!(all["judged"], judged);
+    assert_eq!(all["scores"][0]["positions"], judged);
     let (ok, _, err) = oddity(&["accuracy", "--game", "odd", "--stages", "9-4"]);
     assert!(!ok && err.contains("--stages"), "{err}");
     let (ok, _, err) = oddity(&["accuracy", "--game", "odd", "--contenders", "best"]);

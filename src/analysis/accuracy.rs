@@ -223,6 +223,44 @@ pub fn measure(
     results
 }
 
+/// The stages taken together: every count summed, the shares and
+/// intervals of the sums (the stages' positions are independent draws).
+/// `None` without stages.
+pub fn pooled(results: &[StageResult]) -> Option<StageResult> {
+    let first = results.first()?;
+    let stage = Stage {
+        min: results.iter().map(|r| r.stage.min).min()?,
+        max: results.iter().map(|r| r.stage.max).max()?,
+    };
+    let sum = |f: fn(&StageResult) -> usize| results.iter().map(f).sum::<usize>();
+    let scores = first
+        .scores
+        .iter()
+        .enumerate()
+        .map(|(c, s)| {
+            let n: usize = results.iter().map(|r| r.scores[c].positions).sum();
+            let k: usize = results.iter().map(|r| r.scores[c].correct).sum();
+            let (low, high) = wilson(k, n);
+            Score {
+                contender: s.contender.clone(),
+                positions: n,
+                correct: k,
+                share: if n > 0 { k as f64 / n as f64 } else { 0.0 },
+                low,
+                high,
+            }
+        })
+        .collect();
+    Some(StageResult {
+        stage,
+        drawn: sum(|r| r.drawn),
+        unsolved: sum(|r| r.unsolved),
+        lost: sum(|r| r.lost),
+        judged: sum(|r| r.judged),
+        scores,
+    })
+}
+
 /// Whether `turn` keeps the win in `record`'s position, by solving the
 /// position after it; `None` when not proven in the budget.
 fn judge(solver: &mut Solver, record: &GameRecord, turn: Turn, plan: &Plan) -> Option<bool> {
@@ -257,5 +295,34 @@ mod tests {
         let (lo, hi) = wilson(10, 10);
         assert!(hi == 1.0 && lo > 0.65);
         assert_eq!(wilson(0, 10).0, 0.0);
+    }
+
+    #[test]
+    fn pooled_stages_sum_their_counts() {
+        let stage = |min, max, judged, correct| StageResult {
+            stage: Stage { min, max },
+            drawn: judged + 3,
+            unsolved: 1,
+            lost: 2,
+            judged,
+            scores: vec![Score {
+                contender: "default".into(),
+                positions: judged,
+                correct,
+                share: correct as f64 / judged as f64,
+                low: 0.0,
+                high: 1.0,
+            }],
+        };
+        let all = pooled(&[stage(4, 8, 10, 9), stage(9, 12, 30, 30)]).unwrap();
+        assert_eq!(all.stage, Stage { min: 4, max: 12 });
+        assert_eq!(
+            (all.drawn, all.unsolved, all.lost, all.judged),
+            (46, 2, 4, 40)
+        );
+        let s = &all.scores[0];
+        assert_eq!((s.positions, s.correct), (40, 39));
+        assert_eq!((s.low, s.high), wilson(39, 40));
+        assert!(pooled(&[]).is_none());
     }
 }

@@ -8,7 +8,9 @@ use std::time::Duration;
 use clap::Args;
 
 use super::GameArgs;
-use crate::analysis::accuracy::{Contender, Plan, Stage, StageResult, measure, solve_limits};
+use crate::analysis::accuracy::{
+    Contender, Plan, Stage, StageResult, measure, pooled, solve_limits,
+};
 use crate::search::{Limits, Policy, SearchParams, bounds};
 
 #[derive(Args, Debug)]
@@ -150,6 +152,7 @@ pub fn run(args: &AccuracyArgs) -> Result<(), String> {
             "solve_time": args.solve_time,
             "seed": args.seed,
             "stages": results,
+            "all": pooled(&results),
         });
         println!("{object}");
     } else {
@@ -178,15 +181,16 @@ fn table(args: &AccuracyArgs, results: &[StageResult]) -> String {
         }
     }
     out.push('\n');
-    for r in results {
+    let all = (results.len() > 1).then(|| pooled(results)).flatten();
+    for (r, name) in results
+        .iter()
+        .map(|r| (r, format!("{}-{}", r.stage.min, r.stage.max)))
+        .chain(all.iter().map(|r| (r, String::from("all"))))
+    {
         let _ = write!(
             out,
             "{:>5} {:>7} {:>8} {:>4} {:>6}",
-            format!("{}-{}", r.stage.min, r.stage.max),
-            r.drawn,
-            r.unsolved,
-            r.lost,
-            r.judged
+            name, r.drawn, r.unsolved, r.lost, r.judged
         );
         for s in &r.scores {
             let _ = write!(
