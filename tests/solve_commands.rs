@@ -407,6 +407,31 @@ fn accuracy_judges_each_engine_by_the_solver() {
             assert!(c["low"].as_f64().unwrap() <= c["high"].as_f64().unwrap());
         }
     }
+    // Every losing choice is listed, with the moves that set it up.
+    for s in stages {
+        let lost: u64 = s["scores"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["positions"].as_u64().unwrap() - c["correct"].as_u64().unwrap())
+            .sum();
+        let misses = s["misses"].as_array().unwrap();
+        assert_eq!(misses.len() as u64, lost, "{s}");
+        for m in misses {
+            let (ok, _, err) = oddity(&[
+                "solve",
+                "--game",
+                "odd",
+                "--size",
+                "3",
+                "--moves",
+                m["moves"].as_str().unwrap(),
+                "--value-only",
+                "--json",
+            ]);
+            assert!(ok, "{m}: {err}");
+        }
+    }
     // The stages together.
     let all = &json["all"];
     assert_eq!(all["drawn"], 12);

@@ -66,6 +66,18 @@ pub struct Score {
     pub high: f64,
 }
 
+/// A position where a contender chose a losing turn although a winning
+/// one existed: enough to set it up again (`--moves`) and see the choice.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Miss {
+    pub contender: String,
+    /// The turns from the start, as move tokens separated by spaces.
+    pub moves: String,
+    pub empty: usize,
+    /// The losing turn chosen (`resign` when it gave up).
+    pub choice: String,
+}
+
 /// One stage's results.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct StageResult {
@@ -79,6 +91,8 @@ pub struct StageResult {
     /// Won positions whose every contender's choice was judged.
     pub judged: usize,
     pub scores: Vec<Score>,
+    /// Every judged choice that lost a won position.
+    pub misses: Vec<Miss>,
 }
 
 /// The 95% Wilson score interval of `k` successes in `n`.
@@ -142,6 +156,7 @@ pub fn measure(
         let mut scores: Vec<(usize, usize)> = vec![(0, 0); contenders.len()];
         let (mut unsolved, mut lost, mut drawn) = (0, 0, 0);
         let mut judged = 0;
+        let mut misses = Vec::new();
         let mut attempts = 0;
         // Games that end before the stage (Onyx) are drawn again, within
         // reason.
@@ -176,7 +191,7 @@ pub fn measure(
                 }
             }
             // Each choice is judged by solving the position after it.
-            let mut verdicts: Vec<Option<bool>> = Vec::new();
+            let mut verdicts: Vec<(Option<bool>, Option<Turn>)> = Vec::new();
             for contender in contenders {
                 let mut engine = Engine::new(contender.params.clone());
                 engine.set_position(&record);
@@ -185,16 +200,19 @@ pub fn measure(
                     None | Some(Turn::Resign) => Some(false),
                     Some(turn) => judge(&mut solver, &record, turn, plan),
                 };
-                verdicts.push(verdict);
+                verdicts.push((verdict, choice));
             }
-            if verdicts.contains(&None) {
+            if verdicts.iter().any(|(v, _)| v.is_none()) {
                 unsolved += 1;
                 continue;
             }
             judged += 1;
-            for (c, v) in verdicts.into_iter().enumerate() {
+            for (c, (v, choice)) in verdicts.into_iter().enumerate() {
                 scores[c].0 += 1;
                 scores[c].1 += usize::from(v == Some(true));
+                if v == Some(false) {
+                    misses.push(miss(&contenders[c], &record, choice));
+                }
             }
         }
         results.push(StageResult {
@@ -218,9 +236,27 @@ pub fn measure(
                     }
                 })
                 .collect(),
+            misses,
         });
     }
     results
+}
+
+/// The record of a losing `choice` in `record`'s position.
+fn miss(contender: &Contender, record: &GameRecord, choice: Option<Turn>) -> Miss {
+    let game = record.start();
+    let moves = record
+        .moves()
+        .iter()
+        .map(|(_, t)| game.token(t))
+        .collect::<Vec<_>>()
+        .join(" ");
+    Miss {
+        contender: contender.name.clone(),
+        moves,
+        empty: empty_points(record.position()),
+        choice: choice.map_or(String::from("resign"), |t| record.position().token(&t)),
+    }
 }
 
 /// The stages taken together: every count summed, the shares and
@@ -258,6 +294,7 @@ pub fn pooled(results: &[StageResult]) -> Option<StageResult> {
         lost: sum(|r| r.lost),
         judged: sum(|r| r.judged),
         scores,
+        misses: results.iter().flat_map(|r| r.misses.clone()).collect(),
     })
 }
 
@@ -313,6 +350,7 @@ mod tests {
                 low: 0.0,
                 high: 1.0,
             }],
+            misses: Vec::new(),
         };
         let all = pooled(&[stage(4, 8, 10, 9), stage(9, 12, 30, 30)]).unwrap();
         assert_eq!(all.stage, Stage { min: 4, max: 12 });

@@ -203,5 +203,12 @@ fn table(args: &AccuracyArgs, results: &[StageResult]) -> String {
         }
         out.push('\n');
     }
+    for m in results.iter().flat_map(|r| &r.misses) {
+        let _ = writeln!(
+            out,
+            "{} chose {} with {} empty after: {}",
+            m.contender, m.choice, m.empty, m.moves
+        );
+    }
     out
 }
