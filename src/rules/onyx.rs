@@ -631,33 +631,35 @@ impl<const W: usize> OnyxGame<W> {
     /// two neighbours in the square hold one colour while the corner
     /// opposite it holds the other. Only squares of `last` are looked at:
     /// a placement changes no other square.
+    ///
+    /// Whether a square matches depends on the stones, so the test is
+    /// written without branches (both squares are always judged, the first
+    /// match kept): a branch per square was mispredicted about once a move.
     #[inline(always)]
     pub fn capture_point_near(&self, last: Cell) -> Option<Cell> {
         let last = last.index();
         let me = self.colour_at(last as u16);
-        for sq in &self.tables.points[last].squares {
+        let them = 3 - me;
+        // The point found plus one; 0 for none.
+        let mut found = 0u32;
+        // The second square first, so that a match in the first one wins.
+        for sq in self.tables.points[last].squares.iter().rev() {
             // Padding views have `last` as their midpoint: never empty here.
-            if self.colour_at(sq.midpoint) != 0 {
-                continue;
-            }
+            let open = self.colour_at(sq.midpoint) == 0;
             let opposite = self.colour_at(sq.opposite);
             let [s0, s1] = sq.sides.map(|q| self.colour_at(q));
-            let point = if opposite == 0 {
-                (s0 == s1 && s0 != 0 && s0 != me).then_some(sq.opposite)
-            } else if opposite != me {
-                None
-            } else if s0 == 0 {
-                (s1 != 0 && s1 != me).then_some(sq.sides[0])
-            } else if s1 == 0 {
-                (s0 != me).then_some(sq.sides[1])
-            } else {
-                None
-            };
-            if point.is_some() {
-                return point.map(Cell);
-            }
+            // At most one of the three holds: the empty corner is the
+            // opposite one, or one of the two sides.
+            let far = (opposite == 0) & (s0 == them) & (s1 == them);
+            let first = (opposite == me) & (s0 == 0) & (s1 == them);
+            let second = (opposite == me) & (s1 == 0) & (s0 == them);
+            let point = u32::from(far) * (u32::from(sq.opposite) + 1)
+                + u32::from(first) * (u32::from(sq.sides[0]) + 1)
+                + u32::from(second) * (u32::from(sq.sides[1]) + 1);
+            let hit = u32::from(open) * point;
+            found = hit + u32::from(hit == 0) * found;
         }
-        None
+        (found != 0).then(|| Cell((found - 1) as u16))
     }
 
     /// The mover's reply to a cut at `last`: two stones of the mover next
