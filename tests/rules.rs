@@ -473,3 +473,61 @@ fn smallest_group_is_bounded_by_the_board() {
         "unknown game 'chess' (xodd, yodd, odd, onyx)"
     );
 }
+
+/// Playouts of the default policy's shape: a chooser that keeps the drawn
+/// colour plays exactly the random playout, and any chooser ends in a
+/// consistent game with an odd total, its chooser told group changes a
+/// stone can make.
+#[test]
+fn choosing_playouts_agree_with_random_ones() {
+    use oddity::rules::parity::ParityGame;
+    fn check<const W: usize>(start: &ParityGame<W>, seed: u64) {
+        let (mut a, mut b) = (rng_from_seed(seed), rng_from_seed(seed));
+        let mut random = start.clone();
+        random.playout(&mut a);
+        let mut kept = start.clone();
+        kept.playout_choosing(&mut b, &mut |c| c.drawn);
+        for c in Colour::BOTH {
+            assert_eq!(random.stone_words(c), kept.stone_words(c), "seed {seed}");
+        }
+        let mut rng = rng_from_seed(seed);
+        let mut other = start.clone();
+        let mut told = 0;
+        other.playout_choosing(&mut rng, &mut |c| {
+            // A stone joins at most the groups around it: the change is 1
+            // (a new group) or less.
+            assert!(c.change.iter().all(|&d| (-5..=1).contains(&d)), "{c:?}");
+            told += 1;
+            c.drawn.opposite()
+        });
+        other.check_consistency().unwrap();
+        let counts = other.group_counts();
+        assert_eq!((counts[0] + counts[1]) % 2, 1, "seed {seed}");
+        assert!(told > 0, "seed {seed}");
+    }
+    for (kind, size) in [
+        (GameKind::Xodd, 5),
+        (GameKind::Yodd, 4),
+        (GameKind::Xodd, 12),
+    ] {
+        let mut rng = rng_from_seed(3);
+        for seed in 0..40u64 {
+            let mut game = AnyGame::new(&spec(kind, size));
+            // Start from random positions as well as the empty board.
+            for _ in 0..seed % 5 {
+                let turns = game.legal_turns();
+                let turn = turns[below(&mut rng, turns.len() as u32) as usize];
+                game.play_turn(&turn).unwrap();
+            }
+            if game.is_over() {
+                continue;
+            }
+            match &game {
+                AnyGame::Parity2(g) => check(g, seed),
+                AnyGame::Parity4(g) => check(g, seed),
+                AnyGame::Parity10(g) => check(g, seed),
+                _ => unreachable!("{kind} is a parity game"),
+            }
+        }
+    }
+}

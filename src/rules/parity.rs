@@ -382,12 +382,16 @@ impl<const W: usize> ParityGame<W> {
             let (j, c) = draw(rng, n - i);
             cells.swap(i, i + j);
             let e = cells[i] as usize;
-            let c = if PREFER {
-                self.preferred(e, c, prefer)
+            // With a preference, both colours' neighbouring groups are
+            // counted once and serve the choice and the parity test.
+            let (c, flips) = if PREFER {
+                let groups = Colour::BOTH.map(|k| self.adjacent_groups(e, k));
+                let c = self.preferred(groups, c, prefer);
+                (c, groups[c.index()] & 1 == 0)
             } else {
-                c
+                (c, self.flips(e, c))
             };
-            if self.turns == 0 || !self.flips(e, c) {
+            if self.turns == 0 || !flips {
                 self.place(e, c);
                 self.end_turn();
                 i += 1;
@@ -402,8 +406,10 @@ impl<const W: usize> ParityGame<W> {
                 let (j, c2) = draw(rng, n - k);
                 cells.swap(k, k + j);
                 let f = cells[k] as usize;
-                let c2 = match (self.flips(f, c2), self.flips(f, c2.opposite())) {
-                    (true, true) if PREFER => self.preferred(f, c2, prefer),
+                let groups = Colour::BOTH.map(|k| self.adjacent_groups(f, k));
+                let flips = |k: Colour| groups[k.index()] & 1 == 0;
+                let c2 = match (flips(c2), flips(c2.opposite())) {
+                    (true, true) if PREFER => self.preferred(groups, c2, prefer),
                     (true, _) => c2,
                     (false, true) => c2.opposite(),
                     (false, false) => continue,
@@ -439,19 +445,19 @@ impl<const W: usize> ParityGame<W> {
         self.winner_by_groups()
     }
 
-    /// The colour `prefer` picks for a stone on the empty `cell`.
+    /// The colour `prefer` picks for a stone on an empty cell next to
+    /// `groups[c]` groups of each colour `c`.
     #[inline(always)]
     fn preferred(
         &self,
-        cell: usize,
+        groups: [u32; 2],
         drawn: Colour,
         prefer: &mut dyn FnMut(ColourChoice) -> Colour,
     ) -> Colour {
-        let change = |c: Colour| 1 - self.adjacent_groups(cell, c) as i32;
         prefer(ColourChoice {
             mover: self.to_move,
             drawn,
-            change: [change(Colour::Black), change(Colour::White)],
+            change: groups.map(|g| 1 - g as i32),
         })
     }
 }
