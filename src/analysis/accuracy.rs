@@ -78,6 +78,25 @@ pub struct Miss {
     pub choice: String,
 }
 
+impl Score {
+    /// `correct` of `positions`, with the share's 95% Wilson interval.
+    fn new(contender: &str, positions: usize, correct: usize) -> Score {
+        let (low, high) = wilson(correct, positions);
+        Score {
+            contender: contender.to_string(),
+            positions,
+            correct,
+            share: if positions > 0 {
+                correct as f64 / positions as f64
+            } else {
+                0.0
+            },
+            low,
+            high,
+        }
+    }
+}
+
 /// One stage's results.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct StageResult {
@@ -224,17 +243,7 @@ pub fn measure(
             scores: contenders
                 .iter()
                 .zip(scores)
-                .map(|(c, (n, k))| {
-                    let (low, high) = wilson(k, n);
-                    Score {
-                        contender: c.name.clone(),
-                        positions: n,
-                        correct: k,
-                        share: if n > 0 { k as f64 / n as f64 } else { 0.0 },
-                        low,
-                        high,
-                    }
-                })
+                .map(|(c, (n, k))| Score::new(&c.name, n, k))
                 .collect(),
             misses,
         });
@@ -276,15 +285,7 @@ pub fn pooled(results: &[StageResult]) -> Option<StageResult> {
         .map(|(c, s)| {
             let n: usize = results.iter().map(|r| r.scores[c].positions).sum();
             let k: usize = results.iter().map(|r| r.scores[c].correct).sum();
-            let (low, high) = wilson(k, n);
-            Score {
-                contender: s.contender.clone(),
-                positions: n,
-                correct: k,
-                share: if n > 0 { k as f64 / n as f64 } else { 0.0 },
-                low,
-                high,
-            }
+            Score::new(&s.contender, n, k)
         })
         .collect();
     Some(StageResult {

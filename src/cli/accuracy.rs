@@ -62,15 +62,7 @@ fn stages(text: &str) -> Result<Vec<Stage>, String> {
 }
 
 fn contenders(args: &AccuracyArgs) -> Result<Vec<Contender>, String> {
-    let mut tuned = crate::search::tuning::Tuning::default();
-    for item in &args.params {
-        let (name, value) = item
-            .split_once('=')
-            .ok_or_else(|| format!("--param '{item}' is not NAME=VALUE"))?;
-        tuned
-            .set(name, value)
-            .map_err(|e| format!("--param {name}={value}: {e}"))?;
-    }
+    let tuned = super::parse_tuning(&args.params)?;
     let base = SearchParams {
         threads: 1,
         seed: args.seed,

@@ -12,7 +12,6 @@ use crate::rules::position::AnyGame;
 use crate::rules::random::rng_from_seed;
 use crate::rules::record::GameRecord;
 use crate::search::knowledge::Knowledge;
-use crate::search::tuning::Tuning;
 use crate::search::{Engine, Limits, NODE_BYTES, Policy, SearchParams, StopFlag, bounds};
 
 #[derive(Args, Debug)]
@@ -119,7 +118,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
     if let Some(s) = seconds {
         bounds::seconds("--seconds", s).map_err(|e| e.to_string())?;
     }
-    let tuning = tuning(&args.params)?;
+    let tuning = super::parse_tuning(&args.params)?;
     if args.playouts || args.policy_playouts {
         let secs = Duration::from_secs_f64(seconds.unwrap_or(2.0));
         let settings = tuning.resolve(spec.kind, args.policy);
@@ -217,20 +216,6 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         stop_ms,
         best,
     })
-}
-
-/// The `--param NAME=VALUE` overrides of the default policy.
-fn tuning(items: &[String]) -> Result<Tuning, String> {
-    let mut tuning = Tuning::default();
-    for item in items {
-        let (name, value) = item
-            .split_once('=')
-            .ok_or_else(|| format!("--param '{item}' is not NAME=VALUE"))?;
-        tuning
-            .set(name, value)
-            .map_err(|e| format!("--param {name}={value}: {e}"))?;
-    }
-    Ok(tuning)
 }
 
 /// Which playouts [`playout_loop`] times: the bare kernel, or the default

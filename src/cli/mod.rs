@@ -17,6 +17,7 @@ use clap::Args;
 
 use crate::rules::game::{GameSpec, Rules};
 use crate::rules::kind::GameKind;
+use crate::search::tuning::Tuning;
 
 /// Options that choose a game, its board and its rule variant (shared by
 /// every command that plays or counts a game).
@@ -62,6 +63,20 @@ impl GameArgs {
         };
         GameSpec::from_options(kind, self.size, rules).map_err(|e| e.to_string())
     }
+}
+
+/// The `--param NAME=VALUE` overrides of the default policy.
+pub fn parse_tuning(items: &[String]) -> Result<Tuning, String> {
+    let mut tuning = Tuning::default();
+    for item in items {
+        let (name, value) = item
+            .split_once('=')
+            .ok_or_else(|| format!("--param '{item}' is not NAME=VALUE"))?;
+        tuning
+            .set(name, value)
+            .map_err(|e| format!("--param {name}={value}: {e}"))?;
+    }
+    Ok(tuning)
 }
 
 pub fn parse_game_kind(text: &str) -> Result<GameKind, String> {

@@ -270,7 +270,7 @@ fn check_win_from<G: Game>(
                 }));
             }
             // Candidates that lead to positions checked already go first.
-            actions.sort_by_key(|&a| {
+            actions.sort_by_cached_key(|&a| {
                 let mut next = game.clone();
                 next.apply(a);
                 let settled = next.winner() == Some(winner)
