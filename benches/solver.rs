@@ -1,5 +1,6 @@
 //! Criterion benches of the exact solver: whole solves of fixed small
-//! positions with a fresh table, so that node counts and speed are kept.
+//! positions with a fresh table, so that node counts and speed are kept,
+//! and retrograde tables of whole small boards.
 
 use std::hint::black_box;
 use std::sync::atomic::AtomicBool;
@@ -8,7 +9,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use oddity::analysis::setup::replay;
 use oddity::rules::game::{GameSpec, Rules};
 use oddity::rules::kind::GameKind;
-use oddity::solver::{SolveLimits, Solver, SolverParams};
+use oddity::solver::{SolveLimits, Solver, SolverParams, solve_retrograde};
 
 fn position(kind: GameKind, size: usize, moves: &[&str]) -> oddity::rules::position::AnyGame {
     let spec = GameSpec::new(kind, size, Rules::default()).unwrap();
@@ -53,5 +54,21 @@ fn solves(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, solves);
+/// Retrograde tables of whole boards: every position valued.
+fn tables(c: &mut Criterion) {
+    let mut group = c.benchmark_group("retrograde");
+    group.sample_size(10);
+    for (name, kind, size) in [
+        ("xodd3", GameKind::Xodd, 3),
+        ("yodd2", GameKind::Yodd, 2),
+        ("xodd4", GameKind::Xodd, 4),
+    ] {
+        let game = position(kind, size, &[]);
+        group.bench_function(name, |b| {
+            b.iter(|| black_box(solve_retrograde(&game, 64).unwrap().0.value))
+        });
+    }
+}
+
+criterion_group!(benches, solves, tables);
 criterion_main!(benches);

@@ -61,6 +61,68 @@ fn solve_prints_every_turn_and_checks_its_proofs() {
 }
 
 #[test]
+fn solve_by_retrograde_analysis_gives_the_same_answers_and_checks_them() {
+    for args in [
+        ["--game", "xodd", "--size", "3", "--moves", ""],
+        ["--game", "odd", "--size", "2", "--moves", "B:B2 W:A1"],
+        ["--game", "yodd", "--size", "2", "--moves", "B:B2 pass"],
+    ] {
+        let answer = |extra: &[&str]| -> Value {
+            let mut all = vec!["solve"];
+            all.extend(args);
+            all.extend(extra);
+            all.push("--json");
+            let (ok, out, err) = oddity(&all);
+            assert!(ok, "{args:?} {extra:?}: {err}");
+            serde_json::from_str(out.lines().last().unwrap()).unwrap()
+        };
+        let searched = answer(&["--check"]);
+        let table = answer(&["--retrograde", "--check"]);
+        assert_eq!(table["method"], "retrograde");
+        assert_eq!(searched["method"], "df-pn");
+        assert_eq!(table["value"], searched["value"], "{args:?}");
+        assert_eq!(table["turns"], searched["turns"], "{args:?}");
+        assert_eq!(table["checked"]["ok"], true, "{args:?}");
+        assert_eq!(table["bytes_per_entry"], 1);
+    }
+
+    let (ok, out, err) = oddity(&["solve", "--game", "yodd", "--size", "2", "--retrograde"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("winning turns (1 of 14): B:B2"), "{out}");
+    assert!(
+        out.contains("every position that can follow valued: 2187 positions"),
+        "{out}"
+    );
+
+    let (ok, _, err) = oddity(&["solve", "--game", "onyx", "--size", "4", "--retrograde"]);
+    assert!(!ok && err.contains("Xodd, Yodd and Odd"), "{err}");
+    let (ok, _, err) = oddity(&["solve", "--game", "xodd", "--size", "5", "--retrograde"]);
+    assert!(!ok && err.contains("25 empty cells"), "{err}");
+    let (ok, _, err) = oddity(&[
+        "solve",
+        "--game",
+        "yodd",
+        "--size",
+        "3",
+        "--retrograde",
+        "--memory",
+        "100",
+    ]);
+    assert!(!ok && err.contains("1109 MiB"), "{err}");
+    let (ok, _, err) = oddity(&[
+        "solve",
+        "--game",
+        "xodd",
+        "--size",
+        "3",
+        "--retrograde",
+        "--time",
+        "5",
+    ]);
+    assert!(!ok && err.contains("--time"), "{err}");
+}
+
+#[test]
 fn solve_draws_each_turn_won_or_lost() {
     let dir = std::env::temp_dir().join(format!("oddity-solve-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

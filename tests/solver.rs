@@ -11,7 +11,10 @@ use oddity::rules::moves::{Action, Colour, Stone, Turn};
 use oddity::rules::position::AnyGame;
 use oddity::rules::random::{below, rng_from_seed};
 use oddity::solver::proof::{Guide, check_win};
-use oddity::solver::{Solution, SolveLimits, Solver, SolverParams, Value};
+use oddity::solver::retrograde::RetrogradeError;
+use oddity::solver::{
+    Solution, SolveLimits, Solver, SolverParams, Value, check_retrograde, solve_retrograde,
+};
 use oddity::with_game;
 
 fn spec(kind: GameKind, size: usize) -> GameSpec {
@@ -203,14 +206,30 @@ fn exhaustive(game: &AnyGame) -> (Value, Vec<(Turn, Value)>) {
     })
 }
 
+/// The retrograde table's solution of `game`, checked.
+fn solve_by_table(game: &AnyGame) -> Solution {
+    let (s, table) = solve_retrograde(game, 64).unwrap();
+    check_retrograde(game, &s, &table, true)
+        .unwrap_or_else(|e| panic!("the table's proof checks: {e}"));
+    s
+}
+
+/// Both solvers (df-pn, and the retrograde table where stones stay on the
+/// board) give `game` the exhaustive value and turn values.
 fn assert_agrees(game: &AnyGame, label: &str) {
     let (value, turns) = exhaustive(game);
-    let s = solve(game);
-    assert_eq!(s.value, Some(value), "{label}: value");
-    let solved: HashMap<Turn, Value> = s.turns.iter().map(|t| (t.turn, t.value.unwrap())).collect();
-    assert_eq!(solved.len(), turns.len(), "{label}: every turn");
-    for (t, v) in turns {
-        assert_eq!(solved[&t], v, "{label}: turn {}", game.token(&t));
+    let mut solutions = vec![("df-pn", solve(game))];
+    if game.kind() != GameKind::Onyx {
+        solutions.push(("retrograde", solve_by_table(game)));
+    }
+    for (method, s) in solutions {
+        assert_eq!(s.value, Some(value), "{label}, {method}: value");
+        let solved: HashMap<Turn, Value> =
+            s.turns.iter().map(|t| (t.turn, t.value.unwrap())).collect();
+        assert_eq!(solved.len(), turns.len(), "{label}, {method}: every turn");
+        for (t, v) in &turns {
+            assert_eq!(solved[t], *v, "{label}, {method}: turn {}", game.token(t));
+        }
     }
 }
 
@@ -536,4 +555,76 @@ fn two_threads_prove_the_same_values_as_one() {
             assert_eq!(values(&two), values(&one));
         }
     }
+}
+
+#[test]
+fn the_retrograde_table_refuses_what_it_cannot_hold() {
+    let onyx = AnyGame::new(&spec(GameKind::Onyx, 4));
+    assert_eq!(
+        solve_retrograde(&onyx, 64).err(),
+        Some(RetrogradeError::Game)
+    );
+    let odd5 = AnyGame::new(&spec(GameKind::Odd, 5));
+    assert_eq!(
+        solve_retrograde(&odd5, 1 << 20).err(),
+        Some(RetrogradeError::TooManyEmpty { empty: 61 })
+    );
+    // Yodd 3: 3^19 bytes.
+    let yodd3 = AnyGame::new(&spec(GameKind::Yodd, 3));
+    assert_eq!(
+        solve_retrograde(&yodd3, 64).err(),
+        Some(RetrogradeError::Memory {
+            needed_mb: 1109,
+            memory_mb: 64
+        })
+    );
+}
+
+#[test]
+fn the_retrograde_check_refuses_a_wrong_value() {
+    for (spec, moves) in [
+        (spec(GameKind::Xodd, 3), "B:B2 W:A1,W:C3"),
+        (spec(GameKind::Odd, 2), "B:B2"),
+    ] {
+        let mut game = AnyGame::new(&spec);
+        for token in moves.split_whitespace() {
+            let turn = game.parse_turn(token).unwrap();
+            game.play_turn(&turn).unwrap();
+        }
+        let (mut s, table) = solve_retrograde(&game, 64).unwrap();
+        check_retrograde(&game, &s, &table, true).unwrap();
+        s.value = s.value.map(|v| match v {
+            Value::Win => Value::Loss,
+            _ => Value::Win,
+        });
+        assert!(
+            check_retrograde(&game, &s, &table, true).is_err(),
+            "{moves}: the opposite value is refused"
+        );
+    }
+}
+
+/// The table, built once for Xodd 4 (16 cells), gives the value df-pn
+/// proves for positions along a game.
+#[test]
+fn the_retrograde_table_agrees_with_df_pn_on_xodd_4() {
+    let start = AnyGame::new(&spec(GameKind::Xodd, 4));
+    let (_, table) = solve_retrograde(&start, 64).unwrap();
+    let mut seen = HashSet::new();
+    for seed in 0..6u64 {
+        let g = random_position(&start, 3 + seed as usize % 3, seed);
+        let mut solver = Solver::new(SolverParams {
+            memory_mb: 64,
+            ..SolverParams::default()
+        });
+        let limits = SolveLimits::default();
+        let s = solver.solve(&g, false, &limits, &AtomicBool::new(false), None);
+        let value = s.value.expect("proven");
+        with_game!(&g, g => {
+            let mover = g.to_move();
+            assert_eq!(value == Value::Win, table.wins(g, mover), "seed {seed}");
+        });
+        seen.insert(value);
+    }
+    assert_eq!(seen.len(), 2, "won and lost positions both compared");
 }

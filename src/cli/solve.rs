@@ -17,7 +17,10 @@ use crate::rules::moves::Turn;
 use crate::rules::position::AnyGame;
 use crate::rules::record::GameRecord;
 use crate::rules::topology::Cell;
-use crate::solver::{Solution, SolveLimits, SolveProgress, Solver, SolverParams, Value};
+use crate::solver::{
+    Solution, SolveLimits, SolveProgress, Solver, SolverParams, Value, check_retrograde,
+    solve_retrograde,
+};
 
 #[derive(Args, Debug)]
 pub struct SolveArgs {
@@ -41,6 +44,11 @@ pub struct SolveArgs {
     /// Check every proven value by walking its proof from the rules.
     #[arg(long)]
     pub check: bool,
+    /// Value every position of the board by retrograde analysis instead of
+    /// searching (Xodd, Yodd and Odd on boards of up to 20 cells; the
+    /// table takes 3^cells bytes, within --memory).
+    #[arg(long, conflicts_with_all = ["nodes", "time", "value_only", "no_ordering", "playouts", "epsilon"])]
+    pub retrograde: bool,
     /// Print one JSON object (the last stdout line) instead of text.
     #[arg(long)]
     pub json: bool,
@@ -100,6 +108,9 @@ pub fn run(args: &SolveArgs) -> Result<(), String> {
     if game.is_over() {
         return Err("the game is over: there is nothing to solve".into());
     }
+    if args.retrograde {
+        return run_retrograde(args, &record);
+    }
     let mut solver = Solver::new(SolverParams {
         threads: args.threads,
         memory_mb: args.memory,
@@ -139,17 +150,57 @@ pub fn run(args: &SolveArgs) -> Result<(), String> {
     } else {
         None
     };
+    report(args, &record, &solution, checked)
+}
+
+/// `--retrograde`: the value of every position of the board, in a pool of
+/// `--threads` threads.
+fn run_retrograde(args: &SolveArgs, record: &GameRecord) -> Result<(), String> {
+    let game = record.position();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads)
+        .build()
+        .map_err(|e| format!("cannot start the solver threads: {e}"))?;
+    if std::io::stderr().is_terminal() {
+        eprint!("valuing every position of the board ...");
+    }
+    let solved = pool.install(|| solve_retrograde(game, args.memory));
+    if std::io::stderr().is_terminal() {
+        eprint!("\r{:70}\r", "");
+    }
+    let (solution, table) = solved.map_err(|e| e.to_string())?;
+    let checked = args.check.then(|| {
+        check_retrograde(game, &solution, &table, !args.no_symmetry).map_err(|e| e.to_string())
+    });
+    report(args, record, &solution, checked)
+}
+
+/// Prints the solution (text or JSON), draws it when asked, and fails when
+/// its check did.
+fn report(
+    args: &SolveArgs,
+    record: &GameRecord,
+    solution: &Solution,
+    checked: Option<Result<u64, String>>,
+) -> Result<(), String> {
+    let game = record.position();
     if args.json {
-        println!("{}", json(&game, &solution, checked.as_ref()));
+        println!(
+            "{}",
+            json(game, solution, checked.as_ref(), args.retrograde)
+        );
     } else {
-        print!("{}", text(&game, &solution, checked.as_ref()));
+        print!(
+            "{}",
+            text(game, solution, checked.as_ref(), args.retrograde)
+        );
     }
     if args.svg.is_some() || args.png.is_some() {
         let style = Style {
             scale: args.scale,
             ..Style::default()
         };
-        let svg = render::svg(&picture(&record, &solution), &style);
+        let svg = render::svg(&picture(record, solution), &style);
         for out in [&args.svg, &args.png].into_iter().flatten() {
             write_picture(&svg, Some(out))?;
         }
@@ -181,7 +232,14 @@ fn value_words(game: &AnyGame, s: &Solution) -> String {
     }
 }
 
-fn text(game: &AnyGame, s: &Solution, checked: Option<&Result<u64, String>>) -> String {
+/// The solution in words; `retrograde` when every position of the board
+/// was valued (the table then holds a byte per position).
+fn text(
+    game: &AnyGame,
+    s: &Solution,
+    checked: Option<&Result<u64, String>>,
+    retrograde: bool,
+) -> String {
     let mut out = String::new();
     let spec = game.spec();
     let _ = writeln!(out, "{}, {} to move", spec.title(), s.to_move.name());
@@ -221,14 +279,24 @@ fn text(game: &AnyGame, s: &Solution, checked: Option<&Result<u64, String>>) -> 
         let pv: Vec<String> = s.pv.iter().map(|t| game.token(t)).collect();
         let _ = writeln!(out, "principal line: {}", pv.join(" "));
     }
-    let _ = writeln!(
-        out,
-        "nodes {}, table {} entries of {}, {:.2} s",
-        s.nodes,
-        s.table_entries,
-        s.table_capacity,
-        s.elapsed.as_secs_f64()
-    );
+    if retrograde {
+        let _ = writeln!(
+            out,
+            "every position that can follow valued: {} positions, a table of {} bytes, {:.2} s",
+            s.nodes,
+            s.table_capacity,
+            s.elapsed.as_secs_f64()
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "nodes {}, table {} entries of {}, {:.2} s",
+            s.nodes,
+            s.table_entries,
+            s.table_capacity,
+            s.elapsed.as_secs_f64()
+        );
+    }
     match checked {
         Some(Ok(n)) => {
             let _ = writeln!(out, "checked: every proven value, {n} positions");
@@ -241,7 +309,12 @@ fn text(game: &AnyGame, s: &Solution, checked: Option<&Result<u64, String>>) -> 
     out
 }
 
-fn json(game: &AnyGame, s: &Solution, checked: Option<&Result<u64, String>>) -> String {
+fn json(
+    game: &AnyGame,
+    s: &Solution,
+    checked: Option<&Result<u64, String>>,
+    retrograde: bool,
+) -> String {
     let spec = game.spec();
     let turns: Vec<serde_json::Value> = s
         .turns
@@ -265,7 +338,8 @@ fn json(game: &AnyGame, s: &Solution, checked: Option<&Result<u64, String>>) -> 
         "nodes": s.nodes,
         "table_entries": s.table_entries,
         "table_capacity": s.table_capacity,
-        "bytes_per_entry": crate::solver::table::ENTRY_BYTES,
+        "method": if retrograde { "retrograde" } else { "df-pn" },
+        "bytes_per_entry": if retrograde { 1 } else { crate::solver::table::ENTRY_BYTES },
         "seconds": s.elapsed.as_secs_f64(),
         "nodes_per_second": s.nodes as f64 / s.elapsed.as_secs_f64().max(1e-9),
     });

@@ -32,6 +32,7 @@ pub mod dfpn;
 pub mod keys;
 mod order;
 pub mod proof;
+pub mod retrograde;
 pub mod table;
 
 use std::collections::VecDeque;
@@ -41,6 +42,7 @@ use std::time::{Duration, Instant};
 
 use dfpn::{Dfpn, DfpnConfig, Numbers};
 use keys::Keys;
+use retrograde::{Retrograde, RetrogradeError, RetrogradeGuide};
 use table::Table;
 
 use crate::rules::game::{Game, GameSpec, turn_of};
@@ -276,6 +278,63 @@ impl Solver {
         let table = self.table_for(game.spec());
         crate::with_game!(game, g => proof::check_solution(g, solution, params, table))
     }
+}
+
+/// Solves `game` by valuing every position that can follow it
+/// ([`retrograde`]): its value, every turn's and a principal line, all
+/// exact. Returns the table as well, for [`check_retrograde`].
+pub fn solve_retrograde(
+    game: &AnyGame,
+    memory_mb: usize,
+) -> Result<(Solution, Retrograde), RetrogradeError> {
+    let start = Instant::now();
+    let table = crate::with_game!(game, g => Retrograde::build(g, memory_mb))?;
+    let solution = crate::with_game!(game, g => {
+        let mover = g.to_move();
+        let turns: Vec<TurnValue> = g
+            .legal_turns()
+            .into_iter()
+            .map(|turn| {
+                let mut next = g.clone();
+                next.play_turn(&turn).expect("a legal turn");
+                let value = if table.wins(&next, mover) { Value::Win } else { Value::Loss };
+                TurnValue { turn, value: Some(value), work: 0 }
+            })
+            .collect();
+        let value = if g.is_over() {
+            None
+        } else if table.wins(g, mover) {
+            Some(Value::Win)
+        } else {
+            Some(Value::Loss)
+        };
+        Solution {
+            to_move: mover,
+            value,
+            turns,
+            pv: table.principal_line(g),
+            nodes: table.positions(),
+            table_entries: table.positions() as usize,
+            table_capacity: table.positions() as usize,
+            elapsed: start.elapsed(),
+            root: None,
+        }
+    });
+    Ok((solution, table))
+}
+
+/// Checks a retrograde solution's values by walking their proofs from the
+/// rules, with the table naming the winner's actions. The positions shown
+/// are kept as bits: these proofs are too large for full descriptions.
+pub fn check_retrograde(
+    game: &AnyGame,
+    solution: &Solution,
+    table: &Retrograde,
+    symmetric: bool,
+) -> Result<u64, proof::CheckError> {
+    crate::with_game!(game, g => proof::check_values(g, solution, symmetric, true, |winner| {
+        RetrogradeGuide { table, winner }
+    }))
 }
 
 /// Which search a job runs.

@@ -97,6 +97,121 @@ pub trait Guide<G> {
 /// most two words each), the side to move and the turn state.
 type PositionKey = [u64; 5];
 
+/// The positions a check has shown won, by their least image's key.
+pub(super) trait Shown {
+    fn contains(&self, key: &PositionKey) -> bool;
+    fn insert(&mut self, key: PositionKey);
+    /// Positions kept.
+    fn count(&self) -> u64;
+}
+
+impl Shown for HashSet<PositionKey> {
+    fn contains(&self, key: &PositionKey) -> bool {
+        HashSet::contains(self, key)
+    }
+    fn insert(&mut self, key: PositionKey) {
+        HashSet::insert(self, key);
+    }
+    fn count(&self) -> u64 {
+        self.len() as u64
+    }
+}
+
+/// Shown positions that follow a root with at most [`DENSE_EMPTY`] empty
+/// cells, as one bit each, for proofs with more positions than a set of
+/// full descriptions can hold: a position's bit is found from the root's
+/// empty cells as base-3 digits (0 empty, 1 black, 2 white), the side to
+/// move and whether the last turn was a pass. Positions in the middle of a
+/// turn, Black's first turn, and positions without the root's stones (an
+/// image of one) are not kept: they are walked again each time they are
+/// reached.
+pub(super) struct DenseShown {
+    /// Per bit of the board's stone words: its digit's place value (3^i
+    /// for the i-th empty cell of the root), 0 for the other cells.
+    place: Vec<u64>,
+    /// The root's stones, as stone words.
+    fixed: [[u64; 2]; 2],
+    bits: Vec<u64>,
+    count: u64,
+}
+
+/// The most empty cells a [`DenseShown`] handles: 3^20 positions, 1.7 GiB.
+pub(super) const DENSE_EMPTY: usize = 20;
+
+impl DenseShown {
+    pub(super) fn new<G: Game>(root: &G) -> Option<DenseShown> {
+        let topology = root.topology();
+        if topology.bits > 128 {
+            return None;
+        }
+        let mut place = vec![0u64; 128];
+        let mut fixed = [[0u64; 2]; 2];
+        let mut empty = 0u32;
+        for &c in topology.cells() {
+            match root.stone_at(c) {
+                Some(colour) => fixed[colour.index()][c.index() / 64] |= 1 << (c.index() % 64),
+                None if (empty as usize) < DENSE_EMPTY => {
+                    place[c.index()] = 3u64.pow(empty);
+                    empty += 1;
+                }
+                None => return None,
+            }
+        }
+        let positions = 3u64.pow(empty) * 4;
+        Some(DenseShown {
+            place,
+            fixed,
+            bits: vec![0; positions.div_ceil(64) as usize],
+            count: 0,
+        })
+    }
+
+    /// The bit of a key, unless it is a position that is not kept.
+    fn slot(&self, key: &PositionKey) -> Option<u64> {
+        let tail = key[4];
+        // Black's first turn (flag bit 0) or a remembered point.
+        if tail & 0b10 != 0 || tail >> 16 != 0 {
+            return None;
+        }
+        let mut number = 0;
+        for (colour, digit) in [(0, 1), (1, 2)] {
+            for w in 0..2 {
+                let word = key[2 * colour + w];
+                let fixed = self.fixed[colour][w];
+                if word & fixed != fixed {
+                    return None;
+                }
+                let mut bits = word & !fixed;
+                while bits != 0 {
+                    number += digit * self.place[w * 64 + bits.trailing_zeros() as usize];
+                    bits &= bits - 1;
+                }
+            }
+        }
+        // The side to move (tail bit 0) and a pass as the last turn (bit 2).
+        Some(number * 4 + (tail & 1) * 2 + (tail >> 2 & 1))
+    }
+}
+
+impl Shown for DenseShown {
+    fn contains(&self, key: &PositionKey) -> bool {
+        self.slot(key)
+            .is_some_and(|s| self.bits[(s / 64) as usize] >> (s % 64) & 1 == 1)
+    }
+    fn insert(&mut self, key: PositionKey) {
+        if let Some(s) = self.slot(&key) {
+            let word = &mut self.bits[(s / 64) as usize];
+            if *word >> (s % 64) & 1 == 0 {
+                *word |= 1 << (s % 64);
+                self.count += 1;
+            }
+        }
+    }
+    fn count(&self) -> u64 {
+        self.count
+    }
+}
+
 /// The images of a position that the checker treats as one: the board's
 /// symmetries (cell permutations from the topology), and in Odd each also
 /// with the colours exchanged (the count of groups ignores colour). Onyx
@@ -229,7 +344,7 @@ fn check_win_from<G: Game>(
     winner: Colour,
     guide: &mut dyn Guide<G>,
     images: &Images,
-    done: &mut HashSet<PositionKey>,
+    done: &mut dyn Shown,
 ) -> Result<u64, CheckError> {
     if root.topology().bits > 128 {
         return Err(CheckError::BoardTooLarge);
@@ -240,7 +355,7 @@ fn check_win_from<G: Game>(
     let enter = |guide: &mut dyn Guide<G>,
                  game: G,
                  line: &Vec<Action>,
-                 done: &HashSet<PositionKey>,
+                 done: &dyn Shown,
                  on_path: &HashSet<PositionKey>|
      -> Entered<G> {
         if let Some(w) = game.winner() {
@@ -294,7 +409,7 @@ fn check_win_from<G: Game>(
         })
     };
     let mut outcome = match enter(guide, root.clone(), &line, done, &on_path) {
-        Entered::Settled(result) => return result.map(|()| done.len() as u64),
+        Entered::Settled(result) => return result.map(|()| done.count()),
         Entered::Open(frame) => {
             on_path.insert(frame.key);
             stack.push(frame);
@@ -368,7 +483,7 @@ fn check_win_from<G: Game>(
             }
         }
     }
-    outcome.unwrap_or(Ok(())).map(|()| done.len() as u64)
+    outcome.unwrap_or(Ok(())).map(|()| done.count())
 }
 
 /// The solver's table as a guide: the winner's cheapest proven action;
@@ -461,7 +576,8 @@ impl TableGuide<'_> {
 }
 
 /// Checks `solution`'s root value and every proven turn's value (a value
-/// of neither side winning has no proof to walk and is left out).
+/// of neither side winning has no proof to walk and is left out), with the
+/// solver's table as the guide.
 pub(super) fn check_solution<G: Game>(
     game: &G,
     solution: &Solution,
@@ -473,33 +589,57 @@ pub(super) fn check_solution<G: Game>(
     let config = params.dfpn_config(kind, false);
     let cyclic = config.cyclic;
     let mover = game.to_move();
-    let images = Images::of(game, params.symmetry);
-    // Positions shown won, for Black and for White.
-    let mut done: [HashSet<PositionKey>; 2] = [HashSet::new(), HashSet::new()];
-    let mut check = |position: &G, value: Value| -> Result<(), CheckError> {
-        let winner = match value {
-            Value::Win => mover,
-            Value::Loss => mover.opposite(),
-            Value::Neither => return Ok(()),
-        };
+    check_values(game, solution, params.symmetry, false, |winner| {
         // The searches of a game without repetitions prove the loser's
         // defeat as the mover's disproof; in Onyx the winner attacks.
         let attacker = if cyclic { winner } else { mover };
-        let mut guide = TableGuide {
+        TableGuide {
             table,
             keys: &keys,
             attacker,
             winner,
             config,
             searches: 0,
+        }
+    })
+}
+
+/// Checks `solution`'s values with the guide `guide_for(winner)` gives
+/// for each; returns the positions checked. With `dense`, the positions
+/// shown are kept as bits (see [`DenseShown`]) where the board allows.
+pub(super) fn check_values<G: Game, D: Guide<G>>(
+    game: &G,
+    solution: &Solution,
+    symmetric: bool,
+    dense: bool,
+    mut guide_for: impl FnMut(Colour) -> D,
+) -> Result<u64, CheckError> {
+    let mover = game.to_move();
+    let has_stones = game
+        .topology()
+        .cells()
+        .iter()
+        .any(|&c| game.stone_at(c).is_some());
+    // A dense set keeps the positions with the root's stones: images that
+    // move them would not be kept.
+    let images = Images::of(game, symmetric && !(dense && has_stones));
+    // Positions shown won, for Black and for White, made when first needed.
+    let mut done: [Option<Box<dyn Shown>>; 2] = [None, None];
+    let mut check = |position: &G, value: Value| -> Result<(), CheckError> {
+        let winner = match value {
+            Value::Win => mover,
+            Value::Loss => mover.opposite(),
+            Value::Neither => return Ok(()),
         };
-        check_win_from(
-            position,
-            winner,
-            &mut guide,
-            &images,
-            &mut done[usize::from(winner == Colour::White)],
-        )?;
+        let mut guide = guide_for(winner);
+        let shown =
+            done[usize::from(winner == Colour::White)].get_or_insert_with(
+                || match DenseShown::new(game).filter(|_| dense) {
+                    Some(d) => Box::new(d),
+                    None => Box::new(HashSet::<PositionKey>::new()),
+                },
+            );
+        check_win_from(position, winner, &mut guide, &images, shown.as_mut())?;
         Ok(())
     };
     if let Some(value) = solution.value {
@@ -512,5 +652,5 @@ pub(super) fn check_solution<G: Game>(
             check(&position, value)?;
         }
     }
-    Ok((done[0].len() + done[1].len()) as u64)
+    Ok(done.iter().flatten().map(|d| d.count()).sum())
 }
