@@ -49,6 +49,7 @@ pub struct Resolved {
     pub endgame: bool,
     pub endgame_share: f32,
     pub endgame_empty: u32,
+    pub endgame_table: u32,
 }
 
 /// The default policy's settings for `kind`, before any override.
@@ -67,6 +68,7 @@ pub fn defaults(kind: GameKind) -> Resolved {
         endgame: true,
         endgame_share: 0.3,
         endgame_empty: 14,
+        endgame_table: 11,
     };
     match kind {
         // AMAF keyed by (cell, colour) misleads in the parity games, where

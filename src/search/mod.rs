@@ -485,7 +485,8 @@ impl Engine {
         let solution = if self.params.filter.is_some() {
             None
         } else {
-            self.endgame.attempt(game, &settings, limits, stop)
+            self.endgame
+                .attempt(game, &settings, limits, stop, self.params.threads)
         };
         if let Some(sol) = &solution
             && sol.value == Some(crate::solver::Value::Win)

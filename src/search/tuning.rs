@@ -46,10 +46,14 @@ pub struct Tuning {
     pub endgame_share: Option<f32>,
     /// The most empty points for which the solver is tried.
     pub endgame_empty: Option<u32>,
+    /// The most empty points for which the solver values every position
+    /// that can follow instead of searching (retrograde analysis; Xodd,
+    /// Yodd and Odd on boards of at most 64 points).
+    pub endgame_table: Option<u32>,
 }
 
 /// The names [`Tuning::set`] accepts, in listing order.
-pub const NAMES: [&str; 13] = [
+pub const NAMES: [&str; 14] = [
     "rave",
     "rave_equiv",
     "rave_depth",
@@ -63,6 +67,7 @@ pub const NAMES: [&str; 13] = [
     "endgame",
     "endgame_share",
     "endgame_empty",
+    "endgame_table",
 ];
 
 /// Why a tuning parameter was refused.
@@ -141,6 +146,10 @@ impl Tuning {
             "endgame_empty" => {
                 self.endgame_empty = parse_number(value, 0.0, 4096.0)?.map(|x| x.round() as u32);
             }
+            "endgame_table" => {
+                let most = crate::solver::retrograde::MAX_EMPTY as f32;
+                self.endgame_table = parse_number(value, 0.0, most)?.map(|x| x.round() as u32);
+            }
             _ => return Err(TuningError::UnknownName),
         }
         Ok(())
@@ -162,6 +171,7 @@ impl Tuning {
             "endgame" => show_switch(self.endgame),
             "endgame_share" => show(self.endgame_share),
             "endgame_empty" => show(self.endgame_empty),
+            "endgame_table" => show(self.endgame_table),
             _ => return None,
         })
     }
@@ -193,6 +203,7 @@ impl Tuning {
                 endgame: self.endgame.unwrap_or(d.endgame),
                 endgame_share: self.endgame_share.unwrap_or(d.endgame_share),
                 endgame_empty: self.endgame_empty.unwrap_or(d.endgame_empty),
+                endgame_table: self.endgame_table.unwrap_or(d.endgame_table),
             },
         }
     }
