@@ -628,3 +628,38 @@ fn the_retrograde_table_agrees_with_df_pn_on_xodd_4() {
     }
     assert_eq!(seen.len(), 2, "won and lost positions both compared");
 }
+
+/// Set-up positions may start a turn with an even number of groups, where
+/// the rules allow no pass: the table values them as minimax does.
+#[test]
+fn the_retrograde_table_values_set_up_positions_as_minimax_does() {
+    let mut rng = rng_from_seed(11);
+    for (kind, size) in [(GameKind::Xodd, 3), (GameKind::Yodd, 2)] {
+        let spec = spec(kind, size);
+        let cells = AnyGame::new(&spec).topology().cells().to_vec();
+        let mut parities = HashSet::new();
+        for _ in 0..40 {
+            let empty = 2 + below(&mut rng, 4) as usize;
+            let mut order = cells.clone();
+            for i in (1..order.len()).rev() {
+                order.swap(i, below(&mut rng, i as u32 + 1) as usize);
+            }
+            let stones: Vec<Stone> = order[empty..]
+                .iter()
+                .map(|&cell| Stone {
+                    cell,
+                    colour: Colour::BOTH[below(&mut rng, 2) as usize],
+                })
+                .collect();
+            let game = AnyGame::from_setup(&spec, &stones, Colour::Black).unwrap();
+            let [b, w] = game.group_counts();
+            parities.insert((b + w) % 2);
+            let (_, table) = solve_retrograde(&game, 64).unwrap();
+            with_game!(&game, g => {
+                let expected = minimax(g, &mut HashMap::new());
+                assert_eq!(table.wins(g, Colour::Black), expected, "{kind} {stones:?}");
+            });
+        }
+        assert_eq!(parities.len(), 2, "{kind}: odd and even totals both tried");
+    }
+}

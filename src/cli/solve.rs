@@ -44,9 +44,9 @@ pub struct SolveArgs {
     /// Check every proven value by walking its proof from the rules.
     #[arg(long)]
     pub check: bool,
-    /// Value every position of the board by retrograde analysis instead of
-    /// searching (Xodd, Yodd and Odd on boards of up to 20 cells; the
-    /// table takes 3^cells bytes, within --memory).
+    /// Value every position that can follow by retrograde analysis instead
+    /// of searching (Xodd, Yodd and Odd with at most 21 empty cells, on
+    /// boards of up to 64; the table takes 3^empty bytes, within --memory).
     #[arg(long, conflicts_with_all = ["nodes", "time", "value_only", "no_ordering", "playouts", "epsilon"])]
     pub retrograde: bool,
     /// Print one JSON object (the last stdout line) instead of text.
@@ -153,8 +153,8 @@ pub fn run(args: &SolveArgs) -> Result<(), String> {
     report(args, &record, &solution, checked)
 }
 
-/// `--retrograde`: the value of every position of the board, in a pool of
-/// `--threads` threads.
+/// `--retrograde`: the value of every position that can follow, in a pool
+/// of `--threads` threads.
 fn run_retrograde(args: &SolveArgs, record: &GameRecord) -> Result<(), String> {
     let game = record.position();
     let pool = rayon::ThreadPoolBuilder::new()
@@ -162,7 +162,7 @@ fn run_retrograde(args: &SolveArgs, record: &GameRecord) -> Result<(), String> {
         .build()
         .map_err(|e| format!("cannot start the solver threads: {e}"))?;
     if std::io::stderr().is_terminal() {
-        eprint!("valuing every position of the board ...");
+        eprint!("valuing every position that can follow ...");
     }
     let solved = pool.install(|| solve_retrograde(game, args.memory));
     if std::io::stderr().is_terminal() {

@@ -16,8 +16,8 @@
 //!   start of a turn right after a pass (passing again ends the game),
 //!   k = 2 the middle of a turn, after its first stone (the mover may end
 //!   the turn, when the groups are odd, or place a second stone anywhere).
-//!   Turn starts are valued only where the number of groups is odd (only
-//!   those are reached).
+//!   A turn start with an even number of groups (a set-up position) has
+//!   no pass.
 //! - Odd: k = 0, the only state.
 //!
 //! A bit is set when the seat to move wins. Black's first turn (one stone
@@ -198,17 +198,13 @@ impl Retrograde {
 
     fn leaf(&self, free: usize, base: usize, black: u64, white: u64) {
         let all_free = self.digit_bit.iter().fold(0, |m, b| m | b);
+        // The low digits as an odometer counting down from all 2s (white).
+        let mut digits = [2u8; LEAF_DIGITS];
+        let (mut b, mut w) = (black, white);
+        for &bit in &self.digit_bit[..free] {
+            w |= bit;
+        }
         for low in (0..self.powers[free]).rev() {
-            let (mut b, mut w) = (black, white);
-            let mut rest = low;
-            for d in 0..free {
-                match rest % 3 {
-                    1 => b |= self.digit_bit[d],
-                    2 => w |= self.digit_bit[d],
-                    _ => {}
-                }
-                rest /= 3;
-            }
             let at = base + low;
             let empty = all_free & !(b | w);
             let value = match self.spec.kind {
@@ -216,6 +212,26 @@ impl Retrograde {
                 _ => self.value_parity(at, b, w, empty),
             };
             self.values[at].store(value, Ordering::Relaxed);
+            for (digit, &bit) in digits[..free].iter_mut().zip(&self.digit_bit) {
+                match *digit {
+                    2 => {
+                        *digit = 1;
+                        w &= !bit;
+                        b |= bit;
+                        break;
+                    }
+                    1 => {
+                        *digit = 0;
+                        b &= !bit;
+                        break;
+                    }
+                    _ => {
+                        // Borrow: this digit wraps round to 2.
+                        *digit = 2;
+                        w |= bit;
+                    }
+                }
+            }
         }
     }
 
@@ -283,6 +299,12 @@ impl Retrograde {
                 // Ending the turn here.
                 second_wins[s] |= !t0[1 - s];
             }
+        } else {
+            // An even turn start (only a set-up position has one): no pass,
+            // stones only.
+            for (s, &wins) in stone_wins.iter().enumerate() {
+                value |= flag(wins, s, T0) | flag(wins, s, T1);
+            }
         }
         for (s, &wins) in second_wins.iter().enumerate() {
             value |= flag(wins, s, MID);
@@ -297,7 +319,7 @@ impl Retrograde {
             return if black_wins { bit(0, T0) } else { bit(1, T0) };
         }
         let mut wins = [false; 2];
-        for colour in [1, 2] {
+        'children: for colour in [1, 2] {
             let mut e = empty;
             while e != 0 {
                 let d = e.trailing_zeros() as usize;
@@ -305,6 +327,9 @@ impl Retrograde {
                 let child = self.get(at + colour * self.place[d]);
                 for (s, win) in wins.iter_mut().enumerate() {
                     *win |= child & bit(1 - s, T0) == 0;
+                }
+                if wins == [true, true] {
+                    break 'children;
                 }
             }
         }
