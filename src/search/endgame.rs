@@ -15,13 +15,15 @@
 //! With at most `endgame_table` empty points (Xodd, Yodd and Odd on boards
 //! of up to 64 points) the solver values every position that can follow
 //! instead of searching ([`crate::solver::retrograde`]): 3^empty positions,
-//! a bounded cost (about 15 ms for 11 empty points) that a search's share
-//! of the time cannot promise.
+//! a cost known in advance (Odd: about 2 ms for 11 empty points, 75 ms for
+//! 14) that df-pn cannot promise, taken when it fits in most of the move's
+//! time.
 
 use std::time::{Duration, Instant};
 
 use super::knowledge::Resolved;
 use super::{Candidate, Limits, Report, StopFlag};
+use crate::rules::kind::GameKind;
 use crate::rules::moves::Colour;
 use crate::rules::position::AnyGame;
 use crate::solver::{Solution, SolveLimits, Solver, SolverParams, Value, solve_retrograde};
@@ -29,6 +31,10 @@ use crate::solver::{Solution, SolveLimits, Solver, SolverParams, Value, solve_re
 /// Solver expansions per visit of the search, for searches limited by
 /// visits alone: an expansion costs about as much as an iteration.
 const NODES_PER_VISIT: u64 = 2;
+/// The share of a move's time a retrograde table may take: it answers
+/// exactly, so a won position needs no search at all, and a lost one is
+/// searched with the rest.
+const TABLE_SHARE: f64 = 0.8;
 /// Expansions for a search without limits (pondering, analysis until
 /// stopped).
 const UNLIMITED_NODES: u64 = 2_000_000;
@@ -99,7 +105,9 @@ impl Endgame {
         {
             return None;
         }
+        let time = limits.soft_time.or(limits.time);
         if empty <= settings.endgame_table as usize
+            && time.is_none_or(|t| table_cost(game.kind(), empty) <= t.mul_f64(TABLE_SHARE))
             && let Some(solution) = self.table(game, threads)
         {
             return Some(solution);
@@ -108,7 +116,6 @@ impl Endgame {
             return None;
         }
         let share = f64::from(settings.endgame_share);
-        let time = limits.soft_time.or(limits.time);
         let budget = SolveLimits {
             time: time.map(|t| t.mul_f64(share)),
             nodes: match (time, limits.visits) {
@@ -137,6 +144,18 @@ impl Endgame {
             .ok()
             .map(|(solution, _)| solution)
     }
+}
+
+/// About what a retrograde table of a position with `empty` empty points
+/// takes on one thread (measured on Odd 4 and 5 positions, and on the
+/// whole Xodd 4 board, where counting groups costs more): a table is built
+/// only where this fits in [`TABLE_SHARE`] of the move's time.
+fn table_cost(kind: GameKind, empty: usize) -> Duration {
+    let nanos_per_position: u64 = match kind {
+        GameKind::Odd => 15,
+        _ => 80,
+    };
+    Duration::from_nanos(nanos_per_position.saturating_mul(3u64.saturating_pow(empty as u32)))
 }
 
 /// Points that hold no stone.
