@@ -504,6 +504,36 @@ fn accuracy_judges_each_engine_by_the_solver() {
             assert!(c["low"].as_f64().unwrap() <= c["high"].as_f64().unwrap());
         }
     }
+    // The same positions judged by df-pn instead of retrograde tables get
+    // the same values.
+    assert_eq!(json["table_empty"], 16);
+    let (ok, out, err) = oddity(&[
+        "accuracy",
+        "--game",
+        "odd",
+        "--size",
+        "3",
+        "--stages",
+        "2-4,5-7",
+        "--positions",
+        "6",
+        "--time",
+        "0.02",
+        "--solve-time",
+        "20",
+        "--table-empty",
+        "0",
+        "--contenders",
+        "plain",
+        "--json",
+    ]);
+    assert!(ok, "{err}");
+    let searched: Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    for (a, b) in stages.iter().zip(searched["stages"].as_array().unwrap()) {
+        for field in ["drawn", "unsolved", "lost", "judged"] {
+            assert_eq!(a[field], b[field], "{field}");
+        }
+    }
     // Every losing choice is listed, with the moves that set it up.
     for s in stages {
         let lost: u64 = s["scores"]

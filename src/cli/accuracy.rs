@@ -32,6 +32,12 @@ pub struct AccuracyArgs {
     /// The solver's table in MiB.
     #[arg(long, default_value_t = 1024)]
     pub solve_memory: usize,
+    /// Positions with at most this many empty points are judged by a
+    /// retrograde table of every position that can follow them (Xodd,
+    /// Yodd, Odd; 3^empty bytes within --solve-memory) instead of df-pn;
+    /// 0 for never.
+    #[arg(long, default_value_t = 16)]
+    pub table_empty: usize,
     /// Engines to judge: `default` (the engine as it plays), `search` (the
     /// default without its endgame solver), `plain` (textbook UCT).
     #[arg(long, default_value = "default,search,plain")]
@@ -118,6 +124,7 @@ pub fn run(args: &AccuracyArgs) -> Result<(), String> {
         },
         solve: solve_limits(args.solve_time),
         solver_memory_mb: args.solve_memory.max(1),
+        table_empty: args.table_empty,
         seed: args.seed,
     };
     let contenders = contenders(args)?;
@@ -142,6 +149,7 @@ pub fn run(args: &AccuracyArgs) -> Result<(), String> {
             "rules": spec.rules_text(),
             "time": args.time,
             "solve_time": args.solve_time,
+            "table_empty": args.table_empty,
             "seed": args.seed,
             "stages": results,
             "all": pooled(&results),
@@ -157,13 +165,14 @@ fn table(args: &AccuracyArgs, results: &[StageResult]) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{} {}, {} s per position, solver budget {} s, seed {}",
+        "{} {}, {} s per position, solver budget {} s (tables up to {} empty), seed {}",
         args.game.game.map_or("?", |g| g.name()),
         args.game
             .size
             .map_or(String::from("default size"), |n| n.to_string()),
         args.time,
         args.solve_time,
+        args.table_empty,
         args.seed
     );
     let _ = write!(out, "empty   drawn unsolved lost judged");
