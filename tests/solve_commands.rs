@@ -94,32 +94,17 @@ fn solve_by_retrograde_analysis_gives_the_same_answers_and_checks_them() {
         "{out}"
     );
 
-    let (ok, _, err) = oddity(&["solve", "--game", "onyx", "--size", "4", "--retrograde"]);
-    assert!(!ok && err.contains("Xodd, Yodd and Odd"), "{err}");
-    let (ok, _, err) = oddity(&["solve", "--game", "xodd", "--size", "5", "--retrograde"]);
-    assert!(!ok && err.contains("25 empty cells"), "{err}");
-    let (ok, _, err) = oddity(&[
-        "solve",
-        "--game",
-        "yodd",
-        "--size",
-        "3",
-        "--retrograde",
-        "--memory",
-        "100",
-    ]);
-    assert!(!ok && err.contains("1109 MiB"), "{err}");
-    let (ok, _, err) = oddity(&[
-        "solve",
-        "--game",
-        "xodd",
-        "--size",
-        "3",
-        "--retrograde",
-        "--time",
-        "5",
-    ]);
-    assert!(!ok && err.contains("--time"), "{err}");
+    for (args, says) in [
+        ("--game onyx --size 4", "Xodd, Yodd and Odd"),
+        ("--game xodd --size 5", "25 empty cells"),
+        ("--game yodd --size 3 --memory 100", "1109 MiB"),
+        ("--game xodd --size 3 --time 5", "--time"),
+    ] {
+        let mut all = vec!["solve", "--retrograde"];
+        all.extend(args.split_whitespace());
+        let (ok, _, err) = oddity(&all);
+        assert!(!ok && err.contains(says), "{args}: {err}");
+    }
 }
 
 #[test]
@@ -462,9 +447,10 @@ fn the_readme_example_of_solve_is_what_it_prints() {
     assert!(got.last().unwrap().starts_with("nodes "));
 }
 
-#[test]
-fn accuracy_judges_each_engine_by_the_solver() {
-    let (ok, out, err) = oddity(&[
+/// `oddity accuracy` on small Odd 3 positions with `extra` options, as
+/// JSON.
+fn small_accuracy(extra: &[&str]) -> Value {
+    let mut args = vec![
         "accuracy",
         "--game",
         "odd",
@@ -479,9 +465,16 @@ fn accuracy_judges_each_engine_by_the_solver() {
         "--solve-time",
         "20",
         "--json",
-    ]);
+    ];
+    args.extend(extra);
+    let (ok, out, err) = oddity(&args);
     assert!(ok, "{err}");
-    let json: Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    serde_json::from_str(out.lines().last().unwrap()).unwrap()
+}
+
+#[test]
+fn accuracy_judges_each_engine_by_the_solver() {
+    let json = small_accuracy(&[]);
     let stages = json["stages"].as_array().unwrap();
     assert_eq!(stages.len(), 2);
     for s in stages {
@@ -507,28 +500,7 @@ fn accuracy_judges_each_engine_by_the_solver() {
     // The same positions judged by df-pn instead of retrograde tables get
     // the same values.
     assert_eq!(json["table_empty"], 16);
-    let (ok, out, err) = oddity(&[
-        "accuracy",
-        "--game",
-        "odd",
-        "--size",
-        "3",
-        "--stages",
-        "2-4,5-7",
-        "--positions",
-        "6",
-        "--time",
-        "0.02",
-        "--solve-time",
-        "20",
-        "--table-empty",
-        "0",
-        "--contenders",
-        "plain",
-        "--json",
-    ]);
-    assert!(ok, "{err}");
-    let searched: Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    let searched = small_accuracy(&["--table-empty", "0", "--contenders", "plain"]);
     for (a, b) in stages.iter().zip(searched["stages"].as_array().unwrap()) {
         for field in ["drawn", "unsolved", "lost", "judged"] {
             assert_eq!(a[field], b[field], "{field}");
