@@ -232,8 +232,8 @@ fn value_words(game: &AnyGame, s: &Solution) -> String {
     }
 }
 
-/// The solution in words; `retrograde` when every position of the board
-/// was valued (the table then holds a byte per position).
+/// The solution in words; `retrograde` when every position that can
+/// follow was valued (the table then holds a byte per position).
 fn text(
     game: &AnyGame,
     s: &Solution,

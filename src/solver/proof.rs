@@ -615,14 +615,15 @@ pub(super) fn check_values<G: Game, D: Guide<G>>(
     mut guide_for: impl FnMut(Colour) -> D,
 ) -> Result<u64, CheckError> {
     let mover = game.to_move();
-    let has_stones = game
-        .topology()
-        .cells()
+    let cells = game.topology().cells();
+    let empty = cells
         .iter()
-        .any(|&c| game.stone_at(c).is_some());
+        .filter(|&&c| game.stone_at(c).is_none())
+        .count();
+    let dense = dense && empty <= DENSE_EMPTY;
     // A dense set keeps the positions with the root's stones: images that
     // move them would not be kept.
-    let images = Images::of(game, symmetric && !(dense && has_stones));
+    let images = Images::of(game, symmetric && !(dense && empty < cells.len()));
     // Positions shown won, for Black and for White, made when first needed.
     let mut done: [Option<Box<dyn Shown>>; 2] = [None, None];
     let mut check = |position: &G, value: Value| -> Result<(), CheckError> {
@@ -632,13 +633,12 @@ pub(super) fn check_values<G: Game, D: Guide<G>>(
             Value::Neither => return Ok(()),
         };
         let mut guide = guide_for(winner);
-        let shown =
-            done[usize::from(winner == Colour::White)].get_or_insert_with(
-                || match DenseShown::new(game).filter(|_| dense) {
-                    Some(d) => Box::new(d),
-                    None => Box::new(HashSet::<PositionKey>::new()),
-                },
-            );
+        let shown = done[usize::from(winner == Colour::White)].get_or_insert_with(|| {
+            match dense.then(|| DenseShown::new(game)).flatten() {
+                Some(d) => Box::new(d),
+                None => Box::new(HashSet::<PositionKey>::new()),
+            }
+        });
         check_win_from(position, winner, &mut guide, &images, shown.as_mut())?;
         Ok(())
     };

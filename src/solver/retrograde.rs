@@ -239,25 +239,31 @@ impl Retrograde {
         self.values[at].load(Ordering::Relaxed)
     }
 
+    /// The group of `stones` that holds the stone `seed`, and the cells
+    /// next to it (its own included).
+    fn group_of(&self, seed: u64, stones: u64) -> (u64, u64) {
+        let (mut group, mut frontier, mut around) = (seed, seed, 0u64);
+        while frontier != 0 {
+            let mut next = 0;
+            let mut f = frontier;
+            while f != 0 {
+                next |= self.neighbours[f.trailing_zeros() as usize];
+                f &= f - 1;
+            }
+            around |= next;
+            frontier = next & stones & !group;
+            group |= frontier;
+        }
+        (group, around)
+    }
+
     /// The groups of `stones`: how many, and per cell the parity of the
     /// number of groups it touches.
     fn groups(&self, stones: u64) -> (u32, u64) {
         let (mut count, mut touching_odd) = (0, 0);
         let mut rest = stones;
         while rest != 0 {
-            let seed = rest & rest.wrapping_neg();
-            let (mut group, mut frontier, mut around) = (seed, seed, 0u64);
-            while frontier != 0 {
-                let mut next = 0;
-                let mut f = frontier;
-                while f != 0 {
-                    next |= self.neighbours[f.trailing_zeros() as usize];
-                    f &= f - 1;
-                }
-                around |= next;
-                frontier = next & stones & !group;
-                group |= frontier;
-            }
+            let (group, around) = self.group_of(rest & rest.wrapping_neg(), stones);
             count += 1;
             touching_odd ^= around & !stones;
             rest &= !group;
@@ -341,19 +347,7 @@ impl Retrograde {
         let mut count = 0;
         let mut rest = stones;
         while rest != 0 {
-            let mut group = rest & rest.wrapping_neg();
-            loop {
-                let mut grown = group;
-                let mut g = group;
-                while g != 0 {
-                    grown |= self.neighbours[g.trailing_zeros() as usize] & stones;
-                    g &= g - 1;
-                }
-                if grown == group {
-                    break;
-                }
-                group = grown;
-            }
+            let (group, _) = self.group_of(rest & rest.wrapping_neg(), stones);
             count += u32::from(group.count_ones() >= m);
             rest &= !group;
         }
