@@ -100,11 +100,7 @@ fn details_a_person_meets_in_chromium() {
     }
     drive(
         "gui_details.py",
-        &[
-            FAST_ENGINE,
-            SLOW_ENGINE,
-            "full=oddity gtp --threads 1 --seed 5",
-        ],
+        &[FAST_ENGINE, SLOW_ENGINE],
         "all details checked",
     );
 }

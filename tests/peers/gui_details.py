@@ -4,8 +4,7 @@
 Usage: gui_details.py URL ODDITY_BINARY SERVER_PID SCREENSHOT_DIR
 
 The server must have been started with the engines `e` (quick, visits
-capped), `slow` (thinks for the time the page gives it) and `full` (plain
-`oddity gtp`, which stops early once its best turn is clear). Checked:
+capped) and `slow` (thinks for the time the page gives it). Checked:
 
 - a refused second stone leaves the first one pending and confirmable
   (Xodd, Black's first turn and a later one), by button and by Enter;
@@ -182,8 +181,11 @@ draw = function (s) {
 
 
 def odd_thinking_stays(d):
-    """Issue: Odd never showed live thinking (the engine answers fast)."""
-    new_game(d, "odd", 5, "human", "full", seconds="5")
+    """Issue: Odd never showed live thinking (the engine answers fast).
+
+    The engine thinks for its whole time: one that reaches its visit cap
+    first may answer before its first analysis line, with nothing to show."""
+    new_game(d, "odd", 5, "human", "slow", seconds="2")
     d.execute_script(WATCH_DRAWS)
     pick_colour(d, "B")
     t0 = time.time()
@@ -208,7 +210,9 @@ def onyx_near_points(d):
     new_game(d, "onyx", 4, "human", "human", open_start=True)
 
     def click_between(a, b, t):
+        # A pointer at viewport coordinates: the board must be on screen.
         x, y = d.execute_script(f"""
+          svgRoot().scrollIntoView({{block: 'nearest'}});
           const p = cellSpot('{a}'), q = cellSpot('{b}'), svg = svgRoot();
           const pt = svg.createSVGPoint();
           pt.x = p.x + {t} * (q.x - p.x); pt.y = p.y + {t} * (q.y - p.y);

@@ -300,9 +300,12 @@ def new_game(d, game, size, black="human", white="e", seconds="1.5", open_start=
     if invalid:
         fail(f"the new-game form refuses {invalid}: {reason(d)!r}")
     # An engine in Black's seat may have played already.
-    wait(d, f"a new {game} game", lambda: (lambda s: s["game"] == game and s["size"] == size
-                                           and s["seats"] == [black, white]
-                                           and (not s["moves"] or black != "human"))(state(d)))
+    try:
+        wait(d, f"a new {game} game", lambda: (lambda s: s["game"] == game and s["size"] == size
+                                               and s["seats"] == [black, white]
+                                               and (not s["moves"] or black != "human"))(state(d)))
+    except AssertionError as e:
+        fail(f"{e}; the page says {reason(d)!r}")
 
 
 def set_white(d, name):
