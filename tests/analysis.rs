@@ -144,6 +144,38 @@ fn analyze_prints_board_and_candidates_for_people() {
 }
 
 #[test]
+fn batch_echoes_numeric_ids_digit_for_digit() {
+    // Beyond what a double holds, a negative zero, an exponent: each id
+    // comes back as it was written, from a good query, an action and a
+    // line that is not JSON.
+    let ids = [
+        "744444444444444444444444444444444444444444444444444444444444444444444444444444",
+        "0.1000000000000000055511151231257827",
+        "-0",
+        "1e+400",
+    ];
+    let mut input = String::new();
+    for id in ids {
+        input += &format!(
+            "{{\"id\":{id},\"game\":\"odd\",\"size\":3,\"maxVisits\":20}}\n\
+             {{\"id\":{id},\"action\":\"query_version\"}}\n\
+             {{\"id\":{id},\"game\":\"odd\n"
+        );
+    }
+    let out = oddity(&["analysis", "--threads", "1"], &input);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    for id in ids {
+        let echoed = text
+            .lines()
+            .filter(|l| l.contains(&format!("\"id\":{id},")))
+            .count();
+        assert_eq!(echoed, 3, "id {id} in {text}");
+    }
+    assert_eq!(text.lines().count(), 3 * ids.len(), "{text}");
+}
+
+#[test]
 fn batch_answers_every_bad_query_with_its_id_and_goes_on() {
     let input = [
         r#"{"id":"good1","game":"odd","size":3,"moves":["B:C3"],"maxVisits":300,"topK":2}"#,

@@ -275,7 +275,7 @@ fn salvage_id(line: &str) -> Value {
         return Value::Null;
     }
     let end = rest
-        .find(|c: char| !(c.is_ascii_digit() || c == '-' || c == '.'))
+        .find(|c: char| !(c.is_ascii_digit() || "-+.eE".contains(c)))
         .unwrap_or(rest.len());
     serde_json::from_str(&rest[..end]).unwrap_or(Value::Null)
 }
