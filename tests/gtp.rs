@@ -225,6 +225,9 @@ fn params_and_description() {
     e.ok("oddity-param ponder on");
     e.ok("oddity-param time 0");
     assert!(e.ok("oddity-param").contains("visits 50"));
+    e.ok("oddity-param visits auto");
+    assert!(e.ok("oddity-param").lines().any(|x| x == "visits auto"));
+    assert_eq!(e.fails("oddity-param visits some"), "syntax error");
     let d = e.ok("gomill-describe_engine");
     assert!(d.contains("seed 42"), "{d}");
     // Pondering stops on every new line: commands still answer.

@@ -95,7 +95,7 @@ mod tests {
         let record = GameRecord::new(AnyGame::new(&spec));
         let params = Params {
             threads: 1,
-            visits: 400,
+            visits: Some(400),
             ..Params::default()
         };
         let limits = Limits {

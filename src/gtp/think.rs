@@ -10,12 +10,16 @@ use crate::solver::{Solution, SolveLimits};
 
 pub use crate::search::{Candidate, Limits, Progress, Report, StopFlag};
 
+/// The visit cap of `visits auto` when no clock is set.
+pub const AUTO_VISITS: u64 = 200_000;
+
 /// Engine parameters settable by `oddity-param` and on the command line.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Params {
     pub threads: usize,
-    /// Visit cap per search; 0 = none.
-    pub visits: u64,
+    /// Visit cap per search; 0 = none; `None` = auto: [`AUTO_VISITS`]
+    /// without a clock, none under a clock (the clock decides).
+    pub visits: Option<u64>,
     /// Seconds per move when no clock is set; 0 = no time limit.
     pub time: f64,
     pub memory_mb: usize,
@@ -35,7 +39,7 @@ impl Default for Params {
     fn default() -> Self {
         Params {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-            visits: 200_000,
+            visits: None,
             time: 5.0,
             memory_mb: 1024,
             seed: 1,

@@ -14,7 +14,8 @@ impl Session {
         let mut text = format!(
             "threads {}\nvisits {}\ntime {}\nmemory {}\nseed {}\nponder {}\nresign {}\npolicy {}\nexploration {}",
             p.threads,
-            p.visits,
+            p.visits
+                .map_or_else(|| "auto".to_string(), |v| v.to_string()),
             p.time,
             p.memory_mb,
             p.seed,
@@ -90,7 +91,8 @@ pub fn set_param(p: &mut Params, name: &str, value: &str) -> Result<(), ParamErr
             Ok(n) if bounds::threads(name, n).is_ok() => p.threads = n,
             _ => return Err(ParamError::BadValue),
         },
-        "visits" => p.visits = value.parse().map_err(|_| ParamError::BadValue)?,
+        "visits" if value == "auto" => p.visits = None,
+        "visits" => p.visits = Some(value.parse().map_err(|_| ParamError::BadValue)?),
         // 0: no time limit.
         "time" => match value.parse::<f64>() {
             Ok(t) if t == 0.0 || bounds::seconds(name, t).is_ok() => p.time = t,

@@ -8,7 +8,7 @@ use crate::gtp::analyze::{self, Format};
 use crate::gtp::clock::Clock;
 use crate::gtp::gogui::Grid;
 use crate::gtp::io::StopOn;
-use crate::gtp::think::{Limits, Report};
+use crate::gtp::think::{AUTO_VISITS, Limits, Report};
 use crate::rules::game::Game;
 use crate::rules::kind::GameKind;
 use crate::rules::moves::{Colour, Stone, TokenErrorKind, Turn};
@@ -141,8 +141,13 @@ impl Session {
             }
             None => (None, None),
         };
+        let visits = match self.params.visits {
+            Some(cap) => cap,
+            None if self.clock.enabled => 0,
+            None => AUTO_VISITS,
+        };
         Limits {
-            visits: (self.params.visits > 0).then_some(self.params.visits),
+            visits: (visits > 0).then_some(visits),
             time,
             soft_time,
         }
@@ -339,4 +344,31 @@ fn well_formed_elsewhere(token: &str, pos: &AnyGame, seat: Colour) -> bool {
     GameKind::ALL
         .into_iter()
         .any(|kind| Turn::parse(token, kind, pos.topology(), seat).is_ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gtp::think::Params;
+    use crate::rules::game::GameSpec;
+
+    fn visit_cap(visits: Option<u64>, clock: Clock) -> Option<u64> {
+        let params = Params {
+            visits,
+            ..Params::default()
+        };
+        let mut s = Session::new(GameSpec::default_for(GameKind::Odd), params).unwrap();
+        s.clock = clock;
+        s.think_limits(Colour::Black).visits
+    }
+
+    #[test]
+    fn auto_visits_cap_only_moves_without_a_clock() {
+        let per_move = Clock::settings(0.0, 5.0, 1);
+        assert_eq!(visit_cap(None, Clock::none()), Some(AUTO_VISITS));
+        assert_eq!(visit_cap(None, per_move.clone()), None);
+        assert_eq!(visit_cap(Some(300), per_move.clone()), Some(300));
+        assert_eq!(visit_cap(Some(300), Clock::none()), Some(300));
+        assert_eq!(visit_cap(Some(0), Clock::none()), None);
+    }
 }
