@@ -206,11 +206,9 @@ pub fn measure(
                 })
                 .flatten();
             let value = match &table {
-                Some(t) => with_game!(position, g => Some(if t.wins(g, position.to_move()) {
-                    Value::Win
-                } else {
-                    Value::Loss
-                })),
+                Some(t) => Some(Value::of_win(
+                    with_game!(position, g => t.wins(g, position.to_move())),
+                )),
                 None => {
                     let limits = &plan.solve;
                     solver

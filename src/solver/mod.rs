@@ -117,6 +117,11 @@ pub enum Value {
 }
 
 impl Value {
+    /// `Win` when `wins`, else `Loss`.
+    pub fn of_win(wins: bool) -> Value {
+        if wins { Value::Win } else { Value::Loss }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Value::Win => "win",
@@ -297,17 +302,11 @@ pub fn solve_retrograde(
             .map(|turn| {
                 let mut next = g.clone();
                 next.play_turn(&turn).expect("a legal turn");
-                let value = if table.wins(&next, mover) { Value::Win } else { Value::Loss };
+                let value = Value::of_win(table.wins(&next, mover));
                 TurnValue { turn, value: Some(value), work: 0 }
             })
             .collect();
-        let value = if g.is_over() {
-            None
-        } else if table.wins(g, mover) {
-            Some(Value::Win)
-        } else {
-            Some(Value::Loss)
-        };
+        let value = (!g.is_over()).then(|| Value::of_win(table.wins(g, mover)));
         Solution {
             to_move: mover,
             value,
@@ -658,7 +657,7 @@ fn from_table<G: Game>(
     cyclic: bool,
 ) -> (Option<Value>, u64) {
     if let Some(w) = position.winner() {
-        return (Some(if w == mover { Value::Win } else { Value::Loss }), 0);
+        return (Some(Value::of_win(w == mover)), 0);
     }
     let h = keys.hashes(position);
     let mine = table.get(keys.key(position, &h, mover));
