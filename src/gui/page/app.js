@@ -387,6 +387,7 @@ function drawCandidates() {
       tr.appendChild(td);
     }
     tr.lastChild.className = "line";
+    tr.lastChild.title = tr.lastChild.textContent;
     tr.dataset.token = c.token;
     if (previewLine && previewLine.token === c.token) tr.classList.add("previewing");
     const show = () => {
