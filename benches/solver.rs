@@ -6,14 +6,18 @@ use std::hint::black_box;
 use std::sync::atomic::AtomicBool;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use oddity::analysis::setup::replay;
 use oddity::rules::game::{GameSpec, Rules};
 use oddity::rules::kind::GameKind;
+use oddity::rules::position::AnyGame;
+use oddity::rules::record::GameRecord;
 use oddity::solver::{SolveLimits, Solver, SolverParams, solve_retrograde};
 
 fn position(kind: GameKind, size: usize, moves: &[&str]) -> oddity::rules::position::AnyGame {
     let spec = GameSpec::new(kind, size, Rules::default()).unwrap();
-    replay(&spec, moves).unwrap().position().clone()
+    GameRecord::replay(AnyGame::new(&spec), moves)
+        .unwrap()
+        .position()
+        .clone()
 }
 
 fn solves(c: &mut Criterion) {

@@ -1,18 +1,24 @@
 //! oddity: rules, search and tools for Xodd, Yodd, Odd and Onyx.
 //!
-//! Layers: `rules` ← `search` ← {`gtp`, `tournament`, `analysis`} ← `cli`;
-//! `render` (board pictures) sits on `rules` alone; `gui` (the web page) on
-//! `rules`, `render` and the engine processes of `tournament`, not on
-//! `search`.
+//! The library crates below the application: `oddity-rules` (re-exported as
+//! [`rules`]), `oddity-solver` ([`solver`], on the rules) and
+//! `oddity-search` ([`search`], on the rules and the solver). This crate is
+//! the application over them: `gtp` (the engine protocol), `engine` (engine
+//! processes, as a client), `tournament`, `analysis`, `render` (board
+//! pictures, on the rules alone), `gui` (the web page, on `render` and the
+//! engine processes, not on `search`) and `cli`.
+
+pub use oddity_rules as rules;
+pub use oddity_rules::with_game;
+pub use oddity_search as search;
+pub use oddity_solver as solver;
 
 pub mod analysis;
 pub mod cli;
 pub mod engine;
 pub mod gtp;
+#[cfg(feature = "gui")]
 pub mod gui;
 pub mod lines;
 pub mod render;
-pub mod rules;
-pub mod search;
-pub mod solver;
 pub mod tournament;

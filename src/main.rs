@@ -25,6 +25,7 @@ enum Command {
     /// Engine-vs-engine tournaments refereed by oddity's rules.
     Match(Box<cli::match_cmd::MatchArgs>),
     /// A web page to play and watch the games against GTP engines.
+    #[cfg(feature = "gui")]
     Gui(cli::gui::GuiArgs),
     /// A picture of a position: SVG on stdout, or --out FILE.svg|FILE.png.
     Render(cli::render::RenderArgs),
@@ -48,6 +49,7 @@ fn main() {
         Some(Command::Bench(args)) => cli::bench::run(args),
         Some(Command::Match(args)) => cli::match_cmd::run(args),
         Some(Command::Gtp(args)) => cli::gtp::run(args),
+        #[cfg(feature = "gui")]
         Some(Command::Gui(args)) => cli::gui::run(args),
         Some(Command::Render(args)) => cli::render::run(args),
         Some(Command::Analyze(args)) => cli::analyze::run(args),

@@ -12,9 +12,10 @@ use oddity::analysis::batch::{Defaults, Viewpoint};
 use oddity::analysis::blunders::check_game;
 use oddity::analysis::queue::serve;
 use oddity::analysis::result::{Settings, analyse};
-use oddity::analysis::setup::replay;
 use oddity::rules::game::{GameSpec, Rules};
 use oddity::rules::kind::GameKind;
+use oddity::rules::position::AnyGame;
+use oddity::rules::record::GameRecord;
 use oddity::rules::sgf::{RecordInfo, write};
 use serde_json::Value;
 
@@ -63,7 +64,7 @@ fn fixed_seed_one_thread_analysis_is_stable() {
     ] {
         let spec = GameSpec::new(kind, size, Rules::default()).unwrap();
         let tokens: Vec<&str> = moves.split_whitespace().collect();
-        let record = replay(&spec, &tokens).unwrap();
+        let record = GameRecord::replay(AnyGame::new(&spec), &tokens).unwrap();
         let s = settings(1500);
         let first = analyse(&mut s.engine(), &record, &s, None);
         let second = analyse(&mut s.engine(), &record, &s, None);
@@ -388,7 +389,7 @@ fn planted_game(last: &str) -> Vec<&str> {
 #[test]
 fn blunder_check_finds_a_planted_blunder() {
     let spec = GameSpec::new(GameKind::Odd, 2, Rules::default()).unwrap();
-    let record = replay(&spec, &planted_game("W:B2")).unwrap();
+    let record = GameRecord::replay(AnyGame::new(&spec), &planted_game("W:B2")).unwrap();
     assert_eq!(
         record.outcome().unwrap().winner,
         oddity::rules::moves::Colour::White
@@ -407,7 +408,7 @@ fn blunder_check_finds_a_planted_blunder() {
     assert_eq!(planted.winrate_after, 0.0);
     assert_eq!(planted.best.as_deref(), Some("B:B2"));
     // Played right, the last turn loses nothing.
-    let record = replay(&spec, &planted_game("B:B2")).unwrap();
+    let record = GameRecord::replay(AnyGame::new(&spec), &planted_game("B:B2")).unwrap();
     let check = check_game(&record, &settings(3000), 0.3, 10, &mut |_, _| {});
     assert_eq!(check.turns[6].drop, 0.0);
     assert!(check.blunders.iter().all(|t| t.turn != 7));
@@ -416,7 +417,7 @@ fn blunder_check_finds_a_planted_blunder() {
 #[test]
 fn records_are_analysed_at_a_turn_and_checked_from_the_shell() {
     let spec = GameSpec::new(GameKind::Odd, 2, Rules::default()).unwrap();
-    let record = replay(&spec, &planted_game("W:B2")).unwrap();
+    let record = GameRecord::replay(AnyGame::new(&spec), &planted_game("W:B2")).unwrap();
     let sgf = scratch("planted.sgf");
     std::fs::write(&sgf, write(&record, &RecordInfo::default())).unwrap();
     let path = sgf.to_str().unwrap();
@@ -579,7 +580,7 @@ fn pictures_number_positions_as_the_json_does() {
     }
     // `render --position --turn K` says the same.
     let spec = GameSpec::new(GameKind::Odd, 2, Rules::default()).unwrap();
-    let record = replay(&spec, &planted_game("W:B2")).unwrap();
+    let record = GameRecord::replay(AnyGame::new(&spec), &planted_game("W:B2")).unwrap();
     let sgf = scratch("numbering.sgf");
     std::fs::write(&sgf, write(&record, &RecordInfo::default())).unwrap();
     let out = oddity(
@@ -644,7 +645,7 @@ fn finished_games_say_who_won_and_why() {
         ),
     ] {
         let tokens: Vec<&str> = moves.split_whitespace().collect();
-        let record = replay(&spec, &tokens).unwrap();
+        let record = GameRecord::replay(AnyGame::new(&spec), &tokens).unwrap();
         assert!(record.is_over(), "{moves}");
         let text = caption(&record);
         assert!(text.ends_with(words), "{text}");
@@ -652,7 +653,8 @@ fn finished_games_say_who_won_and_why() {
         let reason = words.trim_start_matches("game over: ");
         assert!(status.contains(&format!("Game over: {reason}")), "{status}");
     }
-    let mut record = replay(&spec(GameKind::Odd, 3, false), &["B:C3"]).unwrap();
+    let mut record =
+        GameRecord::replay(AnyGame::new(&spec(GameKind::Odd, 3, false)), &["B:C3"]).unwrap();
     record.play(Colour::White, Turn::Resign).unwrap();
     assert!(
         caption(&record).ends_with("after turn 2 (resign) · game over: Black wins: White resigned"),
@@ -676,7 +678,7 @@ fn game_index_picks_a_game_of_a_collection() {
         let kind = GameKind::parse(game).unwrap();
         let spec = GameSpec::new(kind, *size, Rules::default()).unwrap();
         text.push_str(&write(
-            &replay(&spec, moves).unwrap(),
+            &GameRecord::replay(AnyGame::new(&spec), moves).unwrap(),
             &RecordInfo::default(),
         ));
     }

@@ -5,12 +5,12 @@
 
 use std::collections::BTreeSet;
 
-use oddity::analysis::setup::replay;
 use oddity::render::geometry::{CellKind, Geometry};
 use oddity::render::{HeatMap, Picture, Rgb, Style, png_from_svg, svg};
 use oddity::rules::game::{GameSpec, Rules};
 use oddity::rules::kind::GameKind;
 use oddity::rules::position::AnyGame;
+use oddity::rules::record::GameRecord;
 use resvg::tiny_skia::Pixmap;
 
 /// Every game at two sizes, with a few turns that put both colours down.
@@ -36,7 +36,10 @@ fn cases() -> Vec<(GameSpec, &'static str)> {
 
 fn position(spec: &GameSpec, moves: &str) -> AnyGame {
     let tokens: Vec<&str> = moves.split_whitespace().collect();
-    replay(spec, &tokens).unwrap().position().clone()
+    GameRecord::replay(AnyGame::new(spec), &tokens)
+        .unwrap()
+        .position()
+        .clone()
 }
 
 /// Every empty cell gets a value, rising with its index.

@@ -10,6 +10,7 @@ use std::process::Command;
 use oddity::rules::game::{GameSpec, Rules};
 use oddity::rules::kind::GameKind;
 use oddity::rules::moves::Colour;
+use oddity::rules::position::AnyGame;
 use oddity::rules::record::GameRecord;
 use oddity::search::{Engine as Search, Limits, SearchParams, StopFlag};
 use serde_json::Value;
@@ -317,7 +318,7 @@ fn small_endgames_are_played_perfectly_from_a_table() {
     let moves = "B:A2 W:E2 W:A3 W:B5 B:C3 W:A4 B:C4 W:B4 W:D4 W:F5 W:B3 W:B2 W:C1 W:D6 \
                  B:G5 B:D2 W:C2 W:D3 W:E3 B:E4 B:D1 W:A1 W:D7 B:F6 B:C5 W:G6";
     let tokens: Vec<&str> = moves.split_whitespace().collect();
-    let record = oddity::analysis::setup::replay(&spec, &tokens).unwrap();
+    let record = GameRecord::replay(AnyGame::new(&spec), &tokens).unwrap();
     let limits = Limits {
         visits: Some(100),
         ..Limits::default()

@@ -22,7 +22,7 @@ use crate::rules::game::{Game, GameSpec, Rules, SpecError, turn_of};
 use crate::rules::kind::GameKind;
 use crate::rules::moves::{Action, Colour, Stone};
 use crate::rules::position::AnyGame;
-use crate::rules::record::GameRecord;
+use crate::rules::record::{GameRecord, TokenPlayError};
 use crate::search::bounds;
 use crate::search::tuning::NAMES;
 use crate::search::{
@@ -364,21 +364,20 @@ fn replay(query: &Query, start: AnyGame) -> Result<GameRecord, QueryError> {
                 t
             }
         };
-        let parsed = position.parse_turn(token);
-        let turn = match (&parsed, m) {
-            (Err(_), QueryMove::Pair(..))
-                if position.kind() != GameKind::Onyx
-                    && position.topology().parse_cell(token).is_some() =>
-            {
-                position.parse_turn(&format!("{}:{token}", seat.letter()))
-            }
-            _ => parsed,
-        }
-        .map_err(|e| bad(e.to_string()))?;
-        let topo = position.topology();
-        record
-            .play(seat, turn)
-            .map_err(|e| bad(format!("illegal move '{token}': {}", e.describe(topo))))?;
+        // A pair may name a bare point: the stone is the player's colour.
+        let bare_point = matches!(m, QueryMove::Pair(..))
+            && position.kind().colour_is_chosen()
+            && position.parse_turn(token).is_err()
+            && position.topology().parse_cell(token).is_some();
+        let played = if bare_point {
+            record.play_token(&format!("{}:{token}", seat.letter()))
+        } else {
+            record.play_token(token)
+        };
+        played.map_err(|e| match e {
+            TokenPlayError::Malformed(e) => bad(e.to_string()),
+            TokenPlayError::Illegal { why, .. } => bad(format!("illegal move '{token}': {why}")),
+        })?;
     }
     Ok(record)
 }
@@ -1015,7 +1014,7 @@ fn ownership_of(
 ) -> Vec<Ownership> {
     let topo = position.topology();
     let n = playouts.max(1) as f64;
-    let odd = position.kind() == GameKind::Odd;
+    let odd = position.kind().has_min_group();
     topo.cells()
         .iter()
         .map(|&cell| {

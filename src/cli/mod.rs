@@ -5,6 +5,7 @@ pub mod analysis;
 pub mod analyze;
 pub mod bench;
 pub mod gtp;
+#[cfg(feature = "gui")]
 pub mod gui;
 pub mod match_cmd;
 pub mod openings;

@@ -7,6 +7,7 @@ use clap::Args;
 
 use super::GameArgs;
 use crate::analysis::setup;
+use crate::rules::position::AnyGame;
 use crate::rules::record::GameRecord;
 
 #[derive(Args, Debug, Clone, Default)]
@@ -58,7 +59,7 @@ impl PositionArgs {
                 }
                 let spec = self.game.spec()?;
                 let tokens: Vec<&str> = self.moves.split_whitespace().collect();
-                setup::replay(&spec, &tokens).map_err(|e| e.to_string())
+                GameRecord::replay(AnyGame::new(&spec), &tokens).map_err(|e| e.to_string())
             }
         }
     }

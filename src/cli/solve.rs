@@ -12,7 +12,6 @@ use clap::Args;
 use super::position::PositionArgs;
 use super::render::{caption, check_picture_options, last_turn, write_picture};
 use crate::render::{self, Mark, Picture, Style, Verdict};
-use crate::rules::kind::GameKind;
 use crate::rules::moves::Turn;
 use crate::rules::position::AnyGame;
 use crate::rules::record::GameRecord;
@@ -376,7 +375,7 @@ fn picture<'a>(record: &'a GameRecord, s: &Solution) -> Picture<'a> {
                     let entry = &mut cells[at];
                     entry.1.push(value);
                     let letter = stone.colour.letter();
-                    if value == Value::Win && kind != GameKind::Onyx && !entry.2.contains(letter) {
+                    if value == Value::Win && kind.colour_is_chosen() && !entry.2.contains(letter) {
                         entry.2.push(letter);
                     }
                 }

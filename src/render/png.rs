@@ -1,12 +1,16 @@
 //! PNG pictures: the SVG rasterised by resvg.
 //!
 //! Labels need a font; the system's fonts are loaded once. Without any font
-//! the picture is still drawn, only its text is missing.
+//! the picture is still drawn, only its text is missing. Built without the
+//! `png` feature, every PNG is refused with [`PngError::NotBuilt`].
 
+#[cfg(feature = "png")]
 use std::sync::{Arc, OnceLock};
 
+#[cfg(feature = "png")]
 use resvg::{tiny_skia, usvg};
 
+#[cfg(feature = "png")]
 fn fonts() -> Arc<usvg::fontdb::Database> {
     static FONTS: OnceLock<Arc<usvg::fontdb::Database>> = OnceLock::new();
     FONTS
@@ -39,20 +43,23 @@ fn fonts() -> Arc<usvg::fontdb::Database> {
 #[derive(Debug, thiserror::Error)]
 pub enum PngError {
     #[error("bad SVG: {0}")]
-    Svg(#[from] usvg::Error),
+    Svg(String),
     #[error("cannot draw a {0}x{1} picture")]
     Size(u32, u32),
     #[error("cannot encode PNG: {0}")]
     Encode(String),
+    #[error("this oddity was built without PNG output (cargo feature `png`): write SVG instead")]
+    NotBuilt,
 }
 
 /// Rasterises an SVG document at the size its `width` and `height` give.
+#[cfg(feature = "png")]
 pub fn png_from_svg(svg: &str) -> Result<Vec<u8>, PngError> {
     let options = usvg::Options {
         fontdb: fonts(),
         ..Default::default()
     };
-    let tree = usvg::Tree::from_str(svg, &options)?;
+    let tree = usvg::Tree::from_str(svg, &options).map_err(|e| PngError::Svg(e.to_string()))?;
     let size = tree.size().to_int_size();
     let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height())
         .ok_or(PngError::Size(size.width(), size.height()))?;
@@ -60,4 +67,10 @@ pub fn png_from_svg(svg: &str) -> Result<Vec<u8>, PngError> {
     pixmap
         .encode_png()
         .map_err(|e| PngError::Encode(e.to_string()))
+}
+
+/// Without the `png` feature there is no rasteriser.
+#[cfg(not(feature = "png"))]
+pub fn png_from_svg(_svg: &str) -> Result<Vec<u8>, PngError> {
+    Err(PngError::NotBuilt)
 }

@@ -5,9 +5,9 @@
 use serde::Serialize;
 
 use super::schedule::random_openings;
-use crate::analysis::setup::{PositionError, replay};
 use crate::rules::game::GameSpec;
 use crate::rules::position::AnyGame;
+use crate::rules::record::{GameRecord, ReplayError};
 use crate::search::{Engine, Limits, SearchParams, StopFlag};
 
 /// An opening and what the search found of it.
@@ -41,7 +41,7 @@ pub struct Request {
 pub fn balanced(
     request: &Request,
     progress: &mut dyn FnMut(usize, usize),
-) -> Result<Vec<Opening>, PositionError> {
+) -> Result<Vec<Opening>, ReplayError> {
     let Request {
         spec,
         plies,
@@ -59,7 +59,7 @@ pub fn balanced(
     let mut found = Vec::with_capacity(total);
     for (k, moves) in lines.into_iter().enumerate() {
         progress(k + 1, total);
-        let record = replay(spec, &moves)?;
+        let record = GameRecord::replay(start.clone(), &moves)?;
         let mut engine = Engine::new(params.clone());
         engine.set_position(&record);
         let report = engine.search(limits, &StopFlag::new(), None);

@@ -14,7 +14,7 @@ use crate::engine::{EngineProcess, Fault};
 use crate::rules::game::GameSpec;
 use crate::rules::moves::{Colour, Turn};
 use crate::rules::position::AnyGame;
-use crate::rules::record::GameRecord;
+use crate::rules::record::{GameRecord, TokenPlayError};
 
 /// How thinking time is limited.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -80,18 +80,8 @@ pub fn play_game(
     stop: &AtomicBool,
 ) -> Option<Played> {
     let Fixture { spec, opening, .. } = *fixture;
-    let start = AnyGame::new(spec);
-    let mut record = GameRecord::new(start);
-    for token in opening {
-        let seat = record.position().to_move();
-        let turn = record
-            .position()
-            .parse_turn(token)
-            .expect("openings are checked when read");
-        record
-            .play(seat, turn)
-            .expect("openings are checked when read");
-    }
+    let mut record =
+        GameRecord::replay(AnyGame::new(spec), opening).expect("openings are checked when read");
     let mut used = [Duration::ZERO; 2];
     let mut clock = match limits.time {
         TimeControl::Clock { main, .. } => [main; 2],
@@ -225,20 +215,21 @@ pub fn play_game(
             }
         }
         let token = answer.trim();
-        let turn = match record.position().parse_turn(token) {
-            Ok(t) => t,
-            Err(e) => return forfeit(&record, seat, "malformed move", e.to_string(), used),
+        let turn = match record.play_token(token) {
+            Ok(turn) => turn,
+            Err(TokenPlayError::Malformed(e)) => {
+                return forfeit(&record, seat, "malformed move", e.to_string(), used);
+            }
+            Err(TokenPlayError::Illegal { why, .. }) => {
+                return forfeit(
+                    &record,
+                    seat,
+                    "illegal move",
+                    format!("'{token}': {why}"),
+                    used,
+                );
+            }
         };
-        if let Err(e) = record.play(seat, turn) {
-            let why = e.describe(record.position().topology());
-            return forfeit(
-                &record,
-                seat,
-                "illegal move",
-                format!("'{token}': {why}"),
-                used,
-            );
-        }
         if turn == Turn::Resign {
             continue;
         }
@@ -326,10 +317,8 @@ pub fn sgf_result(result: &GameResult) -> String {
 pub fn forfeit_at_start(fixture: &Fixture<'_>, seat_index: usize, fault: &Fault) -> Played {
     let mut record = GameRecord::new(AnyGame::new(fixture.spec));
     for token in fixture.opening {
-        let seat = record.position().to_move();
-        if let Ok(turn) = record.position().parse_turn(token) {
-            let _ = record.play(seat, turn);
-        }
+        // Openings are checked when read; a bad one still scores the game.
+        let _ = record.play_token(token);
     }
     let seat = if seat_index == 0 {
         Colour::Black

@@ -643,10 +643,10 @@ fn stone_token(pos: &AnyGame, stones: &[PendingStone]) -> Result<String, Session
     for s in stones {
         let colour =
             Colour::parse(&s.colour).ok_or_else(|| SessionError::BadColour(s.colour.clone()))?;
-        if pos.kind() == GameKind::Onyx {
-            parts.push(s.cell.clone());
-        } else {
+        if pos.kind().colour_is_chosen() {
             parts.push(format!("{}:{}", colour.letter(), s.cell));
+        } else {
+            parts.push(s.cell.clone());
         }
     }
     Ok(parts.join(","))

@@ -6,7 +6,6 @@ use serde::Serialize;
 use super::{Analysis, EngineInfo, Notice, Session};
 use crate::engine::info::Candidate;
 use crate::render::heat::{cell_heat, most_visits};
-use crate::rules::kind::GameKind;
 use crate::rules::moves::{Colour, Turn};
 use crate::rules::position::AnyGame;
 use crate::rules::record::{Decision, Outcome};
@@ -50,7 +49,7 @@ impl Session {
             game: spec.kind.name(),
             size: spec.size,
             rules: spec.rules_text(),
-            min_group: (spec.kind == GameKind::Odd).then(|| spec.min_group()),
+            min_group: spec.kind.has_min_group().then(|| spec.min_group()),
             seats: [self.seats[0].label(), self.seats[1].label()],
             engines: self.engines.clone(),
             seconds: self.seconds,
@@ -74,7 +73,7 @@ impl Session {
             winrates: self.winrates.clone(),
             notice: self.stalled_notice().or_else(|| self.notice.clone()),
             clock: self.clock(),
-            captured: (spec.kind == GameKind::Onyx).then(|| self.captured()),
+            captured: spec.kind.has_captures().then(|| self.captured()),
             paused: self.paused,
             board: board_svg(&pos, last),
         }
@@ -278,7 +277,7 @@ pub fn heat_spots(pos: &AnyGame, seat: Colour, candidates: &[Candidate]) -> Vec<
     });
     let heat = cell_heat(turns);
     let most = most_visits(&heat) as f64;
-    let free_colour = pos.kind() != GameKind::Onyx;
+    let free_colour = pos.kind().colour_is_chosen();
     heat.iter()
         .map(|h| HeatSpot {
             cell: topo.name(h.cell).to_string(),

@@ -1,0 +1,132 @@
+//! The four games by name, and the board each is played on.
+
+use std::fmt;
+
+use crate::topology::BoardKind;
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum GameKind {
+    Xodd,
+    Yodd,
+    Odd,
+    Onyx,
+}
+
+impl GameKind {
+    pub const ALL: [GameKind; 4] = [
+        GameKind::Xodd,
+        GameKind::Yodd,
+        GameKind::Odd,
+        GameKind::Onyx,
+    ];
+
+    pub fn board(self) -> BoardKind {
+        match self {
+            GameKind::Xodd => BoardKind::Square,
+            GameKind::Yodd | GameKind::Odd => BoardKind::HexHex,
+            GameKind::Onyx => BoardKind::Onyx,
+        }
+    }
+
+    pub fn default_size(self) -> usize {
+        match self {
+            GameKind::Xodd => 12,
+            GameKind::Yodd => 8,
+            GameKind::Odd => 5,
+            GameKind::Onyx => 12,
+        }
+    }
+
+    /// Whether the side to move chooses each stone's colour (Xodd, Yodd,
+    /// Odd), so a stone's token names its colour; in Onyx a stone is always
+    /// the mover's.
+    pub fn colour_is_chosen(self) -> bool {
+        match self {
+            GameKind::Xodd | GameKind::Yodd | GameKind::Odd => true,
+            GameKind::Onyx => false,
+        }
+    }
+
+    /// Whether stones can leave the board (Onyx captures). Where none can,
+    /// every turn adds stones, no position repeats, and every position that
+    /// can follow another can be numbered over its empty cells.
+    pub fn has_captures(self) -> bool {
+        match self {
+            GameKind::Xodd | GameKind::Yodd | GameKind::Odd => false,
+            GameKind::Onyx => true,
+        }
+    }
+
+    /// Whether the game counts only groups of at least a smallest size (Odd's
+    /// `min_group`).
+    pub fn has_min_group(self) -> bool {
+        match self {
+            GameKind::Odd => true,
+            GameKind::Xodd | GameKind::Yodd | GameKind::Onyx => false,
+        }
+    }
+
+    /// Whether the side with fewer groups wins (Xodd, Yodd), so a position's
+    /// group difference is a score.
+    pub fn fewer_groups_wins(self) -> bool {
+        match self {
+            GameKind::Xodd | GameKind::Yodd => true,
+            GameKind::Odd | GameKind::Onyx => false,
+        }
+    }
+
+    /// Whether every symmetry of the board maps a position to one of the same
+    /// value for the same side. Not in Onyx: its transpose exchanges the
+    /// edges each side must join.
+    pub fn board_symmetries_keep_values(self) -> bool {
+        match self {
+            GameKind::Xodd | GameKind::Yodd | GameKind::Odd => true,
+            GameKind::Onyx => false,
+        }
+    }
+
+    /// Whether exchanging every stone's colour keeps a position's value for
+    /// the same side: in Odd only the number of large groups counts, of
+    /// either colour.
+    pub fn colour_exchange_keeps_values(self) -> bool {
+        match self {
+            GameKind::Odd => true,
+            GameKind::Xodd | GameKind::Yodd | GameKind::Onyx => false,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            GameKind::Xodd => "xodd",
+            GameKind::Yodd => "yodd",
+            GameKind::Odd => "odd",
+            GameKind::Onyx => "onyx",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<GameKind> {
+        GameKind::ALL
+            .into_iter()
+            .find(|g| g.name().eq_ignore_ascii_case(text))
+    }
+}
+
+/// A game name that is none of the four.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown game '{0}' (xodd, yodd, odd, onyx)")]
+pub struct UnknownGame(pub String);
+
+impl std::str::FromStr for GameKind {
+    type Err = UnknownGame;
+
+    /// A game by name, in any letter case.
+    fn from_str(text: &str) -> Result<GameKind, UnknownGame> {
+        GameKind::parse(text).ok_or_else(|| UnknownGame(text.to_string()))
+    }
+}
+
+impl fmt::Display for GameKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}

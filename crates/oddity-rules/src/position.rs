@@ -1,0 +1,193 @@
+//! [`AnyGame`]: any game on any board behind one type, for the layers that
+//! choose the game at run time (protocol, match runner, command line).
+//! Generic code gets the concrete type back through [`with_game!`].
+
+use crate::game::{Game, GameSpec, Inconsistency, PlayError, SetupError, width_for};
+use crate::kind::GameKind;
+use crate::moves::{Colour, Stone, TokenError, Turn};
+use crate::odd::OddGame;
+use crate::onyx::OnyxGame;
+use crate::parity::ParityGame;
+use crate::topology::{Cell, Topology};
+
+// Positions are plain data copied whole; boxing the large boards would add an
+// allocation to every copy.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone)]
+pub enum AnyGame {
+    Parity2(ParityGame<2>),
+    Parity4(ParityGame<4>),
+    Parity10(ParityGame<10>),
+    Odd2(OddGame<2>),
+    Odd4(OddGame<4>),
+    Odd10(OddGame<10>),
+    Onyx2(OnyxGame<2>),
+    Onyx4(OnyxGame<4>),
+    Onyx10(OnyxGame<10>),
+}
+
+/// Runs `$body` with `$g` bound to the concrete game inside an [`AnyGame`]
+/// (by value, reference or mutable reference, as `$any` is).
+#[macro_export]
+macro_rules! with_game {
+    ($any:expr, $g:ident => $body:expr) => {
+        match $any {
+            $crate::position::AnyGame::Parity2($g) => $body,
+            $crate::position::AnyGame::Parity4($g) => $body,
+            $crate::position::AnyGame::Parity10($g) => $body,
+            $crate::position::AnyGame::Odd2($g) => $body,
+            $crate::position::AnyGame::Odd4($g) => $body,
+            $crate::position::AnyGame::Odd10($g) => $body,
+            $crate::position::AnyGame::Onyx2($g) => $body,
+            $crate::position::AnyGame::Onyx4($g) => $body,
+            $crate::position::AnyGame::Onyx10($g) => $body,
+        }
+    };
+}
+
+/// Evaluates `$make` (a `Result<$G, _>`) with `$G` the concrete game type
+/// for `$spec`'s game and bitboard width, and wraps it in [`AnyGame`].
+macro_rules! build_any {
+    ($spec:expr, $G:ident => $make:expr) => {{
+        let spec: &GameSpec = $spec;
+        match (spec.kind, width_for(spec.topology().bits)) {
+            (GameKind::Xodd | GameKind::Yodd, 2) => {
+                type $G = ParityGame<2>;
+                $make.map(AnyGame::Parity2)
+            }
+            (GameKind::Xodd | GameKind::Yodd, 4) => {
+                type $G = ParityGame<4>;
+                $make.map(AnyGame::Parity4)
+            }
+            (GameKind::Xodd | GameKind::Yodd, _) => {
+                type $G = ParityGame<10>;
+                $make.map(AnyGame::Parity10)
+            }
+            (GameKind::Odd, 2) => {
+                type $G = OddGame<2>;
+                $make.map(AnyGame::Odd2)
+            }
+            (GameKind::Odd, 4) => {
+                type $G = OddGame<4>;
+                $make.map(AnyGame::Odd4)
+            }
+            (GameKind::Odd, _) => {
+                type $G = OddGame<10>;
+                $make.map(AnyGame::Odd10)
+            }
+            (GameKind::Onyx, 2) => {
+                type $G = OnyxGame<2>;
+                $make.map(AnyGame::Onyx2)
+            }
+            (GameKind::Onyx, 4) => {
+                type $G = OnyxGame<4>;
+                $make.map(AnyGame::Onyx4)
+            }
+            (GameKind::Onyx, _) => {
+                type $G = OnyxGame<10>;
+                $make.map(AnyGame::Onyx10)
+            }
+        }
+    }};
+}
+
+impl AnyGame {
+    /// The start position of `spec`.
+    pub fn new(spec: &GameSpec) -> AnyGame {
+        let built: Result<AnyGame, SetupError> = build_any!(spec, G => Ok(G::new(spec)));
+        built.expect("a start position always exists")
+    }
+
+    /// A set-up position: `stones` on the board, `to_move` to play.
+    pub fn from_setup(
+        spec: &GameSpec,
+        stones: &[Stone],
+        to_move: Colour,
+    ) -> Result<AnyGame, SetupError> {
+        build_any!(spec, G => G::from_setup(spec, stones, to_move))
+    }
+
+    pub fn spec(&self) -> &GameSpec {
+        with_game!(self, g => g.spec())
+    }
+
+    pub fn kind(&self) -> GameKind {
+        self.spec().kind
+    }
+
+    pub fn topology(&self) -> &'static Topology {
+        with_game!(self, g => g.topology())
+    }
+
+    pub fn to_move(&self) -> Colour {
+        with_game!(self, g => g.to_move())
+    }
+
+    /// Gives the next turn to `seat`; only between turns.
+    pub fn set_to_move(&mut self, seat: Colour) {
+        with_game!(self, g => g.set_to_move(seat))
+    }
+
+    pub fn is_over(&self) -> bool {
+        with_game!(self, g => g.is_over())
+    }
+
+    pub fn winner(&self) -> Option<Colour> {
+        with_game!(self, g => g.winner())
+    }
+
+    pub fn stone_at(&self, cell: Cell) -> Option<Colour> {
+        with_game!(self, g => g.stone_at(cell))
+    }
+
+    pub fn group_counts(&self) -> [u32; 2] {
+        with_game!(self, g => g.group_counts())
+    }
+
+    pub fn turns_played(&self) -> u32 {
+        with_game!(self, g => g.turns_played())
+    }
+
+    pub fn legal_turns(&self) -> Vec<Turn> {
+        with_game!(self, g => g.legal_turns())
+    }
+
+    pub fn play_turn(&mut self, turn: &Turn) -> Result<(), PlayError> {
+        with_game!(self, g => g.play_turn(turn))
+    }
+
+    pub fn check_consistency(&self) -> Result<(), Inconsistency> {
+        with_game!(self, g => g.check_consistency())
+    }
+
+    /// perft(depth), with the first actions' subtrees counted on rayon's
+    /// threads when the `parallel` feature is on.
+    pub fn perft(&self, depth: u32) -> u64 {
+        #[cfg(feature = "parallel")]
+        return with_game!(self, g => crate::perft::perft_parallel(g, depth));
+        #[cfg(not(feature = "parallel"))]
+        return with_game!(self, g => crate::perft::perft(g, depth));
+    }
+
+    /// Whether the board and the side to move are those of the start of
+    /// this game (a set-up may repeat them).
+    pub fn looks_like_start(&self) -> bool {
+        let start = AnyGame::new(self.spec());
+        self.to_move() == start.to_move()
+            && self
+                .topology()
+                .cells()
+                .iter()
+                .all(|&c| self.stone_at(c) == start.stone_at(c))
+    }
+
+    /// Reads a token for the side to move.
+    pub fn parse_turn(&self, token: &str) -> Result<Turn, TokenError> {
+        Turn::parse(token, self.kind(), self.topology(), self.to_move())
+    }
+
+    /// The canonical token of `turn` on this board.
+    pub fn token(&self, turn: &Turn) -> String {
+        turn.to_token(self.kind(), self.topology())
+    }
+}

@@ -1,0 +1,670 @@
+//! Game records in SGF (FF[4]) for games SGF has no number for.
+//!
+//! The flavour: `GM[9000]` (outside the registered 1..40) and the game in the
+//! private root property `OG[xodd|yodd|odd|onyx]`; rule options in
+//! `OR[min_group=5,start=open,swap=on]`; `SZ[n]` the board size. A set-up
+//! position uses `AB`/`AW` with cell names and `PL[B|W]`. Each turn is one
+//! node with the seat as property and the whole token as value:
+//! `;B[B:C3,W:D4]`, `;W[pass]`, `;W[swap]`, `;B[resign]`. `RE[B+]`, `RE[W+R]`,
+//! `RE[B+3]` give the result.
+
+use std::fmt::Write as _;
+
+use crate::game::{GameSpec, Rules};
+use crate::kind::GameKind;
+use crate::moves::{Colour, Stone, Turn};
+use crate::position::AnyGame;
+use crate::record::GameRecord;
+
+/// The SGF game number used for all four games.
+pub const GAME_NUMBER: u32 = 9000;
+
+/// Names and result text written to a record's root node.
+#[derive(Clone, Debug, Default)]
+pub struct RecordInfo {
+    pub black: Option<String>,
+    pub white: Option<String>,
+    /// `RE` value, e.g. `B+`, `W+R`, `B+3`.
+    pub result: Option<String>,
+    pub date: Option<String>,
+    /// Free text comment on the root (`GC`).
+    pub comment: Option<String>,
+}
+
+fn escape(text: &str) -> String {
+    text.replace('\\', "\\\\").replace(']', "\\]")
+}
+
+/// Writes `record` as SGF.
+pub fn write(record: &GameRecord, info: &RecordInfo) -> String {
+    let start = record.start();
+    let spec = start.spec();
+    let topo = start.topology();
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        "(;FF[4]GM[{GAME_NUMBER}]CA[UTF-8]AP[oddity:{}]OG[{}]SZ[{}]",
+        env!("CARGO_PKG_VERSION"),
+        spec.kind,
+        spec.size,
+    );
+    let rules = spec.rules_text();
+    if !rules.is_empty() {
+        let _ = write!(out, "OR[{rules}]");
+    }
+    for (tag, value) in [
+        ("PB", &info.black),
+        ("PW", &info.white),
+        ("RE", &info.result),
+        ("DT", &info.date),
+        ("GC", &info.comment),
+    ] {
+        if let Some(v) = value {
+            let _ = write!(out, "{tag}[{}]", escape(v));
+        }
+    }
+    if start.turns_played() > 0 || has_stones(start) || !start.looks_like_start() {
+        for (tag, colour) in [("AB", Colour::Black), ("AW", Colour::White)] {
+            let cells: Vec<_> = topo
+                .cells()
+                .iter()
+                .filter(|&&c| start.stone_at(c) == Some(colour))
+                .collect();
+            if !cells.is_empty() {
+                out.push_str(tag);
+                for c in cells {
+                    let _ = write!(out, "[{}]", topo.name(*c));
+                }
+            }
+        }
+        let _ = write!(out, "PL[{}]", start.to_move().letter());
+    }
+    for (seat, turn) in record.moves() {
+        let _ = write!(out, "\n;{}[{}]", seat.letter(), start.token(turn));
+    }
+    out.push_str(")\n");
+    out
+}
+
+fn has_stones(game: &AnyGame) -> bool {
+    let topo = game.topology();
+    topo.cells().iter().any(|&c| game.stone_at(c).is_some())
+}
+
+/// Why a record could not be read, in words.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct SgfError(pub String);
+
+/// One property: its identifier and its values.
+type Property = (String, Vec<String>);
+type Node = Vec<Property>;
+
+/// Reads the main line of the first game tree: its nodes' properties.
+/// The main line follows the first variation at every branch. The reader
+/// keeps its own stack of open game trees, so any depth of nesting is read
+/// in constant call depth.
+fn parse_nodes(text: &str) -> Result<Vec<Node>, SgfError> {
+    let mut p = Parser::at_game_tree(text)?;
+    p.main_line()
+}
+
+/// Reads the main line of game `index` (0-based) of a collection, if there
+/// is one, one game tree after another, and counts the games. Every game
+/// tree is read up to the last, so a malformed one anywhere is an error;
+/// text after the last game tree is ignored, as `read` ignores text after
+/// the first.
+fn parse_collection(text: &str, index: usize) -> Result<(Option<Vec<Node>>, usize), SgfError> {
+    let mut p = Parser::at_game_tree(text)?;
+    let mut chosen = None;
+    let mut count = 0;
+    while p.peek() == Some('(') {
+        let nodes = p
+            .main_line()
+            .map_err(|e| SgfError(format!("game {}: {e}", count + 1)))?;
+        if count == index {
+            chosen = Some(nodes);
+        }
+        count += 1;
+        p.skip_ws();
+    }
+    Ok((chosen, count))
+}
+
+struct Parser {
+    chars: Vec<char>,
+    i: usize,
+}
+
+/// A game tree being read.
+struct Tree {
+    /// On the main line: the root tree and the first variation of each
+    /// main-line tree.
+    main: bool,
+    /// Nodes read in this tree's own sequence.
+    nodes: usize,
+    /// A variation has begun: only more variations or ')' may follow.
+    branched: bool,
+}
+
+impl Parser {
+    /// A parser over `text`, past leading white space, at its first game
+    /// tree.
+    fn at_game_tree(text: &str) -> Result<Parser, SgfError> {
+        let mut p = Parser {
+            chars: text.chars().collect(),
+            i: 0,
+        };
+        p.skip_ws();
+        if p.peek() != Some('(') {
+            return Err(SgfError("not an SGF game tree (no '(')".into()));
+        }
+        Ok(p)
+    }
+
+    fn peek(&self) -> Option<char> {
+        self.chars.get(self.i).copied()
+    }
+
+    fn skip_ws(&mut self) {
+        while self.peek().is_some_and(char::is_whitespace) {
+            self.i += 1;
+        }
+    }
+
+    fn fail<T>(&self, what: &str) -> Result<T, SgfError> {
+        Err(SgfError(format!("{what} at character {}", self.i)))
+    }
+
+    /// Reads the game tree whose '(' is next, and returns its main line.
+    fn main_line(&mut self) -> Result<Vec<Node>, SgfError> {
+        let mut nodes: Vec<Node> = Vec::new();
+        let mut open: Vec<Tree> = Vec::new();
+        // A property of a node off the main line is read and dropped.
+        let mut off_main = false;
+        loop {
+            self.skip_ws();
+            match self.peek() {
+                None => return self.fail("unexpected end of the record"),
+                Some('(') => {
+                    let main = match open.last_mut() {
+                        None => true,
+                        Some(parent) => {
+                            if parent.nodes == 0 {
+                                return self.fail("a game tree without a node");
+                            }
+                            let first = !parent.branched;
+                            parent.branched = true;
+                            parent.main && first
+                        }
+                    };
+                    self.i += 1;
+                    open.push(Tree {
+                        main,
+                        nodes: 0,
+                        branched: false,
+                    });
+                }
+                Some(')') => {
+                    let tree = open.pop().expect("a game tree is open here");
+                    if tree.nodes == 0 {
+                        return self.fail("a game tree without a node");
+                    }
+                    self.i += 1;
+                    if open.is_empty() {
+                        return Ok(nodes);
+                    }
+                }
+                Some(';') => {
+                    let tree = open.last_mut().expect("a game tree is open here");
+                    if tree.branched {
+                        return self.fail("a node after a variation (expected '(' or ')')");
+                    }
+                    tree.nodes += 1;
+                    off_main = !tree.main;
+                    if tree.main {
+                        nodes.push(Vec::new());
+                    }
+                    self.i += 1;
+                }
+                Some(c) if c.is_ascii_uppercase() => {
+                    let at = self.i;
+                    let tree = open.last().expect("a game tree is open here");
+                    if tree.nodes == 0 || tree.branched {
+                        return self.fail("a property outside a node");
+                    }
+                    let property = self.property()?;
+                    if off_main {
+                        continue;
+                    }
+                    let node = nodes.last_mut().expect("a main-line node is open");
+                    if node.iter().any(|(id, _)| *id == property.0) {
+                        return Err(SgfError(format!(
+                            "property {} appears twice in one node at character {at}",
+                            property.0
+                        )));
+                    }
+                    node.push(property);
+                }
+                Some(c) => return self.fail(&format!("unexpected character '{c}'")),
+            }
+        }
+    }
+
+    fn property(&mut self) -> Result<Property, SgfError> {
+        let start = self.i;
+        while self.peek().is_some_and(|c| c.is_ascii_uppercase()) {
+            self.i += 1;
+        }
+        let ident: String = self.chars[start..self.i].iter().collect();
+        let mut values = Vec::new();
+        loop {
+            self.skip_ws();
+            if self.peek() != Some('[') {
+                break;
+            }
+            self.i += 1;
+            let mut value = String::new();
+            loop {
+                match self.peek() {
+                    None => return self.fail("unterminated property value"),
+                    Some('\\') => {
+                        self.i += 1;
+                        if let Some(c) = self.peek() {
+                            value.push(c);
+                            self.i += 1;
+                        }
+                    }
+                    Some(']') => {
+                        self.i += 1;
+                        break;
+                    }
+                    Some(c) => {
+                        value.push(c);
+                        self.i += 1;
+                    }
+                }
+            }
+            values.push(value);
+        }
+        if values.is_empty() {
+            return self.fail(&format!("property {ident} without a value"));
+        }
+        Ok((ident, values))
+    }
+}
+
+/// Properties that belong to the first node only.
+const ROOT_ONLY: [&str; 7] = ["GM", "FF", "CA", "AP", "SZ", "OG", "OR"];
+/// Set-up properties: this flavour sets up a position in the first node.
+const SET_UP: [&str; 4] = ["AB", "AW", "AE", "PL"];
+
+/// The values of property `ident` in `node`.
+fn prop<'a>(node: &'a Node, ident: &str) -> Option<&'a [String]> {
+    node.iter()
+        .find(|(id, _)| id == ident)
+        .map(|(_, v)| v.as_slice())
+}
+
+/// The one value of property `ident`, when present; more than one value is
+/// an error.
+fn single<'a>(node: &'a Node, ident: &str) -> Result<Option<&'a str>, SgfError> {
+    match prop(node, ident) {
+        None => Ok(None),
+        Some([value]) => Ok(Some(value.as_str())),
+        Some(values) => Err(SgfError(format!(
+            "{ident} has {} values; it takes one",
+            values.len()
+        ))),
+    }
+}
+
+/// The game, size and rules named in the first node.
+fn read_spec(root: &Node) -> Result<GameSpec, SgfError> {
+    match single(root, "GM")? {
+        None => {}
+        Some(gm) if gm.trim() == GAME_NUMBER.to_string() => {}
+        Some(gm) => {
+            return Err(SgfError(format!(
+                "GM[{gm}] is not an oddity record: oddity records have GM[{GAME_NUMBER}]"
+            )));
+        }
+    }
+    let kind_text = single(root, "OG")?
+        .ok_or_else(|| SgfError("no OG[game] property: not an oddity record".into()))?;
+    let kind = GameKind::parse(kind_text.trim()).ok_or_else(|| {
+        SgfError(format!(
+            "unknown game OG[{kind_text}] (xodd, yodd, odd, onyx)"
+        ))
+    })?;
+    let size = match single(root, "SZ")? {
+        Some(s) => s
+            .trim()
+            .parse()
+            .map_err(|_| SgfError(format!("SZ[{s}] is not a board size (one whole number)")))?,
+        None => kind.default_size(),
+    };
+    let mut rules = Rules::default();
+    if let Some(text) = single(root, "OR")? {
+        for item in text.split(',').filter(|s| !s.is_empty()) {
+            let (name, value) = item.split_once('=').unwrap_or((item, ""));
+            rules
+                .set(name.trim(), value.trim())
+                .map_err(|_| SgfError(format!("OR: '{item}' is not a rule option")))?;
+        }
+    }
+    GameSpec::new(kind, size, rules).map_err(|e| SgfError(format!("SZ[{size}]: {e}")))
+}
+
+/// The start position: the game's own, or the set-up of the first node.
+fn read_start(root: &Node, spec: &GameSpec) -> Result<AnyGame, SgfError> {
+    if !root.iter().any(|(id, _)| SET_UP.contains(&id.as_str())) {
+        return Ok(AnyGame::new(spec));
+    }
+    if prop(root, "AE").is_some() {
+        return Err(SgfError(
+            "AE (clearing points) is not used by oddity records: list the stones with AB and AW"
+                .into(),
+        ));
+    }
+    let topo = spec.topology();
+    let mut stones = Vec::new();
+    for (tag, colour) in [("AB", Colour::Black), ("AW", Colour::White)] {
+        for name in prop(root, tag).unwrap_or(&[]) {
+            let cell = topo
+                .parse_cell(name.trim())
+                .ok_or_else(|| SgfError(format!("{tag}[{name}]: not a point of this board")))?;
+            stones.push(Stone { cell, colour });
+        }
+    }
+    let to_move = match single(root, "PL")? {
+        Some(p) => Colour::parse(p.trim())
+            .ok_or_else(|| SgfError(format!("PL[{p}]: the player is B or W")))?,
+        None => Colour::Black,
+    };
+    let start = AnyGame::from_setup(spec, &stones, to_move)
+        .map_err(|e| SgfError(format!("impossible set-up: {}", e.describe(topo))))?;
+    // The writer lists the stones of a start that has some (Onyx's
+    // standard start): that start is the game's own, with its privileges.
+    if start.looks_like_start() {
+        return Ok(AnyGame::new(spec));
+    }
+    Ok(start)
+}
+
+/// The move of a node, if it has one: its seat and its token.
+fn node_move(node: &Node, number: usize) -> Result<Option<(Colour, &str)>, SgfError> {
+    let mut found = None;
+    for (tag, seat) in [("B", Colour::Black), ("W", Colour::White)] {
+        let Some(token) = single(node, tag).map_err(|e| SgfError(format!("node {number}: {e}")))?
+        else {
+            continue;
+        };
+        if found.is_some() {
+            return Err(SgfError(format!(
+                "node {number} has two moves (B and W): a node holds one turn"
+            )));
+        }
+        found = Some((seat, token.trim()));
+    }
+    Ok(found)
+}
+
+/// Reads a record written in this flavour: its whole main line. Anything
+/// this flavour does not allow is refused with the reason: another game
+/// number, a property given twice or with values it does not take, root
+/// properties or set-up after the first node, two moves in one node, a
+/// malformed or illegal turn.
+pub fn read(text: &str) -> Result<GameRecord, SgfError> {
+    record_of(&parse_nodes(text)?)
+}
+
+/// Reads game `index` (0-based) of a collection of game trees as `read`
+/// reads the first (`None` when the collection is shorter), and says how
+/// many games the collection holds (the result files of `oddity match`
+/// hold one game per tree).
+pub fn read_game(text: &str, index: usize) -> Result<(Option<GameRecord>, usize), SgfError> {
+    let (nodes, count) = parse_collection(text, index)?;
+    let record = nodes.map(|nodes| record_of(&nodes)).transpose()?;
+    Ok((record, count))
+}
+
+/// The record of one game tree's main line.
+fn record_of(nodes: &[Node]) -> Result<GameRecord, SgfError> {
+    let root = nodes.first().ok_or_else(|| SgfError("no nodes".into()))?;
+    let spec = read_spec(root)?;
+    let topo = spec.topology();
+    let mut record = GameRecord::new(read_start(root, &spec)?);
+    for (k, node) in nodes.iter().enumerate() {
+        let number = k + 1;
+        if k > 0 {
+            if let Some((id, _)) = node.iter().find(|(id, _)| ROOT_ONLY.contains(&id.as_str())) {
+                return Err(SgfError(format!(
+                    "node {number}: {id} belongs to the first node only"
+                )));
+            }
+            if let Some((id, _)) = node.iter().find(|(id, _)| SET_UP.contains(&id.as_str())) {
+                return Err(SgfError(format!(
+                    "node {number}: set-up ({id}) after the first node; oddity records set up \
+                     a position only in the first node"
+                )));
+            }
+        }
+        let Some((seat, token)) = node_move(node, number)? else {
+            continue;
+        };
+        if k == 0 && root.iter().any(|(id, _)| SET_UP.contains(&id.as_str())) {
+            return Err(SgfError(
+                "node 1 mixes set-up and a move: a turn goes in a node of its own".into(),
+            ));
+        }
+        let turn_number = record.moves().len() + 1;
+        let turn = Turn::parse(token, spec.kind, topo, seat)
+            .map_err(|e| SgfError(format!("turn {turn_number}: {e}")))?;
+        record.play(seat, turn).map_err(|e| {
+            SgfError(format!(
+                "turn {turn_number} ({token}) is illegal: {}",
+                e.describe(topo)
+            ))
+        })?;
+    }
+    Ok(record)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_of_a_played_record() {
+        let spec = GameSpec::new(GameKind::Xodd, 5, Rules::default()).unwrap();
+        let mut record = GameRecord::new(AnyGame::new(&spec));
+        for (seat, token) in [
+            (Colour::Black, "B:C3"),
+            (Colour::White, "W:A1,B:E5"),
+            (Colour::Black, "pass"),
+        ] {
+            let turn = record.position().parse_turn(token).unwrap();
+            record.play(seat, turn).unwrap();
+        }
+        let info = RecordInfo {
+            black: Some("a]b".into()),
+            ..Default::default()
+        };
+        let text = write(&record, &info);
+        assert!(text.contains("PB[a\\]b]"));
+        assert!(text.contains(";W[W:A1,B:E5]"), "{text}");
+        let back = read(&text).unwrap();
+        assert_eq!(back.moves(), record.moves());
+    }
+
+    #[test]
+    fn bad_records_are_refused() {
+        assert!(read("").is_err());
+        assert!(read("(;FF[4]GM[1]SZ[9])").is_err());
+        assert!(read("(;FF[4]OG[odd]SZ[5];B[B:Z99])").is_err());
+        assert!(read("(;FF[4]OG[odd]SZ[5];B[B:A1];W[W:A1])").is_err());
+        assert!(read("(;FF[4]OG[odd]SZ[5];B[B:A1]").is_err());
+    }
+
+    /// The reason a record is refused.
+    fn refusal(text: &str) -> String {
+        match read(text) {
+            Ok(_) => panic!("{text} was accepted"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn deep_nesting_is_read_without_recursion() {
+        // Far deeper than any call stack: the reader keeps its own stack.
+        let depth = 200_000;
+        let mut text = String::from("(;GM[9000]OG[odd]SZ[3]");
+        for _ in 0..depth {
+            text.push_str("(;");
+        }
+        text.push_str("B[B:A1]");
+        text.push_str(&")".repeat(depth + 1));
+        assert_eq!(read(&text).unwrap().moves().len(), 1);
+        // Unclosed, and bare parentheses: refused in words.
+        let open = "(".repeat(depth);
+        assert!(refusal(&open).contains("game tree without a node"));
+        let unclosed = format!("(;GM[9000]OG[odd]SZ[3]{}", "(;".repeat(depth));
+        assert!(refusal(&unclosed).contains("unexpected end"));
+    }
+
+    #[test]
+    fn a_collection_is_read_game_by_game() {
+        let text = "(;GM[9000]OG[odd]SZ[3];B[B:A1])\n(;GM[9000]OG[xodd]SZ[3];B[B:B2];W[pass])\n";
+        let (first, count) = read_game(text, 0).unwrap();
+        assert_eq!((first.unwrap().moves().len(), count), (1, 2));
+        let (second, _) = read_game(text, 1).unwrap();
+        assert_eq!(second.unwrap().position().kind(), GameKind::Xodd);
+        assert!(read_game(text, 2).unwrap().0.is_none());
+        let broken = format!("{text}(;GM[9000]OG[odd]SZ[3];B[B:A1]");
+        let Err(e) = read_game(&broken, 0) else {
+            panic!("a broken third game is an error")
+        };
+        assert!(e.0.starts_with("game 3: "), "{e}");
+        assert_eq!(read(&broken).unwrap().moves().len(), 1);
+    }
+
+    #[test]
+    fn the_main_line_follows_first_variations() {
+        let text = "(;GM[9000]OG[odd]SZ[3];B[B:A1](;W[W:B1](;B[B:C1])(;B[B:C2]))(;W[W:C3]))";
+        let record = read(text).unwrap();
+        let tokens: Vec<String> = record
+            .moves()
+            .iter()
+            .map(|(_, t)| record.start().token(t))
+            .collect();
+        assert_eq!(tokens, ["B:A1", "W:B1", "B:C1"]);
+        assert!(refusal("(;GM[9000]OG[odd]SZ[3](;B[B:A1]);W[W:B1])").contains("after a variation"));
+        assert!(refusal("(;GM[9000]OG[odd]SZ[3]()").contains("without a node"));
+    }
+
+    #[test]
+    fn wrong_records_are_refused_in_words() {
+        for (text, reason) in [
+            ("(;GM[1]OG[odd]SZ[3])", "GM[1] is not an oddity record"),
+            ("(;GM[]OG[odd]SZ[3])", "GM[] is not an oddity record"),
+            ("(;GM[9000][9000]OG[odd]SZ[3])", "GM has 2 values"),
+            ("(;GM[9000]OG[odd]SZ[3:3])", "SZ[3:3] is not a board size"),
+            ("(;GM[9000]OG[odd]SZ[3]SZ[4])", "SZ appears twice"),
+            ("(;GM[9000]OG[odd]SZ[99])", "size 99 is not supported"),
+            ("(;GM[9000]OG[chess]SZ[3])", "unknown game OG[chess]"),
+            (
+                "(;GM[9000]OG[odd]SZ[3]OR[colour=red])",
+                "'colour=red' is not a rule option",
+            ),
+            (
+                "(;GM[9000]OG[odd]SZ[3];AB[A1];W[W:A1])",
+                "node 2: set-up (AB) after the first node",
+            ),
+            (
+                "(;GM[9000]OG[odd]SZ[3];B[B:A1];SZ[5])",
+                "node 3: SZ belongs to the first node",
+            ),
+            (
+                "(;GM[9000]OG[odd]SZ[3];B[B:A1][B:Z99])",
+                "node 2: B has 2 values",
+            ),
+            (
+                "(;GM[9000]OG[odd]SZ[3];B[B:A1]W[W:B1])",
+                "node 2 has two moves",
+            ),
+            (
+                "(;GM[9000]OG[odd]SZ[3]AB[A1]B[B:B1])",
+                "mixes set-up and a move",
+            ),
+            (
+                "(;GM[9000]OG[odd]SZ[3]AB[A1][A1])",
+                "impossible set-up: two stones on A1",
+            ),
+            (
+                "(;GM[9000]OG[odd]SZ[3]AB[Z9])",
+                "AB[Z9]: not a point of this board",
+            ),
+            (
+                "(;GM[9000]OG[odd]SZ[3]AE[A1])",
+                "AE (clearing points) is not used",
+            ),
+            (
+                "(;GM[9000]OG[odd]SZ[3]PL[X])",
+                "PL[X]: the player is B or W",
+            ),
+            (
+                "(;GM[9000]OG[odd]SZ[3];B[B:A1];W[W:A1])",
+                "turn 2 (W:A1) is illegal: A1 is not empty",
+            ),
+        ] {
+            let why = refusal(text);
+            assert!(why.contains(reason), "{text}: {why}");
+            assert!(!why.contains("Cell("), "{text}: {why}");
+        }
+    }
+
+    #[test]
+    fn onyx_standard_start_keeps_the_swap() {
+        let spec = GameSpec::default_for(GameKind::Onyx);
+        let mut record = GameRecord::new(AnyGame::new(&spec));
+        for token in ["E5", "swap"] {
+            let seat = record.position().to_move();
+            let turn = record.position().parse_turn(token).unwrap();
+            record.play(seat, turn).unwrap();
+        }
+        let text = write(&record, &RecordInfo::default());
+        let back = read(&text).unwrap();
+        assert_eq!(back.moves(), record.moves());
+    }
+
+    #[test]
+    fn an_empty_set_up_keeps_its_player() {
+        for text in [
+            "(;GM[9000]OG[onyx]SZ[8]PL[B])",
+            "(;GM[9000]OG[odd]SZ[3]PL[W])",
+        ] {
+            let record = read(text).unwrap();
+            let written = write(&record, &RecordInfo::default());
+            let back = read(&written).unwrap();
+            assert_eq!(back.position().to_move(), record.position().to_move());
+            assert_eq!(write(&back, &RecordInfo::default()), written);
+        }
+    }
+
+    #[test]
+    fn set_up_in_the_first_node_is_kept() {
+        let record = read("(;GM[9000]OG[odd]SZ[3]AB[A1]AW[B1]PL[W];W[W:C1])").unwrap();
+        let start = record.start();
+        let topo = start.topology();
+        assert_eq!(
+            start.stone_at(topo.parse_cell("A1").unwrap()),
+            Some(Colour::Black)
+        );
+        assert_eq!(
+            start.stone_at(topo.parse_cell("B1").unwrap()),
+            Some(Colour::White)
+        );
+        assert_eq!(record.moves().len(), 1);
+    }
+}

@@ -1,0 +1,54 @@
+//! Turns the search may not consider, or may only consider, near the root
+//! (analysis queries' `avoidMoves` and `allowMoves`).
+
+use oddity_rules::moves::{Action, Colour};
+
+/// Cells a seat may not play, or may only play, in the first turns of the
+/// searched line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveRule {
+    pub seat: Colour,
+    /// `true`: only these moves; `false`: none of them.
+    pub allow: bool,
+    /// Indexed by cell index: a stone of either colour there.
+    pub cells: Vec<bool>,
+    pub pass: bool,
+    pub swap: bool,
+    /// Applies to the turns numbered below this from the root (0 = the
+    /// root's own turn).
+    pub until_depth: u32,
+}
+
+/// A set of [`MoveRule`]s, all of which a searched action must pass.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MoveFilter {
+    pub rules: Vec<MoveRule>,
+}
+
+impl MoveRule {
+    fn admits(&self, a: Action) -> bool {
+        let listed = match a {
+            Action::END_TURN => return true,
+            Action::PASS => self.pass,
+            Action::SWAP => self.swap,
+            _ => self.cells.get(a.cell().index()).copied().unwrap_or(false),
+        };
+        listed == self.allow
+    }
+}
+
+impl MoveFilter {
+    /// Removes from `actions` (of a position where `mover` moves, `depth`
+    /// turns below the root) those a rule forbids, unless that would leave
+    /// none: a filter never makes a position a dead end.
+    pub fn retain(&self, actions: &mut Vec<Action>, mover: Colour, depth: u32) {
+        let applies = |r: &&MoveRule| r.seat == mover && depth < r.until_depth;
+        if !self.rules.iter().any(|r| applies(&r)) {
+            return;
+        }
+        let admitted = |a: &Action| self.rules.iter().filter(applies).all(|r| r.admits(*a));
+        if actions.iter().any(admitted) {
+            actions.retain(admitted);
+        }
+    }
+}

@@ -1,0 +1,240 @@
+//! Game knowledge for [`crate::Policy::Default`]: the prior hook.
+//!
+//! [`priors`] may give each legal action of a position a prior in `0..=1`
+//! (how promising it looks before any playout). The tree stores it in one
+//! byte per node and uses it twice: children are tried in decreasing prior
+//! order before any has been visited, and UCT gets a progressive-bias term
+//! `prior_weight * prior / n` that fades as a child's visits `n` grow.
+//! [`crate::Policy::Plain`] never calls it.
+//!
+//! [`defaults`] holds each game's settings of the default policy (which
+//! knowledge is on, and its constants); [`crate::tuning`] overrides them at
+//! run time.
+//!
+//! [`Knowledge::policy_playout`] is the playout of the default policy: in
+//! Xodd and Yodd each stone takes the colour better for the mover; in Onyx
+//! each move first answers a capture pattern next to the last stone
+//! (capture, or save the threatened pair); Odd uses the rules core's
+//! uniformly random [`Game::playout`].
+//!
+//! Which pieces are on by default, per game, is decided by matches against
+//! `--policy plain` at equal time (STRENGTH.md): RAVE in Odd and Onyx, the
+//! colour-choosing playouts in Xodd and Yodd, the capture replies in Onyx,
+//! several playouts per leaf in Odd (32) and Onyx (2).
+//! The Xodd/Yodd priors stay available (`priors=on`) but are off by
+//! default.
+
+use oddity_rules::game::Game;
+use oddity_rules::kind::GameKind;
+use oddity_rules::moves::{Action, Colour};
+use oddity_rules::odd::OddGame;
+use oddity_rules::onyx::OnyxGame;
+use oddity_rules::parity::{ColourChoice, ParityGame};
+use oddity_rules::random::{Rng, random_below};
+use oddity_rules::topology::Cell;
+
+/// The settings in force for one game: the defaults with the overrides.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Resolved {
+    pub rave: bool,
+    pub rave_equiv: f32,
+    pub rave_depth: u32,
+    pub priors: bool,
+    pub prior_weight: f32,
+    pub playouts: bool,
+    pub replies: u32,
+    pub bridges: bool,
+    pub expand: u32,
+    pub leaf_playouts: u32,
+    pub endgame: bool,
+    pub endgame_share: f32,
+    pub endgame_empty: u32,
+    pub endgame_table: u32,
+}
+
+/// The default policy's settings for `kind`, before any override.
+pub fn defaults(kind: GameKind) -> Resolved {
+    let base = Resolved {
+        rave: true,
+        rave_equiv: 1000.0,
+        rave_depth: u32::MAX,
+        priors: true,
+        prior_weight: 4.0,
+        playouts: true,
+        replies: 100,
+        bridges: false,
+        expand: crate::tree::EXPAND_DIVISOR,
+        leaf_playouts: 1,
+        endgame: true,
+        endgame_share: 0.3,
+        endgame_empty: 14,
+        endgame_table: 11,
+    };
+    match kind {
+        // AMAF keyed by (cell, colour) misleads in the parity games, where
+        // a stone's worth depends on the groups it touches (measured:
+        // 12-32% against plain with RAVE on, see STRENGTH.md). The
+        // group-count priors helped at 1000 visits but cost Xodd 70 points
+        // against plain at 0.2 s per move, so they are off too.
+        GameKind::Xodd | GameKind::Yodd => Resolved {
+            rave: false,
+            priors: false,
+            ..base
+        },
+        // An Odd playout costs about a quarter of a descent through the
+        // deep RAVE tree (scoring some 1,500 children), and the AMAF update
+        // takes the leaf's playouts at once: eight playouts per leaf won
+        // 61-39 against one at 0.2 s per move, sixteen 62-38 against eight,
+        // thirty-two 50-50 against sixteen (and 45-55 against eight at equal
+        // visits) while running faster. With them the AMAF rates deserve
+        // more trust: rave_equiv 10000 won 41-19 against 1000, and 30000
+        // 37-23 against 10000.
+        // Odd's retrograde tables cost a fifth of the parity games' (no
+        // groups to count before the board is full): 14 empty points take
+        // about 75 ms.
+        GameKind::Odd => Resolved {
+            leaf_playouts: 32,
+            rave_equiv: 30000.0,
+            endgame_table: 14,
+            ..base
+        },
+        // An Onyx descent scores some 1,300 children with AMAF statistics
+        // and priors, about two thirds of a playout's cost: two playouts
+        // per leaf won 58-42 against one at 0.2 s per move (four, when a
+        // descent cost less, had lost 26-34).
+        GameKind::Onyx => Resolved {
+            leaf_playouts: 2,
+            ..base
+        },
+    }
+}
+
+/// Whether [`priors`] can give priors in this game (when false, the
+/// selection loop is compiled without the bias term).
+pub fn has_priors(kind: GameKind) -> bool {
+    match kind {
+        GameKind::Xodd | GameKind::Yodd | GameKind::Onyx => true,
+        GameKind::Odd => false,
+    }
+}
+
+/// Fills `out` with one prior in `0..=1` per action of `actions` (legal in
+/// `game`) and returns true, or returns false when the game has no
+/// knowledge for this position (`out` is then ignored).
+pub fn priors<G: Knowledge>(game: &G, actions: &[Action], out: &mut Vec<f32>) -> bool {
+    out.clear();
+    match game.spec().kind {
+        GameKind::Xodd | GameKind::Yodd => {
+            let mover = game.to_move();
+            out.extend(actions.iter().map(|&a| parity_prior(game, a, mover)));
+            true
+        }
+        GameKind::Onyx => {
+            out.extend(actions.iter().map(|&a| capture_prior(game, a)));
+            true
+        }
+        GameKind::Odd => false,
+    }
+}
+
+/// Onyx: a stone that captures or prevents a capture is promising; other
+/// moves get no bias.
+fn capture_prior<G: Knowledge>(game: &G, a: Action) -> f32 {
+    if a != Action::SWAP && game.is_capture_point(a.cell()) {
+        1.0
+    } else {
+        0.0
+    }
+}
+
+/// Xodd/Yodd: the mover wants fewer groups of its own colour and more of
+/// the other. A stone that joins own groups or starts a new group of the
+/// opponent's colour is promising; one that starts an own group or joins
+/// the opponent's groups is poor. Passes and ends of turn are neutral.
+fn parity_prior<G: Game>(game: &G, a: Action, mover: Colour) -> f32 {
+    let Some(change) = game.group_change(a) else {
+        return 0.5;
+    };
+    // The change in (own groups - opponent groups), which the mover wants low.
+    let gain = if a.colour() == mover { -change } else { change };
+    match gain {
+        g if g >= 2 => 1.0,
+        1 => 0.9,
+        0 => 0.4,
+        -1 => 0.1,
+        _ => 0.02,
+    }
+}
+
+/// What the default policy knows of a game beyond its rules: its playout
+/// policy and the patterns its priors look for.
+pub trait Knowledge: Game {
+    /// Plays the game out to the end with the default policy's playouts
+    /// and returns the winner. Onyx: `reply_percent` in 100 of the moves
+    /// answer a capture pattern that the last stone made in one of its
+    /// squares (the one empty corner where a stone of the mover either
+    /// captures or prevents a capture); with `bridges`, failing that, a cut
+    /// by the last stone between two of the mover's groups. The other games
+    /// ignore both.
+    fn policy_playout(&mut self, rng: &mut Rng, reply_percent: u32, bridges: bool) -> Colour;
+
+    /// Onyx: whether the mover's stone on `cell` captures or prevents a
+    /// capture. False in the other games.
+    fn is_capture_point(&self, cell: Cell) -> bool {
+        let _ = cell;
+        false
+    }
+}
+
+/// Odd: uniformly random playouts.
+impl<const W: usize> Knowledge for OddGame<W> {
+    #[inline]
+    fn policy_playout(&mut self, rng: &mut Rng, _: u32, _: bool) -> Colour {
+        self.playout(rng)
+    }
+}
+
+/// Xodd/Yodd: each stone takes the colour better for the mover
+/// ([`greedy_colour`]).
+impl<const W: usize> Knowledge for ParityGame<W> {
+    #[inline]
+    fn policy_playout(&mut self, rng: &mut Rng, _: u32, _: bool) -> Colour {
+        self.playout_choosing(rng, &mut greedy_colour)
+    }
+}
+
+/// Onyx: replies to the capture patterns and, when asked, to cuts.
+impl<const W: usize> Knowledge for OnyxGame<W> {
+    #[inline(always)]
+    fn policy_playout(&mut self, rng: &mut Rng, reply_percent: u32, bridges: bool) -> Colour {
+        if reply_percent == 0 {
+            return self.playout(rng);
+        }
+        self.playout_answering(rng, |game, last, rng| {
+            game.capture_point_near(last)
+                .or_else(|| bridges.then(|| game.bridge_point_near(last)).flatten())
+                .filter(|_| random_below(rng, 100) < reply_percent)
+        })
+    }
+
+    #[inline]
+    fn is_capture_point(&self, cell: Cell) -> bool {
+        OnyxGame::is_capture_point(self, cell)
+    }
+}
+
+/// Xodd/Yodd playouts: of the two colours a stone can take, the one that
+/// leaves the mover's groups fewer relative to the opponent's (joining own
+/// groups, or starting an opponent group); the random draw on a tie.
+fn greedy_colour(choice: ColourChoice) -> Colour {
+    let gain = |c: Colour| {
+        let change = choice.change[c.index()];
+        if c == choice.mover { -change } else { change }
+    };
+    let (drawn, other) = (choice.drawn, choice.drawn.opposite());
+    if gain(other) > gain(drawn) {
+        other
+    } else {
+        drawn
+    }
+}

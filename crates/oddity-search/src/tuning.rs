@@ -1,0 +1,262 @@
+//! Tuning constants and knowledge switches of [`crate::Policy::Default`],
+//! settable by name at run time (`--param name=value`, `oddity-param name
+//! value`) so that matches can tune and ablate without rebuilding.
+//!
+//! Every field is `None` until set: the per-game default
+//! ([`crate::knowledge::defaults`]) applies. [`crate::Policy::Plain`]
+//! ignores all of them (it is the fixed yardstick); the exploration
+//! constant, a separate parameter, applies to both policies.
+
+use std::fmt;
+
+use crate::knowledge::{self, Resolved};
+use crate::params::Policy;
+use oddity_rules::kind::GameKind;
+
+/// Overrides of the default policy's settings; `None` = the game's default.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Tuning {
+    /// AMAF statistics keyed by (cell, stone colour) blended into selection.
+    pub rave: Option<bool>,
+    /// RAVE equivalence: the visits at which a child's own win rate and its
+    /// AMAF rate weigh the same.
+    pub rave_equiv: Option<f32>,
+    /// AMAF statistics are kept for the children of the first this many
+    /// nodes of each iteration's path (the root is the first).
+    pub rave_depth: Option<u32>,
+    /// Priors from game knowledge (move ordering and progressive bias).
+    pub priors: Option<bool>,
+    /// Progressive-bias weight, in playouts won by a child with prior 1.
+    pub prior_weight: Option<f32>,
+    /// The per-game playout policy instead of uniformly random playouts.
+    pub playouts: Option<bool>,
+    /// Onyx playouts: percent of moves that answer a capture pattern next
+    /// to the last stone (0: none).
+    pub replies: Option<u32>,
+    /// Onyx playout replies also answer cuts of two-point bridges.
+    pub bridges: Option<bool>,
+    /// A leaf with `k` siblings is expanded after `k / expand` visits.
+    pub expand: Option<u32>,
+    /// Playouts from each leaf an iteration reaches (each counts as a visit).
+    pub leaf_playouts: Option<u32>,
+    /// Before searching a position with at most `endgame_empty` empty
+    /// points, try the exact solver.
+    pub endgame: Option<bool>,
+    /// The share of a search's time (or visits) the solver may take.
+    pub endgame_share: Option<f32>,
+    /// The most empty points for which the solver is tried.
+    pub endgame_empty: Option<u32>,
+    /// The most empty points for which the solver values every position
+    /// that can follow instead of searching (retrograde analysis; Xodd,
+    /// Yodd and Odd on boards of at most 64 points).
+    pub endgame_table: Option<u32>,
+}
+
+/// The names [`Tuning::set`] accepts, in listing order.
+pub const NAMES: [&str; 14] = [
+    "rave",
+    "rave_equiv",
+    "rave_depth",
+    "priors",
+    "prior_weight",
+    "playouts",
+    "replies",
+    "bridges",
+    "expand",
+    "leaf_playouts",
+    "endgame",
+    "endgame_share",
+    "endgame_empty",
+    "endgame_table",
+];
+
+/// Why a tuning parameter was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TuningError {
+    UnknownName,
+    BadValue,
+}
+
+impl fmt::Display for TuningError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            TuningError::UnknownName => "unknown parameter",
+            TuningError::BadValue => "syntax error",
+        })
+    }
+}
+
+fn parse_switch(value: &str) -> Result<Option<bool>, TuningError> {
+    match value.to_ascii_lowercase().as_str() {
+        "on" | "true" | "1" => Ok(Some(true)),
+        "off" | "false" | "0" => Ok(Some(false)),
+        "auto" | "default" => Ok(None),
+        _ => Err(TuningError::BadValue),
+    }
+}
+
+/// A finite number in `lo..=hi`, or `auto`/`default` for `None`.
+fn parse_number(value: &str, lo: f32, hi: f32) -> Result<Option<f32>, TuningError> {
+    if matches!(value.to_ascii_lowercase().as_str(), "auto" | "default") {
+        return Ok(None);
+    }
+    match value.parse::<f32>() {
+        Ok(x) if x.is_finite() && (lo..=hi).contains(&x) => Ok(Some(x)),
+        _ => Err(TuningError::BadValue),
+    }
+}
+
+fn show<T: fmt::Display>(v: Option<T>) -> String {
+    v.map_or_else(|| "auto".to_string(), |x| x.to_string())
+}
+
+fn show_switch(v: Option<bool>) -> String {
+    v.map_or_else(
+        || "auto".to_string(),
+        |on| if on { "on" } else { "off" }.to_string(),
+    )
+}
+
+impl Tuning {
+    /// Sets one parameter by name; on error nothing changes.
+    /// Switches take `on`/`off`, numbers a value; `auto` restores the
+    /// game's default.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), TuningError> {
+        match name {
+            "rave" => self.rave = parse_switch(value)?,
+            "rave_equiv" => self.rave_equiv = parse_number(value, 1.0, 1e9)?,
+            "rave_depth" => {
+                self.rave_depth = parse_number(value, 1.0, 1e6)?.map(|x| x.round() as u32);
+            }
+            "priors" => self.priors = parse_switch(value)?,
+            "prior_weight" => self.prior_weight = parse_number(value, 0.0, 1e6)?,
+            "playouts" => self.playouts = parse_switch(value)?,
+            "replies" => {
+                self.replies = parse_number(value, 0.0, 100.0)?.map(|x| x.round() as u32);
+            }
+            "bridges" => self.bridges = parse_switch(value)?,
+            "expand" => {
+                self.expand = parse_number(value, 1.0, 1024.0)?.map(|x| x.round() as u32);
+            }
+            "leaf_playouts" => {
+                self.leaf_playouts = parse_number(value, 1.0, 64.0)?.map(|x| x.round() as u32);
+            }
+            "endgame" => self.endgame = parse_switch(value)?,
+            "endgame_share" => self.endgame_share = parse_number(value, 0.0, 1.0)?,
+            "endgame_empty" => {
+                self.endgame_empty = parse_number(value, 0.0, 4096.0)?.map(|x| x.round() as u32);
+            }
+            "endgame_table" => {
+                let most = oddity_solver::retrograde::MAX_EMPTY as f32;
+                self.endgame_table = parse_number(value, 0.0, most)?.map(|x| x.round() as u32);
+            }
+            _ => return Err(TuningError::UnknownName),
+        }
+        Ok(())
+    }
+
+    /// The value of parameter `name` as text (`auto` when unset).
+    pub fn get(&self, name: &str) -> Option<String> {
+        Some(match name {
+            "rave" => show_switch(self.rave),
+            "rave_equiv" => show(self.rave_equiv),
+            "rave_depth" => show(self.rave_depth),
+            "priors" => show_switch(self.priors),
+            "prior_weight" => show(self.prior_weight),
+            "playouts" => show_switch(self.playouts),
+            "replies" => show(self.replies),
+            "bridges" => show_switch(self.bridges),
+            "expand" => show(self.expand),
+            "leaf_playouts" => show(self.leaf_playouts),
+            "endgame" => show_switch(self.endgame),
+            "endgame_share" => show(self.endgame_share),
+            "endgame_empty" => show(self.endgame_empty),
+            "endgame_table" => show(self.endgame_table),
+            _ => return None,
+        })
+    }
+
+    /// The settings for `kind` under `policy` (plain: no knowledge at all).
+    pub fn resolve(&self, kind: GameKind, policy: Policy) -> Resolved {
+        let d = knowledge::defaults(kind);
+        match policy {
+            Policy::Plain => Resolved {
+                rave: false,
+                priors: false,
+                playouts: false,
+                expand: crate::tree::EXPAND_DIVISOR,
+                leaf_playouts: 1,
+                endgame: false,
+                ..d
+            },
+            Policy::Default => Resolved {
+                rave: self.rave.unwrap_or(d.rave),
+                rave_equiv: self.rave_equiv.unwrap_or(d.rave_equiv),
+                rave_depth: self.rave_depth.unwrap_or(d.rave_depth),
+                priors: self.priors.unwrap_or(d.priors) && knowledge::has_priors(kind),
+                prior_weight: self.prior_weight.unwrap_or(d.prior_weight),
+                playouts: self.playouts.unwrap_or(d.playouts),
+                replies: self.replies.unwrap_or(d.replies),
+                bridges: self.bridges.unwrap_or(d.bridges),
+                expand: self.expand.unwrap_or(d.expand),
+                leaf_playouts: self.leaf_playouts.unwrap_or(d.leaf_playouts),
+                endgame: self.endgame.unwrap_or(d.endgame),
+                endgame_share: self.endgame_share.unwrap_or(d.endgame_share),
+                endgame_empty: self.endgame_empty.unwrap_or(d.endgame_empty),
+                endgame_table: self.endgame_table.unwrap_or(d.endgame_table),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn set_get_and_reset() {
+        let mut t = Tuning::default();
+        t.set("rave", "off").unwrap();
+        t.set("rave_equiv", "500").unwrap();
+        assert_eq!(t.get("rave").unwrap(), "off");
+        assert_eq!(t.get("rave_equiv").unwrap(), "500");
+        t.set("rave", "auto").unwrap();
+        assert_eq!(t.get("rave").unwrap(), "auto");
+        assert!(t.get("nonsense").is_none());
+    }
+
+    #[test]
+    fn bad_input_changes_nothing() {
+        let mut t = Tuning::default();
+        t.set("expand", "8").unwrap();
+        let before = t;
+        assert_eq!(t.set("expand", "0"), Err(TuningError::BadValue));
+        assert_eq!(t.set("rave", "maybe"), Err(TuningError::BadValue));
+        assert_eq!(t.set("rave_equiv", "nan"), Err(TuningError::BadValue));
+        assert_eq!(t.set("bogus", "1"), Err(TuningError::UnknownName));
+        assert_eq!(t, before);
+        for name in NAMES {
+            assert!(t.get(name).is_some(), "{name} has no value");
+        }
+    }
+
+    #[test]
+    fn plain_ignores_knowledge() {
+        let t = Tuning {
+            rave: Some(true),
+            priors: Some(true),
+            playouts: Some(true),
+            ..Tuning::default()
+        };
+        for kind in [
+            GameKind::Odd,
+            GameKind::Xodd,
+            GameKind::Yodd,
+            GameKind::Onyx,
+        ] {
+            let r = t.resolve(kind, Policy::Plain);
+            assert!(!r.rave && !r.priors && !r.playouts);
+            assert!(t.resolve(kind, Policy::Default).rave);
+        }
+    }
+}

@@ -1,0 +1,500 @@
+//! Retrograde analysis: every position that can follow a position valued
+//! at once.
+//!
+//! In Xodd, Yodd and Odd no stone is ever taken off, so every position that
+//! follows a root keeps the root's stones and fills some of its empty
+//! cells. Such a position can be written as a number of base-3 digits, one
+//! per empty cell of the root (0 empty, 1 black, 2 white), and every child
+//! of a position has a larger number. Valuing the numbers from the largest
+//! down values each position after all of its children. The table holds one
+//! byte per number, `3^empty` bytes in all, which puts roots with up to
+//! about 20 empty cells in reach (the empty Yodd 3 and Odd 3 boards have
+//! 19: 1.1 GiB).
+//!
+//! What a byte holds, for each seat s to move (bit `3s + k`):
+//! - Xodd, Yodd: k = 0 the start of a turn after a stone turn, k = 1 the
+//!   start of a turn right after a pass (passing again ends the game),
+//!   k = 2 the middle of a turn, after its first stone (the mover may end
+//!   the turn, when the groups are odd, or place a second stone anywhere).
+//!   A turn start with an even number of groups (a set-up position) has
+//!   no pass.
+//! - Odd: k = 0, the only state.
+//!
+//! A bit is set when the seat to move wins. Black's first turn (one stone
+//! only) is the one state the table does not hold: it is valued from its
+//! turns.
+//!
+//! The sweep splits the numbers by their highest digits: the positions
+//! whose digit is 2 and those whose digit is 1 never reach each other, so
+//! they are valued in parallel, and those whose digit is 0 (which reach
+//! both) after them.
+
+use std::sync::atomic::{AtomicU8, Ordering};
+
+use super::proof::Guide;
+use oddity_rules::game::{Game, GameSpec};
+use oddity_rules::kind::GameKind;
+use oddity_rules::moves::{Action, Colour, Turn};
+use oddity_rules::topology::Cell;
+
+/// The most empty cells a table handles (3^21 bytes is 10.5 GB).
+pub const MAX_EMPTY: usize = 21;
+
+/// The most cells of a board the table's position masks hold.
+const MAX_BOARD: usize = 64;
+
+/// Digits valued by one thread without splitting further.
+const LEAF_DIGITS: usize = 10;
+
+const T0: u8 = 0;
+const T1: u8 = 1;
+const MID: u8 = 2;
+
+fn bit(seat: usize, state: u8) -> u8 {
+    1 << (3 * seat as u8 + state)
+}
+
+/// `bit(seat, state)` when `on`, else nothing.
+fn flag(on: bool, seat: usize, state: u8) -> u8 {
+    if on { bit(seat, state) } else { 0 }
+}
+
+/// Why a table cannot be built.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RetrogradeError {
+    #[error("retrograde analysis is for Xodd, Yodd and Odd (stones are never taken off)")]
+    Game,
+    #[error(
+        "the board has {cells} cells; retrograde analysis handles boards of at most {MAX_BOARD}"
+    )]
+    BoardTooLarge { cells: usize },
+    #[error(
+        "the position has {empty} empty cells; retrograde analysis handles at most {MAX_EMPTY}"
+    )]
+    TooManyEmpty { empty: usize },
+    #[error("the table needs {needed_mb} MiB, more than the {memory_mb} MiB allowed (--memory)")]
+    Memory { needed_mb: usize, memory_mb: usize },
+}
+
+/// The bytes a table for the positions that follow `root` takes, if they
+/// are in reach at all.
+pub fn table_bytes<G: Game>(root: &G) -> Result<u64, RetrogradeError> {
+    if root.spec().kind.has_captures() {
+        return Err(RetrogradeError::Game);
+    }
+    let topo = root.topology();
+    if topo.cell_count() > MAX_BOARD {
+        return Err(RetrogradeError::BoardTooLarge {
+            cells: topo.cell_count(),
+        });
+    }
+    let empty = topo
+        .cells()
+        .iter()
+        .filter(|&&c| root.stone_at(c).is_none())
+        .count();
+    if empty > MAX_EMPTY {
+        return Err(RetrogradeError::TooManyEmpty { empty });
+    }
+    Ok(3u64.pow(empty as u32))
+}
+
+/// The value of every position that can follow a root.
+pub struct Retrograde {
+    spec: GameSpec,
+    /// Digit i is the cell `free[i]`, an empty cell of the root.
+    free: Vec<Cell>,
+    powers: Vec<usize>,
+    /// Per digit: its cell's bit in a position mask (bit i for the
+    /// topology's i-th cell).
+    digit_bit: Vec<u64>,
+    /// Per board cell bit: the place value 3^i of its digit i (0 for a
+    /// cell that holds a stone of the root).
+    place: Vec<usize>,
+    /// Per board cell bit: its neighbours' bits.
+    neighbours: Vec<u64>,
+    /// The root's stones.
+    fixed: [u64; 2],
+    values: Vec<AtomicU8>,
+}
+
+impl Retrograde {
+    /// Values every position that can follow `root`, with up to
+    /// `memory_mb` MiB.
+    pub fn build<G: Game>(root: &G, memory_mb: usize) -> Result<Retrograde, RetrogradeError> {
+        let bytes = table_bytes(root)?;
+        let needed_mb = bytes.div_ceil(1 << 20) as usize;
+        if needed_mb > memory_mb {
+            return Err(RetrogradeError::Memory {
+                needed_mb,
+                memory_mb,
+            });
+        }
+        let topo = root.topology();
+        let cells = topo.cells();
+        let mut bit_of = vec![usize::MAX; topo.bits];
+        for (i, c) in cells.iter().enumerate() {
+            bit_of[c.index()] = i;
+        }
+        let neighbours = cells
+            .iter()
+            .map(|&c| {
+                topo.neighbours(c)
+                    .iter()
+                    .fold(0u64, |m, n| m | 1 << bit_of[n.index()])
+            })
+            .collect();
+        let mut fixed = [0u64; 2];
+        let mut free = Vec::new();
+        for (i, &c) in cells.iter().enumerate() {
+            match root.stone_at(c) {
+                Some(colour) => fixed[colour.index()] |= 1 << i,
+                None => free.push(c),
+            }
+        }
+        let powers: Vec<usize> = (0..=free.len()).map(|i| 3usize.pow(i as u32)).collect();
+        let digit_bit: Vec<u64> = free.iter().map(|c| 1u64 << bit_of[c.index()]).collect();
+        let mut place = vec![0; cells.len()];
+        for (d, c) in free.iter().enumerate() {
+            place[bit_of[c.index()]] = powers[d];
+        }
+        let table = Retrograde {
+            spec: *root.spec(),
+            free,
+            powers,
+            digit_bit,
+            place,
+            neighbours,
+            fixed,
+            values: std::iter::repeat_with(|| AtomicU8::new(0))
+                .take(bytes as usize)
+                .collect(),
+        };
+        table.sweep(table.free.len(), 0, fixed[0], fixed[1]);
+        Ok(table)
+    }
+
+    /// Positions valued.
+    pub fn positions(&self) -> u64 {
+        self.values.len() as u64
+    }
+
+    /// Values the numbers `base + [0, 3^free)`, whose digits from `free` up
+    /// are fixed and give the stones `black`, `white`.
+    fn sweep(&self, free: usize, base: usize, black: u64, white: u64) {
+        if free <= LEAF_DIGITS {
+            self.leaf(free, base, black, white);
+            return;
+        }
+        let d = free - 1;
+        let p = self.powers[d];
+        let at = self.digit_bit[d];
+        rayon::join(
+            || self.sweep(d, base + 2 * p, black, white | at),
+            || self.sweep(d, base + p, black | at, white),
+        );
+        self.sweep(d, base, black, white);
+    }
+
+    fn leaf(&self, free: usize, base: usize, black: u64, white: u64) {
+        let all_free = self.digit_bit.iter().fold(0, |m, b| m | b);
+        // The low digits as an odometer counting down from all 2s (white).
+        let mut digits = [2u8; LEAF_DIGITS];
+        let (mut b, mut w) = (black, white);
+        for &bit in &self.digit_bit[..free] {
+            w |= bit;
+        }
+        for low in (0..self.powers[free]).rev() {
+            let at = base + low;
+            let empty = all_free & !(b | w);
+            let value = match self.spec.kind {
+                GameKind::Odd => self.value_odd(at, b, w, empty),
+                _ => self.value_parity(at, b, w, empty),
+            };
+            self.values[at].store(value, Ordering::Relaxed);
+            for (digit, &bit) in digits[..free].iter_mut().zip(&self.digit_bit) {
+                match *digit {
+                    2 => {
+                        *digit = 1;
+                        w &= !bit;
+                        b |= bit;
+                        break;
+                    }
+                    1 => {
+                        *digit = 0;
+                        b &= !bit;
+                        break;
+                    }
+                    _ => {
+                        // Borrow: this digit wraps round to 2.
+                        *digit = 2;
+                        w |= bit;
+                    }
+                }
+            }
+        }
+    }
+
+    fn get(&self, at: usize) -> u8 {
+        self.values[at].load(Ordering::Relaxed)
+    }
+
+    /// The group of `stones` that holds the stone `seed`, and the cells
+    /// next to it (its own included).
+    fn group_of(&self, seed: u64, stones: u64) -> (u64, u64) {
+        let (mut group, mut frontier, mut around) = (seed, seed, 0u64);
+        while frontier != 0 {
+            let mut next = 0;
+            let mut f = frontier;
+            while f != 0 {
+                next |= self.neighbours[f.trailing_zeros() as usize];
+                f &= f - 1;
+            }
+            around |= next;
+            frontier = next & stones & !group;
+            group |= frontier;
+        }
+        (group, around)
+    }
+
+    /// The groups of `stones`: how many, and per cell the parity of the
+    /// number of groups it touches.
+    fn groups(&self, stones: u64) -> (u32, u64) {
+        let (mut count, mut touching_odd) = (0, 0);
+        let mut rest = stones;
+        while rest != 0 {
+            let (group, around) = self.group_of(rest & rest.wrapping_neg(), stones);
+            count += 1;
+            touching_odd ^= around & !stones;
+            rest &= !group;
+        }
+        (count, touching_odd)
+    }
+
+    fn value_parity(&self, at: usize, b: u64, w: u64, empty: u64) -> u8 {
+        let (nb, odd_b) = self.groups(b);
+        let (nw, odd_w) = self.groups(w);
+        let odd = (nb + nw) % 2 == 1;
+        // A stone next to k groups of its colour changes the total by
+        // 1 - k: the total stays odd after it where k has the parity
+        // that keeps it.
+        let odd_after = |touching_odd: u64| if odd { touching_odd } else { !touching_odd };
+        let mut stone_wins = [false; 2];
+        let mut second_wins = [false; 2];
+        for (colour, odd_child) in [(1, odd_after(odd_b)), (2, odd_after(odd_w))] {
+            let mut e = empty;
+            while e != 0 {
+                let d = e.trailing_zeros() as usize;
+                e &= e - 1;
+                let child = self.get(at + colour * self.place[d]);
+                for s in 0..2 {
+                    stone_wins[s] |= child & bit(s, MID) != 0;
+                    if odd_child >> d & 1 == 1 {
+                        second_wins[s] |= child & bit(1 - s, T0) == 0;
+                    }
+                }
+            }
+        }
+        let mut value = 0;
+        if odd {
+            let fewer = [nb < nw, nw < nb];
+            let t1 = [stone_wins[0] || fewer[0], stone_wins[1] || fewer[1]];
+            let t0 = [stone_wins[0] || !t1[1], stone_wins[1] || !t1[0]];
+            for s in 0..2 {
+                value |= flag(t0[s], s, T0) | flag(t1[s], s, T1);
+                // Ending the turn here.
+                second_wins[s] |= !t0[1 - s];
+            }
+        } else {
+            // An even turn start (only a set-up position has one): no pass,
+            // stones only.
+            for (s, &wins) in stone_wins.iter().enumerate() {
+                value |= flag(wins, s, T0) | flag(wins, s, T1);
+            }
+        }
+        for (s, &wins) in second_wins.iter().enumerate() {
+            value |= flag(wins, s, MID);
+        }
+        value
+    }
+
+    fn value_odd(&self, at: usize, b: u64, w: u64, empty: u64) -> u8 {
+        if empty == 0 {
+            let m = self.spec.min_group() as u32;
+            let black_wins = (self.large_groups(b, m) + self.large_groups(w, m)) % 2 == 1;
+            return if black_wins { bit(0, T0) } else { bit(1, T0) };
+        }
+        let mut wins = [false; 2];
+        'children: for colour in [1, 2] {
+            let mut e = empty;
+            while e != 0 {
+                let d = e.trailing_zeros() as usize;
+                e &= e - 1;
+                let child = self.get(at + colour * self.place[d]);
+                for (s, win) in wins.iter_mut().enumerate() {
+                    *win |= child & bit(1 - s, T0) == 0;
+                }
+                if wins == [true, true] {
+                    break 'children;
+                }
+            }
+        }
+        flag(wins[0], 0, T0) | flag(wins[1], 1, T0)
+    }
+
+    /// Groups of `stones` with at least `m` of them.
+    fn large_groups(&self, stones: u64, m: u32) -> u32 {
+        let mut count = 0;
+        let mut rest = stones;
+        while rest != 0 {
+            let (group, _) = self.group_of(rest & rest.wrapping_neg(), stones);
+            count += u32::from(group.count_ones() >= m);
+            rest &= !group;
+        }
+        count
+    }
+
+    /// The number of `game`'s stones, which must include the root's.
+    fn number_of<G: Game>(&self, game: &G) -> usize {
+        debug_assert!(
+            self.fixed_of(game) == self.fixed,
+            "a position that keeps the root's stones"
+        );
+        self.free
+            .iter()
+            .enumerate()
+            .map(|(d, &c)| match game.stone_at(c) {
+                Some(Colour::Black) => self.powers[d],
+                Some(Colour::White) => 2 * self.powers[d],
+                None => 0,
+            })
+            .sum()
+    }
+
+    /// `game`'s stones on the cells where the root has stones.
+    fn fixed_of<G: Game>(&self, game: &G) -> [u64; 2] {
+        let mut stones = [0u64; 2];
+        for (i, &c) in game.topology().cells().iter().enumerate() {
+            if let Some(colour) = game.stone_at(c)
+                && self.place[i] == 0
+            {
+                stones[colour.index()] |= 1 << i;
+            }
+        }
+        stones
+    }
+
+    /// Whether `seat` wins `game` with best play from both sides. `game`
+    /// must follow this table's root: the same game and board, with the
+    /// root's stones.
+    pub fn wins<G: Game>(&self, game: &G, seat: Colour) -> bool {
+        debug_assert_eq!(game.spec(), &self.spec);
+        if let Some(w) = game.winner() {
+            return w == seat;
+        }
+        let mover = game.to_move();
+        let state = game.turn_state();
+        // Bit 0 of the flags is Xodd and Yodd's restricted first turn (Odd
+        // keeps none, and no table is made for Onyx).
+        let mover_wins = if state.flags & 1 != 0 {
+            // Black's first turn: one stone, valued through its turns.
+            game.legal_turns().iter().any(|t| {
+                let mut next = game.clone();
+                next.play_turn(t).expect("a legal turn");
+                self.wins(&next, mover)
+            })
+        } else {
+            let s = mover.index();
+            let k = match self.spec.kind {
+                GameKind::Odd => T0,
+                _ if game.mid_turn() => MID,
+                _ if state.flags & 2 != 0 => T1,
+                _ => T0,
+            };
+            self.get(self.number_of(game)) & bit(s, k) != 0
+        };
+        mover_wins == (seat == mover)
+    }
+
+    /// The winner's actions that keep the win in `game` (where the winner
+    /// moves): first those that end the game, then those that end the turn.
+    pub fn winning_actions<G: Game>(&self, game: &G, winner: Colour) -> Vec<Action> {
+        let mut actions = Vec::new();
+        game.legal_actions(&mut actions);
+        let mut keep: Vec<(u8, Action)> = actions
+            .into_iter()
+            .filter_map(|a| {
+                let mut next = game.clone();
+                next.apply(a);
+                let rank = if next.is_over() {
+                    0
+                } else if !next.mid_turn() {
+                    1
+                } else {
+                    2
+                };
+                self.wins(&next, winner).then_some((rank, a))
+            })
+            .collect();
+        keep.sort_by_key(|&(rank, _)| rank);
+        keep.into_iter().map(|(_, a)| a).collect()
+    }
+
+    /// A line of best play from `game` to the end: the winner's winning
+    /// turns, and for the loser the turn that leaves the winner the fewest
+    /// winning replies.
+    pub fn principal_line<G: Game>(&self, game: &G) -> Vec<Turn> {
+        let mut line = Vec::new();
+        let mut at = game.clone();
+        while !at.is_over() && line.len() < 4 * self.free.len() + 4 {
+            let mover = at.to_move();
+            let after: Vec<(Turn, G)> = at
+                .legal_turns()
+                .into_iter()
+                .map(|t| {
+                    let mut next = at.clone();
+                    next.play_turn(&t).expect("a legal turn");
+                    (t, next)
+                })
+                .collect();
+            let pick = if self.wins(&at, mover) {
+                after.into_iter().find(|(_, next)| self.wins(next, mover))
+            } else {
+                let winning_replies = |next: &G| {
+                    if next.is_over() {
+                        return usize::MAX;
+                    }
+                    let replier = next.to_move();
+                    next.legal_turns()
+                        .iter()
+                        .filter(|t| {
+                            let mut reply = next.clone();
+                            reply.play_turn(t).expect("a legal turn");
+                            self.wins(&reply, replier)
+                        })
+                        .count()
+                };
+                after
+                    .into_iter()
+                    .min_by_key(|(_, next)| winning_replies(next))
+            };
+            let Some((turn, next)) = pick else { break };
+            line.push(turn);
+            at = next;
+        }
+        line
+    }
+}
+
+/// The table as a proof checker's guide: the winner's actions that keep
+/// the win.
+pub struct RetrogradeGuide<'a> {
+    pub table: &'a Retrograde,
+    pub winner: Colour,
+}
+
+impl<G: Game> Guide<G> for RetrogradeGuide<'_> {
+    fn actions(&mut self, game: &G) -> Vec<Action> {
+        self.table.winning_actions(game, self.winner)
+    }
+}
