@@ -7,10 +7,10 @@ use std::time::Duration;
 
 use clap::Args;
 
-use super::GameArgs;
 use crate::analysis::accuracy::{
     Contender, Plan, Stage, StageResult, measure, pooled, solve_limits,
 };
+use crate::cli::args::GameArgs;
 use crate::search::{Limits, Policy, SearchParams, bounds};
 
 #[derive(Args, Debug)]
@@ -68,7 +68,7 @@ fn stages(text: &str) -> Result<Vec<Stage>, String> {
 }
 
 fn contenders(args: &AccuracyArgs) -> Result<Vec<Contender>, String> {
-    let tuned = super::parse_tuning(&args.params)?;
+    let tuned = crate::cli::args::parse_tuning(&args.params)?;
     let base = SearchParams {
         threads: 1,
         seed: args.seed,

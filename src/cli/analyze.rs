@@ -9,10 +9,10 @@ use std::time::Duration;
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::position::PositionArgs;
-use super::render::{caption, check_picture_options, last_turn, write_picture};
 use crate::analysis::blunders::{GameCheck, check_game};
 use crate::analysis::result::{Analysis, CellInfo, DEFAULT_VISITS, Settings, analyse};
+use crate::cli::position::PositionArgs;
+use crate::cli::render::{caption, check_picture_options, last_turn, write_picture};
 use crate::gtp::board;
 use crate::render::{self, HeatMap, Picture, Style};
 use crate::rules::position::AnyGame;
@@ -97,9 +97,7 @@ impl AnalyzeArgs {
             return Err("--threshold is a win-rate drop between 0 and 1".into());
         }
         check_picture_options(self.scale, self.png.as_deref())?;
-        let threads = self
-            .threads
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        let threads = self.threads.unwrap_or_else(|| crate::search::every_core());
         Ok(Settings {
             visits: match (self.visits, self.time) {
                 (None, None) => Some(DEFAULT_VISITS),

@@ -7,7 +7,7 @@ use clap::Args;
 use cpu_time::ProcessTime;
 use serde::Serialize;
 
-use super::GameArgs;
+use crate::cli::args::GameArgs;
 use crate::rules::position::AnyGame;
 use crate::rules::random::rng_from_seed;
 use crate::rules::record::GameRecord;
@@ -118,7 +118,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
     if let Some(s) = seconds {
         bounds::seconds("--seconds", s).map_err(|e| e.to_string())?;
     }
-    let tuning = super::parse_tuning(&args.params)?;
+    let tuning = crate::cli::args::parse_tuning(&args.params)?;
     if args.playouts || args.policy_playouts {
         let secs = Duration::from_secs_f64(seconds.unwrap_or(2.0));
         let settings = tuning.resolve(spec.kind, args.policy);

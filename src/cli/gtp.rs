@@ -5,9 +5,11 @@ use std::io::IsTerminal;
 
 use clap::Args;
 
-use super::GameArgs;
+use crate::cli::args::GameArgs;
+use crate::gtp::values::{self, VisitCap};
 use crate::gtp::{Params, Session, session::set_param};
 use crate::rules::kind::GameKind;
+use crate::search::Policy;
 
 /// Options of the GTP engine. The engine parameters take the names of
 /// `oddity-param`.
@@ -16,30 +18,30 @@ pub struct GtpArgs {
     /// The game to start with (default: Odd).
     #[command(flatten)]
     pub game: GameArgs,
-    /// Search threads.
-    #[arg(long)]
-    pub threads: Option<String>,
-    /// Most visits per move (0: no cap).
-    #[arg(long)]
-    pub visits: Option<String>,
+    /// Search threads (default: every core).
+    #[arg(long, value_parser = values::threads)]
+    pub threads: Option<usize>,
+    /// Most visits per move: auto, or a number (0: no cap).
+    #[arg(long, value_parser = values::visits)]
+    pub visits: Option<VisitCap>,
     /// Seconds per move when no clock is set (0: no time limit).
-    #[arg(long)]
-    pub time: Option<String>,
+    #[arg(long, value_parser = values::seconds)]
+    pub time: Option<f64>,
     /// Memory for the search tree, MB.
-    #[arg(long)]
-    pub memory: Option<String>,
+    #[arg(long, value_parser = values::memory)]
+    pub memory: Option<usize>,
     /// Random seed.
-    #[arg(long)]
-    pub seed: Option<String>,
+    #[arg(long, value_parser = values::seed)]
+    pub seed: Option<u64>,
     /// Think on the opponent's time: on or off.
-    #[arg(long)]
-    pub ponder: Option<String>,
+    #[arg(long, value_parser = values::switch)]
+    pub ponder: Option<bool>,
     /// Resign below this win rate (0: only lost positions).
-    #[arg(long)]
-    pub resign: Option<String>,
+    #[arg(long, value_parser = values::resign)]
+    pub resign: Option<f64>,
     /// Search policy: default, or plain (textbook UCT, the baseline).
-    #[arg(long)]
-    pub policy: Option<String>,
+    #[arg(long, value_parser = values::policy)]
+    pub policy: Option<Policy>,
     /// GoGui mode: offer the GoGui ruler commands and speak GoGui's board
     /// sizes and vertex names (see protocol.md).
     #[arg(long)]
@@ -54,22 +56,18 @@ pub struct GtpArgs {
 impl GtpArgs {
     pub fn session(&self) -> Result<Session, String> {
         let spec = self.game.spec_or(GameKind::Odd)?;
-        let mut params = Params::default();
-        for (name, value) in [
-            ("threads", &self.threads),
-            ("visits", &self.visits),
-            ("time", &self.time),
-            ("memory", &self.memory),
-            ("seed", &self.seed),
-            ("ponder", &self.ponder),
-            ("resign", &self.resign),
-            ("policy", &self.policy),
-        ] {
-            if let Some(v) = value {
-                set_param(&mut params, name, v)
-                    .map_err(|_| format!("bad value '{v}' for --{name}"))?;
-            }
-        }
+        let defaults = Params::default();
+        let mut params = Params {
+            threads: self.threads.unwrap_or(defaults.threads),
+            visits: self.visits.map_or(defaults.visits, |v| v.0),
+            time: self.time.unwrap_or(defaults.time),
+            memory_mb: self.memory.unwrap_or(defaults.memory_mb),
+            seed: self.seed.unwrap_or(defaults.seed),
+            ponder: self.ponder.unwrap_or(defaults.ponder),
+            resign: self.resign.unwrap_or(defaults.resign),
+            policy: self.policy.unwrap_or(defaults.policy),
+            ..defaults
+        };
         for item in &self.params {
             let (name, value) = item
                 .split_once('=')

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use super::GameArgs;
+use crate::cli::args::GameArgs;
 use crate::engine::EngineSpec;
 use crate::rules::position::AnyGame;
 use crate::tournament::referee::{Limits, TimeControl};

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use super::GameArgs;
+use crate::cli::args::GameArgs;
 use crate::search::{Limits, SearchParams, bounds};
 use crate::tournament::openings::{Request, balanced};
 
@@ -47,7 +47,7 @@ pub fn run(args: &OpeningsArgs) -> Result<(), String> {
     let params = SearchParams {
         threads: args
             .threads
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+            .unwrap_or_else(|| crate::search::every_core())
             .max(1),
         seed: args.seed,
         ..SearchParams::default()

@@ -2,7 +2,7 @@
 
 use clap::Args;
 
-use super::GameArgs;
+use crate::cli::args::GameArgs;
 use crate::rules::position::AnyGame;
 
 #[derive(Args, Debug)]

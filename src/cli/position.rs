@@ -5,8 +5,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::GameArgs;
 use crate::analysis::setup;
+use crate::cli::args::GameArgs;
 use crate::rules::position::AnyGame;
 use crate::rules::record::GameRecord;
 

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::position::PositionArgs;
+use crate::cli::position::PositionArgs;
 use crate::render::{self, Picture, Style};
 use crate::rules::moves::Turn;
 use crate::rules::record::GameRecord;

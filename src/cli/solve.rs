@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use clap::Args;
 
-use super::position::PositionArgs;
-use super::render::{caption, check_picture_options, last_turn, write_picture};
+use crate::cli::position::PositionArgs;
+use crate::cli::render::{caption, check_picture_options, last_turn, write_picture};
 use crate::render::{self, Mark, Picture, Style, Verdict};
 use crate::rules::moves::Turn;
 use crate::rules::position::AnyGame;

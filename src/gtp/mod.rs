@@ -9,7 +9,8 @@
 //! - [`analyze`]: analysis output for GUIs;
 //! - [`gogui`]: GoGui mode's grids and vertex names;
 //! - [`clock`]: clock settings and thinking time;
-//! - [`think`]: the search as the protocol sees it.
+//! - [`think`]: the search as the protocol sees it;
+//! - [`values`]: engine parameters read from text into their types.
 
 pub mod analyze;
 pub mod board;
@@ -18,6 +19,7 @@ pub mod gogui;
 pub mod io;
 pub mod session;
 pub mod think;
+pub mod values;
 
 pub use session::Session;
 pub use think::Params;

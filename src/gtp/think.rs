@@ -38,7 +38,7 @@ pub struct Params {
 impl Default for Params {
     fn default() -> Self {
         Params {
-            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            threads: crate::search::every_core(),
             visits: None,
             time: 5.0,
             memory_mb: 1024,

@@ -26,9 +26,9 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use super::keys::{Hashes, Keys};
-use super::order::Ordering as MoveOrdering;
-use super::table::{Entry, NUMBER_MAX, Table};
+use crate::keys::{Hashes, Keys};
+use crate::order::Ordering as MoveOrdering;
+use crate::table::{Entry, NUMBER_MAX, Table};
 use oddity_rules::game::Game;
 use oddity_rules::moves::{Action, Colour};
 use oddity_rules::random::{Rng, rng_from_seed};

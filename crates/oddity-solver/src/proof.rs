@@ -17,10 +17,11 @@
 use std::collections::HashSet;
 use std::fmt;
 
-use super::dfpn::{Dfpn, DfpnConfig};
-use super::keys::Keys;
-use super::table::Table;
-use super::{Solution, SolverParams, Value, proven_for};
+use crate::dfpn::{Dfpn, DfpnConfig};
+use crate::keys::Keys;
+use crate::params::SolverParams;
+use crate::solution::{Solution, Value};
+use crate::table::Table;
 use oddity_rules::game::Game;
 use oddity_rules::moves::{Action, Colour};
 
@@ -524,7 +525,7 @@ impl<G: Game> Guide<G> for TableGuide<'_> {
             for (a, looked) in children {
                 let work = match looked {
                     Err(won) => won.then_some(0),
-                    Ok(key) => proven_for(self.table, key, self.attacker, self.winner),
+                    Ok(key) => self.table.proven_for(key, self.attacker, self.winner),
                 };
                 if let Some(w) = work {
                     proven.push((w, a));

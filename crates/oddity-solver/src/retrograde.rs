@@ -31,7 +31,7 @@
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
-use super::proof::Guide;
+use crate::proof::Guide;
 use oddity_rules::game::{Game, GameSpec};
 use oddity_rules::kind::GameKind;
 use oddity_rules::moves::{Action, Colour, Turn};

@@ -11,6 +11,8 @@
 
 use std::sync::atomic::{AtomicU8, AtomicU64, AtomicUsize, Ordering};
 
+use oddity_rules::moves::Colour;
+
 /// Entries per bucket.
 const BUCKET: usize = 4;
 
@@ -57,6 +59,18 @@ const BUSY_COUNTERS: usize = 1 << 16;
 const PATH_DEPENDENT: u64 = 1 << 63;
 
 impl Table {
+    /// Whether the table proves `key`'s position won by `winner`, for a
+    /// search whose attacker is `attacker`; with the work under it.
+    pub fn proven_for(&self, key: u64, attacker: Colour, winner: Colour) -> Option<u64> {
+        let e = self.get(key)?;
+        let proven = if winner == attacker {
+            e.pn == 0
+        } else {
+            e.dn == 0 && !e.path_dependent
+        };
+        proven.then_some(e.work)
+    }
+
     /// A table of at most `bytes` bytes (at least one bucket).
     pub fn with_bytes(bytes: usize) -> Table {
         let buckets = (bytes / (ENTRY_BYTES * BUCKET)).max(1);

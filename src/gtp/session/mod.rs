@@ -135,14 +135,6 @@ fn parse_seat(text: &str) -> Option<Colour> {
     Colour::parse(text)
 }
 
-fn parse_bool(text: &str) -> Option<bool> {
-    match text.to_ascii_lowercase().as_str() {
-        "on" | "true" | "1" | "yes" => Some(true),
-        "off" | "false" | "0" | "no" => Some(false),
-        _ => None,
-    }
-}
-
 fn on_off(b: bool) -> &'static str {
     if b { "on" } else { "off" }
 }

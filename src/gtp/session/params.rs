@@ -3,9 +3,9 @@
 
 use std::fmt::Write as _;
 
-use super::{Ctx, Reply, Session, arity, err, ok, on_off, parse_bool, syntax};
+use super::{Ctx, Reply, Session, arity, err, ok, on_off, syntax};
 use crate::gtp::think::Params;
-use crate::search::bounds;
+use crate::gtp::values::{self, BadValue};
 use crate::search::tuning::{self, TuningError};
 
 impl Session {
@@ -75,6 +75,12 @@ pub enum ParamError {
     BadValue,
 }
 
+impl From<BadValue> for ParamError {
+    fn from(_: BadValue) -> ParamError {
+        ParamError::BadValue
+    }
+}
+
 impl From<TuningError> for ParamError {
     fn from(e: TuningError) -> ParamError {
         match e {
@@ -87,33 +93,15 @@ impl From<TuningError> for ParamError {
 /// Sets one engine parameter from text.
 pub fn set_param(p: &mut Params, name: &str, value: &str) -> Result<(), ParamError> {
     match name {
-        "threads" => match value.parse::<usize>() {
-            Ok(n) if bounds::threads(name, n).is_ok() => p.threads = n,
-            _ => return Err(ParamError::BadValue),
-        },
-        "visits" if value == "auto" => p.visits = None,
-        "visits" => p.visits = Some(value.parse().map_err(|_| ParamError::BadValue)?),
-        // 0: no time limit.
-        "time" => match value.parse::<f64>() {
-            Ok(t) if t == 0.0 || bounds::seconds(name, t).is_ok() => p.time = t,
-            _ => return Err(ParamError::BadValue),
-        },
-        "memory" => match value.parse::<usize>() {
-            Ok(m) if m >= 1 => p.memory_mb = m,
-            _ => return Err(ParamError::BadValue),
-        },
-        "seed" => p.seed = value.parse().map_err(|_| ParamError::BadValue)?,
-        "ponder" => p.ponder = parse_bool(value).ok_or(ParamError::BadValue)?,
-        "resign" => match value.parse::<f64>() {
-            Ok(r) if (0.0..=1.0).contains(&r) => p.resign = r,
-            _ => return Err(ParamError::BadValue),
-        },
-        "policy" => p.policy = value.parse().map_err(|_| ParamError::BadValue)?,
-        "exploration" => match value.parse::<f64>() {
-            _ if value.eq_ignore_ascii_case("auto") => p.exploration = None,
-            Ok(c) if c >= 0.0 && c.is_finite() => p.exploration = Some(c),
-            _ => return Err(ParamError::BadValue),
-        },
+        "threads" => p.threads = values::threads(value)?,
+        "visits" => p.visits = values::visits(value)?.0,
+        "time" => p.time = values::seconds(value)?,
+        "memory" => p.memory_mb = values::memory(value)?,
+        "seed" => p.seed = values::seed(value)?,
+        "ponder" => p.ponder = values::switch(value)?,
+        "resign" => p.resign = values::resign(value)?,
+        "policy" => p.policy = values::policy(value)?,
+        "exploration" => p.exploration = values::exploration(value)?,
         _ => return p.tuning.set(name, value).map_err(ParamError::from),
     }
     Ok(())
