@@ -6,7 +6,9 @@
 //! the application over them: `gtp` (the engine protocol), `engine` (engine
 //! processes, as a client), `tournament`, `analysis`, `render` (board
 //! pictures, on the rules alone), `gui` (the web page, on `render` and the
-//! engine processes, not on `search`) and `cli`.
+//! engine processes, not on `search`) and `cli`; `heat` (per-cell heat of
+//! candidate turns) and `lines` (text lines read as bytes) serve several of
+//! them.
 
 pub use oddity_rules as rules;
 pub use oddity_rules::with_game;
@@ -19,6 +21,7 @@ pub mod engine;
 pub mod gtp;
 #[cfg(feature = "gui")]
 pub mod gui;
+pub mod heat;
 pub mod lines;
 pub mod render;
 pub mod tournament;

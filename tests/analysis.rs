@@ -8,8 +8,8 @@ use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
-use oddity::analysis::batch::{Defaults, Viewpoint};
 use oddity::analysis::blunders::check_game;
+use oddity::analysis::query::{Defaults, Viewpoint};
 use oddity::analysis::queue::serve;
 use oddity::analysis::result::{Settings, analyse};
 use oddity::rules::game::{GameSpec, Rules};

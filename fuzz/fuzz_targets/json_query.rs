@@ -20,7 +20,8 @@ use std::collections::BTreeMap;
 use std::num::NonZeroUsize;
 
 use libfuzzer_sys::fuzz_target;
-use oddity::analysis::batch::{Defaults, Request, Viewpoint, request_raw};
+use oddity::analysis::batch::{Request, request_raw};
+use oddity::analysis::query::{Defaults, Viewpoint};
 use oddity::analysis::queue::{QUERY_LIMIT, serve};
 use oddity::analysis::result::Settings;
 use oddity::lines::LineReader;

@@ -6,6 +6,8 @@
 pub mod accuracy;
 pub mod batch;
 pub mod blunders;
+mod prepare;
+pub mod query;
 pub mod queue;
 pub mod result;
 pub mod setup;

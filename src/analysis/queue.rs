@@ -13,7 +13,8 @@ use std::sync::{Condvar, Mutex, MutexGuard};
 
 use serde_json::Value;
 
-use super::batch::{Defaults, Job, Request, request_raw, run_job};
+use crate::analysis::batch::{Job, Request, request_raw, run_job};
+use crate::analysis::query::Defaults;
 use crate::lines::LineReader;
 use crate::search::StopFlag;
 

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use crate::analysis::batch::{Defaults, Viewpoint};
+use crate::analysis::query::{Defaults, Viewpoint};
 use crate::analysis::queue::serve;
 use crate::analysis::result::{DEFAULT_VISITS, Settings};
 use crate::search::bounds;

@@ -1,11 +1,9 @@
 //! Pictures of boards: geometry for every board, SVG and PNG writers.
 //! A layer over `rules`; it knows nothing of search. Analyses reach it as
-//! candidate turns with their visits ([`heat`]), plain per-cell values and
-//! lines of play.
+//! per-cell shades ([`HeatMap`]) and lines of play.
 
 pub mod geometry;
 pub mod graph;
-pub mod heat;
 pub mod png;
 pub mod svg;
 

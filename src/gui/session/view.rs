@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use super::{Analysis, EngineInfo, Notice, Session};
 use crate::engine::info::Candidate;
-use crate::render::heat::{cell_heat, most_visits};
+use crate::heat::{cell_heat, most_visits};
 use crate::rules::moves::{Colour, Turn};
 use crate::rules::position::AnyGame;
 use crate::rules::record::{Decision, Outcome};
