@@ -1,0 +1,162 @@
+//! A search thread's own state: random numbers, reused buffers, the
+//! final boards of its playouts for RAVE, and its batched root counts.
+
+use oddity_rules::game::Game;
+use oddity_rules::moves::{Action, Colour};
+use oddity_rules::random::Rng;
+use oddity_rules::topology::Topology;
+
+use super::tally::Tally;
+/// Per-thread state: random numbers and reused buffers, so an iteration
+/// allocates nothing.
+pub(crate) struct Worker {
+    pub(crate) rng: Rng,
+    /// The nodes of the current iteration with the seat that chose each
+    /// (for the root: the root's side to move).
+    pub(crate) path: Vec<(u32, Colour)>,
+    pub(crate) actions: Vec<Action>,
+    pub(crate) priors: Vec<f32>,
+    /// RAVE: indexed by a stone action's bits (see [`STONE_BITS`]), how
+    /// many of the current iteration's playouts ended with that stone on
+    /// the board, counted by the winner's colour.
+    pub(crate) on_final_board: Vec<[u8; 2]>,
+    /// RAVE: the final boards of the current iteration's playouts not yet
+    /// added to `on_final_board`, as bit-sliced counters: per winner and
+    /// stone colour, [`COUNT_PLANES`] words per bitboard word, plane `p`
+    /// holding bit `p` of each cell's count (see [`Self::final_slot`]).
+    pub(crate) final_counts: Vec<u64>,
+    /// Bitboard words in use in `final_counts` (0: nothing to add).
+    pub(crate) counted_words: usize,
+    /// Playouts counted in `final_counts`: no count exceeds it, so planes
+    /// from its bit length up are empty.
+    pub(crate) counted_playouts: u32,
+    pub(crate) iterations: u64,
+    /// Root visits and wins not yet added to the shared root: the root is
+    /// on every path, so its counters are updated in batches of
+    /// [`ROOT_BATCH`] to keep its cache line from bouncing between threads.
+    pub(crate) pending_visits: u32,
+    pub(crate) pending_wins: u32,
+    /// The same for the root's children (visits, wins), indexed from
+    /// `root_first`; `touched` lists the entries in use.
+    pub(crate) root_delta: Vec<(u32, u32)>,
+    pub(crate) touched: Vec<u32>,
+    pub(crate) root_first: u32,
+    /// RAVE: the root's children's AMAF playouts and wins not yet added to
+    /// them, indexed like `root_delta`. Every iteration credits about half
+    /// of the root's children; writing them at once made two threads fight
+    /// over those cache lines on every iteration.
+    pub(crate) root_amaf: Vec<(u32, u32)>,
+    /// The playouts' final boards, counted only when asked for.
+    pub(crate) tally: Option<Tally>,
+}
+
+/// Entries of [`Worker::on_final_board`]: a stone action's bits are below
+/// this (see [`Action::bits`]).
+pub(crate) const STONE_BITS: usize = 1 << 13;
+/// The colour bit of a stone action's bits (see [`Action::stone`]).
+const WHITE_BIT: usize = 1 << 12;
+
+/// Bit planes of [`Worker::final_counts`]: counts up to 127 playouts, more
+/// than the 64 a leaf may play.
+const COUNT_PLANES: usize = 7;
+/// Bitboard words of the largest board: cell indices are below 4096.
+const MAX_WORDS: usize = 64;
+
+/// Iterations a thread counts locally before updating the root and its
+/// children (in visits: this many times the playouts per leaf).
+pub(crate) const ROOT_BATCH: u32 = 128;
+
+impl Worker {
+    /// Empties [`Worker::on_final_board`] for a new iteration: only entries
+    /// of cells on the board are ever written.
+    pub(crate) fn clear_final_boards(&mut self, topo: &Topology) {
+        for &cell in topo.cells() {
+            let i = usize::from(cell.0);
+            self.on_final_board[i] = [0; 2];
+            self.on_final_board[i | WHITE_BIT] = [0; 2];
+        }
+    }
+
+    /// The first plane of winner `w`'s, stone colour `c`'s counters in
+    /// [`Worker::final_counts`]; plane `p` of word `k` is at
+    /// `slot + p * MAX_WORDS + k`.
+    #[inline(always)]
+    fn final_slot(w: usize, c: usize) -> usize {
+        (w * 2 + c) * COUNT_PLANES * MAX_WORDS
+    }
+
+    /// Counts the stones of the final board `end` of a playout that
+    /// `winner` won: each stone word is added to its bit-sliced counter (a
+    /// ripple carry over a plane or two on average). This runs once per
+    /// playout, and one increment per stone cost a tenth of an Odd
+    /// playout; [`Self::tally_final_boards`] turns the counts into
+    /// [`Worker::on_final_board`] once per iteration.
+    pub(crate) fn record_final_board<G: Game>(&mut self, end: &G, winner: Colour) {
+        for c in Colour::BOTH {
+            let words = end.stone_words(c);
+            self.counted_words = self.counted_words.max(words.len().min(MAX_WORDS));
+            self.counted_playouts += u32::from(c == Colour::Black);
+            let slot = Self::final_slot(winner.index(), c.index());
+            for (k, &word) in words.iter().enumerate().take(MAX_WORDS) {
+                let mut carry = word;
+                let mut at = slot + k;
+                while carry != 0 && at < slot + COUNT_PLANES * MAX_WORDS {
+                    let plane = &mut self.final_counts[at];
+                    let next = *plane & carry;
+                    *plane ^= carry;
+                    carry = next;
+                    at += MAX_WORDS;
+                }
+            }
+        }
+    }
+
+    /// Adds the counts of [`Self::record_final_board`] to
+    /// [`Worker::on_final_board`] and empties the counters: bit `i` of a
+    /// word is the cell with index `i`, whose stone action has bits `i` for
+    /// Black and `i | WHITE_BIT` for White, and plane `p` adds `2^p`.
+    pub(crate) fn tally_final_boards(&mut self) {
+        let planes =
+            ((u32::BITS - self.counted_playouts.leading_zeros()) as usize).min(COUNT_PLANES);
+        for w in 0..2 {
+            for (c, colour_bit) in [(0, 0), (1, WHITE_BIT)] {
+                let slot = Self::final_slot(w, c);
+                for p in 0..planes {
+                    for k in 0..self.counted_words {
+                        let at = slot + p * MAX_WORDS + k;
+                        let mut bits = std::mem::take(&mut self.final_counts[at]);
+                        while bits != 0 {
+                            let i = (k * 64 + bits.trailing_zeros() as usize) | colour_bit;
+                            let e = &mut self.on_final_board[i & (STONE_BITS - 1)][w];
+                            *e = e.wrapping_add(1 << p);
+                            bits &= bits - 1;
+                        }
+                    }
+                }
+            }
+        }
+        self.counted_words = 0;
+        self.counted_playouts = 0;
+    }
+
+    pub(crate) fn new(rng: Rng) -> Worker {
+        Worker {
+            rng,
+            path: Vec::with_capacity(512),
+            actions: Vec::with_capacity(1024),
+            priors: Vec::with_capacity(1024),
+            on_final_board: vec![[0; 2]; STONE_BITS],
+            final_counts: vec![0; 4 * COUNT_PLANES * MAX_WORDS],
+            counted_words: 0,
+            counted_playouts: 0,
+            iterations: 0,
+            pending_visits: 0,
+            pending_wins: 0,
+            root_delta: Vec::new(),
+            touched: Vec::new(),
+            root_first: 0,
+            root_amaf: Vec::new(),
+            tally: None,
+        }
+    }
+}
