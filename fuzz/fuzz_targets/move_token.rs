@@ -5,10 +5,10 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use oddity::rules::game::{GameSpec, Rules};
-use oddity::rules::kind::GameKind;
-use oddity::rules::moves::{Colour, Turn};
-use oddity::rules::position::AnyGame;
+use oddity_rules::game::{GameSpec, Rules};
+use oddity_rules::kind::GameKind;
+use oddity_rules::moves::{Colour, Turn};
+use oddity_rules::position::AnyGame;
 
 fuzz_target!(|data: &[u8]| {
     let [game, size, seat, rest @ ..] = data else {

@@ -4,8 +4,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use oddity::rules::record::GameRecord;
-use oddity::rules::sgf::{RecordInfo, read, write};
+use oddity_rules::record::GameRecord;
+use oddity_rules::sgf::{RecordInfo, read, write};
 
 fn text_of(record: &GameRecord) -> String {
     write(record, &RecordInfo::default())

@@ -154,7 +154,7 @@ impl Endgame {
 fn table_cost(kind: GameKind, empty: usize) -> Duration {
     let nanos_per_position: u64 = match kind {
         GameKind::Odd => 15,
-        _ => 80,
+        GameKind::Xodd | GameKind::Yodd | GameKind::Onyx => 80,
     };
     Duration::from_nanos(nanos_per_position.saturating_mul(3u64.saturating_pow(empty as u32)))
 }

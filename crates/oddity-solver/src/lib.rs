@@ -27,6 +27,34 @@
 //! positions, every finished game must be won by the winner, and no line
 //! may return to a position of its own path. The solver's table only
 //! suggests the winner's actions; a wrong suggestion makes the check fail.
+//!
+//! # Example
+//! Prove Xodd 3 from the start (`docs/solved.md`): the first player wins,
+//! and only with a black stone in the centre.
+//! ```
+//! use std::sync::atomic::AtomicBool;
+//!
+//! use oddity_rules::game::{GameSpec, Rules};
+//! use oddity_rules::kind::GameKind;
+//! use oddity_rules::moves::Colour;
+//! use oddity_rules::position::AnyGame;
+//! use oddity_solver::{SolveLimits, Solver, SolverParams, Value};
+//!
+//! let spec = GameSpec::new(GameKind::Xodd, 3, Rules::default()).unwrap();
+//! let start = AnyGame::new(&spec);
+//! let mut solver = Solver::new(SolverParams::default());
+//! let solution = solver.solve(&start, true, &SolveLimits::default(), &AtomicBool::new(false), None);
+//! assert_eq!(solution.winner(), Some(Colour::Black));
+//! let winning: Vec<String> = solution
+//!     .turns
+//!     .iter()
+//!     .filter(|t| t.value == Some(Value::Win))
+//!     .map(|t| start.token(&t.turn))
+//!     .collect();
+//! assert_eq!(winning, ["B:B2"]);
+//! // Every proof is walked again from the rules alone.
+//! solver.check(&start, &solution).unwrap();
+//! ```
 
 pub mod dfpn;
 pub mod keys;

@@ -5,17 +5,17 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::AtomicBool;
 
-use oddity::rules::game::{Game, GameSpec, Rules};
-use oddity::rules::kind::GameKind;
-use oddity::rules::moves::{Action, Colour, Stone, Turn};
-use oddity::rules::position::AnyGame;
-use oddity::rules::random::{below, rng_from_seed};
-use oddity::solver::proof::{Guide, check_win};
-use oddity::solver::retrograde::RetrogradeError;
-use oddity::solver::{
+use oddity_rules::game::{Game, GameSpec, Rules};
+use oddity_rules::kind::GameKind;
+use oddity_rules::moves::{Action, Colour, Stone, Turn};
+use oddity_rules::position::AnyGame;
+use oddity_rules::random::{below, rng_from_seed};
+use oddity_rules::with_game;
+use oddity_solver::proof::{Guide, check_win};
+use oddity_solver::retrograde::RetrogradeError;
+use oddity_solver::{
     Solution, SolveLimits, Solver, SolverParams, Value, check_retrograde, solve_retrograde,
 };
-use oddity::with_game;
 
 fn spec(kind: GameKind, size: usize) -> GameSpec {
     GameSpec::new(kind, size, Rules::default()).unwrap()
@@ -165,7 +165,7 @@ fn exhaustive(game: &AnyGame) -> (Value, Vec<(Turn, Value)>) {
         let mover = g.to_move();
         let of_child = |next: &_, retro: &HashMap<Exact, Value>| -> Value {
             let v = retro[&exact(next)];
-            if oddity::rules::game::Game::to_move(next) == mover {
+            if oddity_rules::game::Game::to_move(next) == mover {
                 v
             } else {
                 match v {

@@ -2,13 +2,13 @@
 //! and read back is the same game, every legal turn's token parses back to
 //! the same turn, and a turn the rules refuse changes nothing.
 
-use oddity::rules::game::{GameSpec, Rules};
-use oddity::rules::kind::GameKind;
-use oddity::rules::moves::{Colour, Turn};
-use oddity::rules::position::AnyGame;
-use oddity::rules::random::{below, rng_from_seed};
-use oddity::rules::record::GameRecord;
-use oddity::rules::sgf::{RecordInfo, read, write};
+use oddity_rules::game::{GameSpec, Rules};
+use oddity_rules::kind::GameKind;
+use oddity_rules::moves::{Colour, Turn};
+use oddity_rules::position::AnyGame;
+use oddity_rules::random::{below, rng_from_seed};
+use oddity_rules::record::GameRecord;
+use oddity_rules::sgf::{RecordInfo, read, write};
 use proptest::prelude::*;
 
 /// Small boards of every game, with their rule variants.
@@ -49,9 +49,9 @@ fn game(
             let colour = Colour::BOTH[below(&mut rng, 2) as usize];
             if stones
                 .iter()
-                .all(|s: &oddity::rules::moves::Stone| s.cell != cell)
+                .all(|s: &oddity_rules::moves::Stone| s.cell != cell)
             {
-                stones.push(oddity::rules::moves::Stone { cell, colour });
+                stones.push(oddity_rules::moves::Stone { cell, colour });
             }
         }
         let to_move = Colour::BOTH[below(&mut rng, 2) as usize];

@@ -3,13 +3,13 @@
 
 use std::time::Duration;
 
-use oddity::rules::game::{GameSpec, Rules};
-use oddity::rules::kind::GameKind;
-use oddity::rules::moves::{Colour, Stone, Turn};
-use oddity::rules::position::AnyGame;
-use oddity::rules::record::GameRecord;
-use oddity::search::time::{Clock, Overtime, SAFETY_MARGIN, TimeSettings, hard_limit, plan};
-use oddity::search::{Engine, Limits, Policy, Report, SearchParams, StopFlag};
+use oddity_rules::game::{GameSpec, Rules};
+use oddity_rules::kind::GameKind;
+use oddity_rules::moves::{Colour, Stone, Turn};
+use oddity_rules::position::AnyGame;
+use oddity_rules::record::GameRecord;
+use oddity_search::time::{Clock, Overtime, SAFETY_MARGIN, TimeSettings, hard_limit, plan};
+use oddity_search::{Engine, Limits, Policy, Report, SearchParams, StopFlag};
 
 /// The games the solver is tested on with generated positions (random Onyx
 /// set-ups are mostly already won; Onyx has a hand-made position below).

@@ -7,12 +7,12 @@
 //! and none of its other choices may be a proven win. Single thread, fixed
 //! seeds: the searches are deterministic.
 
-use oddity::rules::game::{GameSpec, Rules};
-use oddity::rules::kind::GameKind;
-use oddity::rules::moves::{Colour, Stone, Turn};
-use oddity::rules::position::AnyGame;
-use oddity::rules::record::GameRecord;
-use oddity::search::{Engine, Limits, Policy, Report, SearchParams, StopFlag};
+use oddity_rules::game::{GameSpec, Rules};
+use oddity_rules::kind::GameKind;
+use oddity_rules::moves::{Colour, Stone, Turn};
+use oddity_rules::position::AnyGame;
+use oddity_rules::record::GameRecord;
+use oddity_search::{Engine, Limits, Policy, Report, SearchParams, StopFlag};
 
 /// Seeds of the searches.
 const SEEDS: [u64; 5] = [1, 2, 3, 4, 5];

@@ -4,14 +4,14 @@
 
 use std::collections::HashSet;
 
-use oddity::rules::game::{Game, GameSpec, Rules};
-use oddity::rules::kind::GameKind;
-use oddity::rules::moves::{Action, Colour, Stone, TokenErrorKind, Turn};
-use oddity::rules::perft::{perft, perft_by_turns};
-use oddity::rules::position::AnyGame;
-use oddity::rules::random::{below, rng_from_seed};
-use oddity::rules::topology::{Cell, Topology};
-use oddity::with_game;
+use oddity_rules::game::{Game, GameSpec, Rules};
+use oddity_rules::kind::GameKind;
+use oddity_rules::moves::{Action, Colour, Stone, TokenErrorKind, Turn};
+use oddity_rules::perft::{perft, perft_by_turns};
+use oddity_rules::position::AnyGame;
+use oddity_rules::random::{below, rng_from_seed};
+use oddity_rules::topology::{Cell, Topology};
+use oddity_rules::with_game;
 
 fn spec(kind: GameKind, size: usize) -> GameSpec {
     GameSpec::new(kind, size, Rules::default()).unwrap()
@@ -480,7 +480,7 @@ fn smallest_group_is_bounded_by_the_board() {
 /// stone can make.
 #[test]
 fn choosing_playouts_agree_with_random_ones() {
-    use oddity::rules::parity::ParityGame;
+    use oddity_rules::parity::ParityGame;
     fn check<const W: usize>(start: &ParityGame<W>, seed: u64) {
         let (mut a, mut b) = (rng_from_seed(seed), rng_from_seed(seed));
         let mut random = start.clone();

@@ -1,11 +1,11 @@
 //! Onyx rules (`rules.md` section 4) through the public `Game` interface.
 
-use oddity::rules::game::{Game, GameSpec, PlayError, Rng, Rules, width_for};
-use oddity::rules::kind::GameKind;
-use oddity::rules::moves::{Action, Colour, Stone, Turn};
-use oddity::rules::onyx::OnyxGame;
-use oddity::rules::perft::{perft, perft_by_turns};
-use oddity::rules::topology::Cell;
+use oddity_rules::game::{Game, GameSpec, PlayError, Rng, Rules, width_for};
+use oddity_rules::kind::GameKind;
+use oddity_rules::moves::{Action, Colour, Stone, Turn};
+use oddity_rules::onyx::OnyxGame;
+use oddity_rules::perft::{perft, perft_by_turns};
+use oddity_rules::topology::Cell;
 use rand_xoshiro::rand_core::{Rng as _, SeedableRng};
 
 /// Onyx boards up to 9 points a side.
