@@ -20,13 +20,16 @@ impl Session {
         let spec = *pos.spec();
         let topo = pos.topology();
         let result = self.result(&pos);
-        // The end of a game counted by groups: its groups, on a board
-        // without the last turn's marks.
-        let counted_groups = result
+        // A game ended by its rules is shown clean, without the last turn's
+        // marks; one counted by groups with its groups.
+        let decided = result
             .as_ref()
-            .is_some_and(|r| {
+            .map(|r| r.decision)
+            .filter(|d| *d != Decision::Resignation);
+        let counted_groups = decided
+            .is_some_and(|d| {
                 matches!(
-                    r.decision,
+                    d,
                     Decision::FewerGroups { .. } | Decision::LargeGroups { .. }
                 )
             })
@@ -35,7 +38,7 @@ impl Session {
             .view
             .checked_sub(1)
             .map(|k| self.record.moves()[k].1)
-            .filter(|t| *t != Turn::Resign && counted_groups.is_none());
+            .filter(|t| *t != Turn::Resign && decided.is_none());
         let stones = topo
             .cells()
             .iter()
