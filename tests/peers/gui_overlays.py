@@ -55,6 +55,18 @@ return {
 """
 
 
+# Counts the pictures drawn with a heat map while an engine searches the
+# position shown.
+WATCH_LIVE_HEAT = """
+window.liveHeat = 0;
+const original = draw;
+draw = function (s) {
+  original(s);
+  if (s.analysis_live && document.querySelector('#overlay [data-heat]')) window.liveHeat++;
+};
+"""
+
+
 def look(d):
     return d.execute_script(LOOK)
 
@@ -149,10 +161,13 @@ def overlay_toggle(d):
     analyze.click()
     wait(d, "analysis off", lambda: not state(d)["analysis_wanted"] and look(d)["heat"] == 0)
     # The engine's turn: its heat map while it thinks, none after it played.
+    # It thinks for a second: every picture drawn is watched, not sampled.
+    d.execute_script(WATCH_LIVE_HEAT)
     pick_colour(d, "B")
     click_cell(d, "E5")
-    wait(d, "the engine thinking, drawn", lambda: (lambda v: v["live"] and v["heat"] > 0)(look(d)), 60)
     wait(d, "the engine's turn", lambda: len(state(d)["moves"]) == 2 and state(d)["human_turn"], 60)
+    if not d.execute_script("return window.liveHeat"):
+        fail("no heat map drawn while the engine thought")
     for mode in ["thinking", "always"]:
         set_mode(d, mode, by_key=True)
         v = look(d)
