@@ -121,9 +121,10 @@ fn overlays_engine_health_and_the_end_in_chromium() {
         return;
     }
     // `flaky` exits and `late` waits until this file exists.
-    let go_path = std::env::temp_dir().join(format!("oddity-gui-go-{}", std::process::id()));
-    let _ = std::fs::remove_file(&go_path);
-    let go = go_path.to_str().expect("a UTF-8 path");
+    let go_file =
+        RemovedOnDrop(std::env::temp_dir().join(format!("oddity-gui-go-{}", std::process::id())));
+    let _ = std::fs::remove_file(&go_file.0);
+    let go = go_file.0.to_str().expect("a UTF-8 path");
     let oddity = gui::binary();
     let flaky = format!("flaky=sh -c 'test -e {go} && exec {oddity} gtp --threads 1 --visits 50'");
     let late = format!(
@@ -141,5 +142,13 @@ fn overlays_engine_health_and_the_end_in_chromium() {
         &[("ODDITY_GO_FILE", go)],
         "all overlays checked",
     );
-    let _ = std::fs::remove_file(&go_path);
+}
+
+/// A file removed when the test ends, passed or failed.
+struct RemovedOnDrop(std::path::PathBuf);
+
+impl Drop for RemovedOnDrop {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
 }
