@@ -1,14 +1,16 @@
 //! `oddity gui` in a real headless browser: Chromium driven over WebDriver
 //! by `tests/peers/gui_drive.py` (Python selenium) plays each of the four
-//! games by clicking the board, and `tests/peers/gui_details.py` checks the
-//! details a person meets (see those scripts for everything they check).
+//! games by clicking the board, `tests/peers/gui_details.py` checks the
+//! details a person meets, and `tests/peers/gui_overlays.py` what the board
+//! and the panels say: analysis overlays, engine health, the end of a game
+//! (see those scripts for everything they check).
 //! Needs Debian's `chromium` and `chromium-driver` and Python's `selenium`
 //! and `sgfmill` (`.ci/peers.sh` installs them). Skipped when they are
 //! missing, unless `ODDITY_PEERS=1` is set: then it fails.
 //!
 //! `ODDITY_PEERS=1 cargo test --test gui_browser -- --nocapture`
-//! Screenshots: `target/gui-screenshots/gui-{xodd,yodd,odd,onyx}.png` and
-//! `gui-detail-*.png`.
+//! Screenshots: `target/gui-screenshots/gui-{xodd,yodd,odd,onyx}.png`,
+//! `gui-odd-end.png` and `gui-detail-*.png`.
 
 #[path = "support/gui.rs"]
 mod gui;
@@ -45,6 +47,11 @@ fn browser_ready() -> bool {
 /// Runs `script` against a GUI started with `engines`; returns its output
 /// once it has printed `last`.
 fn drive(script: &str, engines: &[&str], last: &str) -> String {
+    drive_with(script, engines, &[], last)
+}
+
+/// As [`drive`], with `env` set for the script.
+fn drive_with(script: &str, engines: &[&str], env: &[(&str, &str)], last: &str) -> String {
     let mut args = Vec::new();
     for e in engines {
         args.extend(["--engine", e]);
@@ -58,6 +65,9 @@ fn drive(script: &str, engines: &[&str], last: &str) -> String {
         .arg(gui::binary())
         .arg(g.pid().to_string())
         .arg(screenshots())
+        .envs(env.iter().copied())
+        // The scripts import each other: no bytecode left in the sources.
+        .env("PYTHONDONTWRITEBYTECODE", "1")
         .output()
         .expect("running python3");
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
@@ -103,4 +113,42 @@ fn details_a_person_meets_in_chromium() {
         &[FAST_ENGINE, SLOW_ENGINE],
         "all details checked",
     );
+}
+
+#[test]
+fn overlays_engine_health_and_the_end_in_chromium() {
+    if !browser_ready() {
+        return;
+    }
+    // `flaky` exits and `late` waits until this file exists.
+    let go_file =
+        RemovedOnDrop(std::env::temp_dir().join(format!("oddity-gui-go-{}", std::process::id())));
+    let _ = std::fs::remove_file(&go_file.0);
+    let go = go_file.0.to_str().expect("a UTF-8 path");
+    let oddity = gui::binary();
+    let flaky = format!("flaky=sh -c 'test -e {go} && exec {oddity} gtp --threads 1 --visits 50'");
+    let late = format!(
+        "late=sh -c 'while ! test -e {go}; do sleep 0.05; done; exec {oddity} gtp --threads 1 --visits 50'"
+    );
+    drive_with(
+        "gui_overlays.py",
+        &[
+            FAST_ENGINE,
+            SLOW_ENGINE,
+            "ghost=/nonexistent/oddity-ghost gtp",
+            &flaky,
+            &late,
+        ],
+        &[("ODDITY_GO_FILE", go)],
+        "all overlays checked",
+    );
+}
+
+/// A file removed when the test ends, passed or failed.
+struct RemovedOnDrop(std::path::PathBuf);
+
+impl Drop for RemovedOnDrop {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
 }

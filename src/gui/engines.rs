@@ -1,13 +1,15 @@
-//! The thread that drives the engine processes. It waits until the session
+//! The thread that drives the engine processes. It starts every engine
+//! at once (each on a thread of its own, asking `protocol_version`, `name`
+//! and `version`) and again on Restart, then waits until the session
 //! asks for engine work (an engine's turn, or analysis of the position
 //! shown), brings that engine's game up to date over GTP, runs
 //! `genmove_analyze` or `kata-analyze`, and streams the candidates back.
 //! A crash, a hang past the time allowed, a refused command or an illegal
 //! turn stops the engine and is reported; the game is kept.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 use tokio::sync::watch;
@@ -103,19 +105,50 @@ struct Running {
     game: EngineGame,
 }
 
+/// A started engine and what it says it is, or why it could not start.
+type StartOutcome = Result<(Running, Option<String>), String>;
+
+/// What the engine thread does next.
+enum Work {
+    /// An engine's start has ended, well or not.
+    Started(String, StartOutcome),
+    Job(Box<Job>),
+}
+
 /// Runs until [`Shared::stop`]; quits the engines on the way out.
 pub fn drive(shared: Arc<Shared>, specs: Vec<EngineSpec>) {
     let mut running: HashMap<String, Running> = HashMap::new();
+    // Engines being started, each on a thread of its own, so that one slow
+    // to answer holds up neither the others nor the game.
+    let mut starting: HashSet<String> = HashSet::new();
+    let (started_tx, started) = mpsc::channel();
     let never = AtomicBool::new(false);
     loop {
-        let job = {
+        let work = {
             let mut s = shared.lock();
             loop {
                 if shared.stopping() {
                     break None;
                 }
+                let mut refused = None;
+                for name in s.engines_to_start() {
+                    if starting.contains(&name) {
+                        continue;
+                    }
+                    match spawn_start(&shared, &specs, &name, started_tx.clone()) {
+                        Ok(()) => {
+                            starting.insert(name);
+                        }
+                        Err(e) => {
+                            refused = Some((name, Err(format!("cannot start a thread: {e}"))))
+                        }
+                    }
+                }
+                if let Some((name, outcome)) = refused.or_else(|| started.try_recv().ok()) {
+                    break Some(Work::Started(name, outcome));
+                }
                 if let Some(job) = s.next_job() {
-                    break Some(job);
+                    break Some(Work::Job(Box::new(job)));
                 }
                 let (guard, timeout) = shared
                     .wake
@@ -129,7 +162,26 @@ pub fn drive(shared: Arc<Shared>, specs: Vec<EngineSpec>) {
                 }
             }
         };
-        let Some(job) = job else { break };
+        let job = match work {
+            None => break,
+            Some(Work::Started(name, outcome)) => {
+                starting.remove(&name);
+                match outcome {
+                    Ok((r, identity)) => {
+                        if let Some(mut old) = running.insert(name.clone(), r) {
+                            old.process.kill();
+                        }
+                        shared.update(|s| s.engine_started(&name, identity));
+                    }
+                    Err(why) => {
+                        log::warn!("engine {name}: {why}");
+                        shared.update(|s| s.engine_start_failed(&name, why));
+                    }
+                }
+                continue;
+            }
+            Some(Work::Job(job)) => *job,
+        };
         let Some(spec) = specs.iter().find(|s| s.name == job.engine) else {
             shared.update(|s| s.engine_fault(&job.engine, "no such engine".into()));
             continue;
@@ -147,6 +199,36 @@ pub fn drive(shared: Arc<Shared>, specs: Vec<EngineSpec>) {
     for (_, r) in running.drain() {
         r.process.quit();
     }
+}
+
+/// Starts engine `name` on a thread of its own; its outcome comes back
+/// through `done`, and wakes the engine thread.
+fn spawn_start(
+    shared: &Arc<Shared>,
+    specs: &[EngineSpec],
+    name: &str,
+    done: mpsc::Sender<(String, StartOutcome)>,
+) -> std::io::Result<()> {
+    let spec = specs.iter().find(|s| s.name == name).cloned();
+    let shared = shared.clone();
+    let name = name.to_string();
+    std::thread::Builder::new()
+        .name(format!("start-{name}"))
+        .spawn(move || {
+            let outcome = match spec {
+                Some(spec) => start_engine(&spec, &shared.quit).map_err(|e| e.to_string()),
+                None => Err("no such engine".to_string()),
+            };
+            // Once the server stops nobody receives: the engine is dropped,
+            // which kills it.
+            if done.send((name, outcome)).is_ok() {
+                // Taking the lock orders this after the engine thread's look
+                // at the channel: it is waiting, and the wake reaches it.
+                drop(shared.lock());
+                shared.wake.notify_all();
+            }
+        })
+        .map(drop)
 }
 
 /// Reports engines that died while nobody was talking to them.
@@ -177,6 +259,36 @@ enum EngineFailure {
     Turn(#[from] EngineTurnError),
 }
 
+/// Starts an engine and asks it `protocol_version`, then `name` and
+/// `version` (optional commands: a refusal leaves them out). Returns it
+/// with what it says it is (`oddity 0.1.0`).
+fn start_engine(
+    spec: &EngineSpec,
+    never: &AtomicBool,
+) -> Result<(Running, Option<String>), EngineFailure> {
+    let process = EngineProcess::start(spec, None).map_err(|source| EngineFailure::Start {
+        command: spec.command_line(),
+        source,
+    })?;
+    let mut r = Running {
+        process,
+        game: EngineGame::default(),
+    };
+    r.process
+        .command("protocol_version", COMMAND_TIMEOUT, never)
+        .map_err(EngineFailure::Fault)?;
+    let mut identity = Vec::new();
+    for command in ["name", "version"] {
+        match r.process.command(command, COMMAND_TIMEOUT, never) {
+            Ok(text) if !text.is_empty() => identity.push(text),
+            Ok(_) | Err(Fault::Refused { .. }) => {}
+            Err(fault) => return Err(EngineFailure::Fault(fault)),
+        }
+    }
+    let identity = (!identity.is_empty()).then(|| identity.join(" "));
+    Ok((r, identity))
+}
+
 /// One job; `Err` says why the engine must be stopped.
 fn run_job(
     shared: &Shared,
@@ -186,17 +298,7 @@ fn run_job(
     never: &AtomicBool,
 ) -> Result<(), EngineFailure> {
     if !running.contains_key(&spec.name) {
-        let process = EngineProcess::start(spec, None).map_err(|source| EngineFailure::Start {
-            command: spec.command_line(),
-            source,
-        })?;
-        let mut r = Running {
-            process,
-            game: EngineGame::default(),
-        };
-        r.process
-            .command("protocol_version", COMMAND_TIMEOUT, never)
-            .map_err(EngineFailure::Fault)?;
+        let (r, _) = start_engine(spec, never)?;
         running.insert(spec.name.clone(), r);
     }
     let r = running.get_mut(&spec.name).expect("started above");

@@ -436,6 +436,50 @@ def review_sgf(d, path, s):
     log("  the record opened for review and stepped through")
 
 
+END_MARKS = """
+const rings = [...document.querySelectorAll('#overlay .ov-group, #overlay .ov-small')];
+const counted = rings.filter((r) => r.classList.contains('ov-group'));
+return {
+  heat: document.querySelectorAll('#overlay [data-heat], #overlay .ov-pv').length,
+  last: document.querySelectorAll('#board svg .last-turn').length,
+  groups: [...new Set(counted.map((r) => r.dataset.colour + r.dataset.group))],
+  ringed: rings.map((r) => r.getAttribute('data-cell-of')).sort(),
+  small: new Set(rings.filter((r) => r.classList.contains('ov-small')).map((r) => r.dataset.group)).size,
+  chain: document.querySelectorAll('#overlay .ov-chain').length,
+  score: document.getElementById('score').textContent,
+};
+"""
+
+
+def check_end_marks(d, s):
+    """The final position is drawn clean (no analysis, no last-turn marks)
+    with the groups the rules count marked (Onyx: its winning chain)."""
+    m = d.execute_script(END_MARKS)
+    if m["heat"]:
+        fail(f"analysis drawn over the final position: {m}")
+    if m["last"]:
+        fail("the final position keeps the last turn's marks")
+    if s["game"] == "onyx":
+        if m["groups"] or m["chain"] != len(s["result"]["chain"]) or not m["chain"]:
+            fail(f"Onyx's end: {m}, chain {s['result']['chain']}")
+        log(f"  the winning chain ringed: {'-'.join(s['result']['chain'])}")
+        return
+    if m["ringed"] != sorted(s["stones"]):
+        fail(f"not every stone is marked in exactly one group: {m['ringed']} vs {sorted(s['stones'])}")
+    black = sum(1 for g in m["groups"] if g.startswith("B"))
+    white = len(m["groups"]) - black
+    if [black, white] != s["groups"]:
+        fail(f"groups marked as counted: Black {black}, White {white}; the rules count {s['groups']}")
+    counts = f"Black {black} group{'' if black == 1 else 's'}, White {white} group{'' if white == 1 else 's'}"
+    if counts not in m["score"]:
+        fail(f"the score line {m['score']!r} does not say {counts!r}")
+    if s["game"] != "odd" and m["small"]:
+        fail(f"{s['game']} marks groups as too small: {m}")
+    if s["game"] in ("xodd", "yodd") and f"(Black {black}, White {white})" not in s["result"]["text"]:
+        fail(f"the result {s['result']['text']!r} counts otherwise than the marks")
+    log(f"  final position marked: {m['score']!r}")
+
+
 def play_game(d, helper, downloads, game, size, extras):
     t0 = time.time()
     log(f"{game} {size}:")
@@ -483,6 +527,7 @@ def play_game(d, helper, downloads, game, size, extras):
     if "Game over" not in status or f"{winner} wins" not in status:
         fail(f"status line {status!r} does not announce {winner}")
     log(f"  {len(s['moves'])} turns; announced: {status!r}")
+    check_end_marks(d, s)
     screenshot(d, f"gui-{game}.png")
     path = download_sgf(d, downloads, s)
     if "review" in extras:

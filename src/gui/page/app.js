@@ -19,6 +19,44 @@ let formFilled = false;
 let stateAt = 0;        // when the last state arrived (performance.now())
 let opened = null;      // the SGF file last opened: {name, text}
 
+// When the analysis is drawn on the board: "off", "thinking" (while an
+// engine searches the position shown) or "always" (whenever the position
+// shown has one). Kept in the browser across reloads.
+const OVERLAY_MODES = ["thinking", "always", "off"];
+const OVERLAY_WORDS = { thinking: "while thinking", always: "always", off: "off" };
+let overlayMode = readOverlayMode();
+
+function readOverlayMode() {
+  let saved = null;
+  try { saved = localStorage.getItem("oddity-overlays"); } catch (e) { /* storage refused */ }
+  return OVERLAY_MODES.includes(saved) ? saved : "thinking";
+}
+
+function nextOverlayMode() {
+  overlayMode = OVERLAY_MODES[(OVERLAY_MODES.indexOf(overlayMode) + 1) % OVERLAY_MODES.length];
+  try { localStorage.setItem("oddity-overlays", overlayMode); } catch (e) { /* kept for this page */ }
+  drawOverlayButton();
+  if (state) drawOverlay();
+}
+
+function drawOverlayButton() {
+  const b = $("overlays");
+  b.textContent = `Board analysis: ${OVERLAY_WORDS[overlayMode]}`;
+  b.dataset.mode = overlayMode;
+}
+
+// The analysis shown belongs to the position on the board (not the turn
+// before it), and the mode asks for it now.
+function analysisOnBoard() {
+  const a = state.analysis;
+  if (!a || a.turn !== state.view || overlayMode === "off") return false;
+  return overlayMode === "always" || state.analysis_live;
+}
+
+// Distinct colours for the groups counted at the end.
+const GROUP_COLOURS = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4",
+  "#f032e6", "#9a6324", "#469990", "#bfef45"];
+
 // ---- talking to the server ----
 
 async function api(path, body) {
@@ -122,7 +160,7 @@ function drawOverlay() {
   if (!g) return;
   g.replaceChildren();
   const a = state.analysis;
-  if (a && !previewLine) {
+  if (!previewLine && analysisOnBoard()) {
     // Heat map, as the server computed it: each cell by its share of the
     // candidates' visits, ringed (where a stone's colour is free) in the
     // colour most of those visits put there; a cell whose most visited
@@ -137,11 +175,7 @@ function drawOverlay() {
         class: "ov-heat", cx: spot.x, cy: spot.y, r: spot.r * (0.3 + 0.6 * Math.sqrt(t)),
         fill: heatColour(t), "fill-opacity": 0.3 + 0.5 * t, "data-heat": h.cell,
       });
-      if (state.stones[h.cell]) {
-        // The engine's last analysis, after its turn: keep the stone visible.
-        heat.setAttribute("r", spot.r * 0.9);
-        heat.setAttribute("fill-opacity", 0.25);
-      } else if (h.colour) {
+      if (h.colour) {
         heat.setAttribute("data-colour", h.colour);
         heat.setAttribute("stroke", h.colour === "B" ? "#111" : "#fff");
         heat.setAttribute("stroke-width", spot.r * 0.16);
@@ -182,6 +216,7 @@ function drawOverlay() {
       "data-pending": s.cell,
     });
   }
+  if (state.counted_groups) drawGroups(g);
   if (state.result && state.view === state.moves.length) {
     for (const cell of state.result.chain) {
       const spot = cellSpot(cell);
@@ -191,6 +226,60 @@ function drawOverlay() {
       });
     }
   }
+}
+
+// The groups of a finished position: each counted group joined and ringed
+// in its own colour and numbered (per stone colour); Odd's groups too small
+// to count ringed in dashed grey.
+function drawGroups(g) {
+  const numbers = { B: 0, W: 0 };
+  let colourAt = 0;
+  state.counted_groups.forEach((group, i) => {
+    const spots = new Map(group.cells.map((c) => [c, cellSpot(c)]));
+    const r = Math.min(...[...spots.values()].filter(Boolean).map((p) => p.r));
+    const colour = group.counted ? GROUP_COLOURS[colourAt++ % GROUP_COLOURS.length] : "#8c8c8c";
+    const attrs = { "data-group": i, "data-colour": group.colour };
+    const cls = group.counted ? "ov-group" : "ov-small";
+    for (const [a, b] of group.links) {
+      const p = spots.get(a), q = spots.get(b);
+      if (!p || !q) continue;
+      shape(g, "line", {
+        class: `${cls}-link`, x1: p.x, y1: p.y, x2: q.x, y2: q.y, stroke: colour,
+        "stroke-width": r * (group.counted ? 0.35 : 0.15), ...attrs,
+      });
+    }
+    for (const [cell, p] of spots) {
+      if (!p) continue;
+      const ring = shape(g, "circle", {
+        class: cls, cx: p.x, cy: p.y, r: p.r * 0.92, fill: "none", stroke: colour,
+        "stroke-width": p.r * (group.counted ? 0.2 : 0.14), "data-cell-of": cell, ...attrs,
+      });
+      if (!group.counted) ring.setAttribute("stroke-dasharray", `${p.r * 0.25} ${p.r * 0.2}`);
+    }
+    if (group.counted) {
+      const p = spots.get(group.cells[0]);
+      numbers[group.colour]++;
+      if (p) {
+        shape(g, "text", {
+          class: "ov-label ov-group-no", x: p.x, y: p.y, "font-size": p.r * 0.9,
+          fill: group.colour === "B" ? "#fff" : "#000",
+        }, numbers[group.colour]);
+      }
+    }
+  });
+}
+
+// What was counted at the end, in words.
+function scoreText(s) {
+  if (!s.counted_groups) return "";
+  const counted = (c) => s.counted_groups.filter((g) => g.counted && g.colour === c).length;
+  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  const text = `Counted: Black ${plural(counted("B"), "group")}, White ${plural(counted("W"), "group")}`;
+  if (s.game !== "odd") return `${text}; fewer groups wins.`;
+  const small = s.counted_groups.filter((g) => !g.counted).length;
+  const total = counted("B") + counted("W");
+  return `${text} (groups of ${s.min_group}+ stones), ${total} in all; ` +
+    `${plural(small, "smaller group")} not counted.`;
 }
 
 // ---- composing a person's turn ----
@@ -304,6 +393,10 @@ function draw(s) {
   if (s.result && s.view === s.moves.length) {
     status.textContent = `Game over (${s.result.code}). ${s.result.text}`;
     status.className = "over";
+  } else if (s.finished) {
+    status.textContent = `Game over (${s.finished.code}). ${s.finished.text}. ` +
+      `Reviewing turn ${s.view} of ${s.moves.length}.`;
+    status.className = "over";
   } else {
     const who = s.seats[s.to_move === "b" ? 0 : 1];
     const stopped = s.engines.some((e) => e.name === who && e.fault) ? ", stopped" : "";
@@ -311,9 +404,10 @@ function draw(s) {
     const groups = s.game === "onyx" ? "" : ` Groups: Black ${s.groups[0]}, White ${s.groups[1]}.`;
     const review = s.view !== s.moves.length ? ` (reviewing turn ${s.view} of ${s.moves.length})` : "";
     status.textContent = `${seatName(s.to_move)} to move (${who}${stopped}).${paused}${groups}${review}`;
-    if (s.result) status.textContent += ` Game over at turn ${s.moves.length}.`;
     status.className = "";
   }
+  $("score").textContent = scoreText(s);
+  $("score").hidden = !s.counted_groups;
   $("captured").hidden = !s.captured;
   if (s.captured) {
     $("captured").textContent = `Captured: ${s.captured[0]} black, ${s.captured[1]} white`;
@@ -327,12 +421,15 @@ function draw(s) {
   }
   const parity = s.game === "xodd" || s.game === "yodd";
   const person = s.seats.includes("human");
-  $("colours").hidden = s.game === "onyx" || !person;
-  $("confirm").hidden = !parity || !person;
-  $("clear").hidden = !parity || !person;
+  // After the end only looking back and starting again apply; the turn
+  // controls come back when 'Play from here' reopens the game.
+  const playing = person && !s.over;
+  $("colours").hidden = s.game === "onyx" || !playing;
+  $("confirm").hidden = !parity || !playing;
+  $("clear").hidden = !parity || !playing;
   $("pass").hidden = !s.can_pass;
   $("swap").hidden = !s.can_swap;
-  $("resign").hidden = !person;
+  $("resign").hidden = !playing;
   $("analyze-label").hidden = !person;
   $("pause").hidden = person || s.over;
   $("pause").textContent = s.paused ? "Resume" : "Pause";
@@ -375,7 +472,7 @@ function drawCandidates() {
   }
   if (previewLine) {
     // The line previewed follows its turn's latest analysis.
-    const same = a.candidates.find((c) => c.token === previewLine.token);
+    const same = a.turn === state.view && a.candidates.find((c) => c.token === previewLine.token);
     if (same) previewLine.pv = same.pv;
     else previewLine = null;
   }
@@ -400,9 +497,12 @@ function drawCandidates() {
       tr.classList.remove("previewing");
       drawOverlay();
     };
-    tr.addEventListener("mouseenter", show);
-    tr.addEventListener("mouseleave", hide);
-    tr.addEventListener("click", () => (previewLine ? hide() : show()));
+    // A line is drawn only from the position it starts from.
+    if (a.turn === state.view) {
+      tr.addEventListener("mouseenter", show);
+      tr.addEventListener("mouseleave", hide);
+      tr.addEventListener("click", () => (previewLine ? hide() : show()));
+    }
     body.appendChild(tr);
   }
 }
@@ -467,9 +567,13 @@ function drawMoves() {
 function drawEngines() {
   const list = $("engines");
   list.replaceChildren();
+  const words = { starting: "starting…", idle: "ready", failed: "failed to start", stopped: "stopped" };
   for (const e of state.engines) {
     const li = document.createElement("li");
-    li.textContent = `${e.name}: ${e.status}${e.fault ? " (" + e.fault + ")" : ""} `;
+    const who = e.identity ? ` (${e.identity})` : "";
+    li.textContent = `${e.name}${who}: ${words[e.status] || e.status}${e.fault ? ": " + e.fault : ""} `;
+    li.dataset.engine = e.name;
+    li.dataset.status = e.status;
     if (e.fault) {
       li.className = "stopped";
       const b = document.createElement("button");
@@ -623,6 +727,8 @@ function wire() {
   $("resign").addEventListener("click", () => {
     if (confirm("Resign this game?")) send("/api/resign");
   });
+  $("overlays").addEventListener("click", nextOverlayMode);
+  drawOverlayButton();
   $("analyze").addEventListener("change", (e) => send("/api/analyze", { on: e.target.checked }));
   $("first").addEventListener("click", () => send("/api/view", { turn: 0 }));
   $("prev").addEventListener("click", () => send("/api/view", { turn: Math.max(0, state.view - 1) }));
@@ -670,6 +776,7 @@ function wire() {
   $("game-pick").addEventListener("change", (e) => uploadSgf(Number(e.target.value)));
   window.addEventListener("keydown", (e) => {
     if (e.target.closest("input, select, textarea")) return;
+    if (e.key === "o") nextOverlayMode();
     if (e.key === "x") ($("colour-b").checked ? $("colour-w") : $("colour-b")).checked = true;
     if (e.key === "Enter" && !$("confirm").disabled) confirmTurn();
     if (e.key === "Escape") { resetComposer(); showReason(""); drawOverlay(); }

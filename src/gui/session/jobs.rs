@@ -29,26 +29,79 @@ impl Session {
         self.changed();
     }
 
-    /// Lets a stopped engine be started again.
+    /// Starts a failed or stopped engine again (the engine thread starts
+    /// it at once); an engine that runs is left as it is.
     pub fn restart_engine(&mut self, name: &str) -> Result<(), SessionError> {
         let e = self
             .engines
             .iter_mut()
             .find(|e| e.name == name)
             .ok_or_else(|| SessionError::NoSuchEngine(name.to_string()))?;
-        e.fault = None;
-        e.status = "idle";
+        if e.fault.take().is_some() {
+            e.status = "starting";
+            e.identity = None;
+        }
         self.notice = None;
         self.changed();
         Ok(())
     }
 
+    /// The engines the engine thread should start now.
+    pub fn engines_to_start(&self) -> Vec<String> {
+        self.engines
+            .iter()
+            .filter(|e| e.status == "starting")
+            .map(|e| e.name.clone())
+            .collect()
+    }
+
+    /// An engine started and answered its first commands.
+    pub fn engine_started(&mut self, name: &str, identity: Option<String>) {
+        if let Some(e) = self.engines.iter_mut().find(|e| e.name == name) {
+            e.status = "idle";
+            e.fault = None;
+            e.identity = identity;
+        }
+        self.touched();
+    }
+
+    /// An engine could not be started (missing program, no answer, a
+    /// refused `protocol_version`): listed as failed, with the reason.
+    pub fn engine_start_failed(&mut self, name: &str, why: String) {
+        if let Some(e) = self.engines.iter_mut().find(|e| e.name == name) {
+            e.status = "failed";
+            e.fault = Some(why);
+        }
+        self.forget_analyses_of(name);
+        self.retime();
+        self.touched();
+    }
+
+    /// Drops what a stopped engine found, except its analyses of the
+    /// turns it chose and played: a search cut short by a crash is not
+    /// shown as if it went on.
+    fn forget_analyses_of(&mut self, name: &str) {
+        let played = self.record.moves().len();
+        for (k, slot) in self.analyses.iter_mut().enumerate() {
+            if slot
+                .as_ref()
+                .is_some_and(|a| a.engine == name && !(a.genmove && k < played))
+            {
+                *slot = None;
+                if let Some(w) = self.winrates.get_mut(k) {
+                    *w = None;
+                }
+            }
+        }
+    }
+
     /// The engine work the state asks for now, if any.
     pub fn next_job(&self) -> Option<Job> {
+        // Engines still starting are waited for.
         let usable = |name: &str| {
             self.engines
                 .iter()
-                .any(|e| e.name == name && e.fault.is_none())
+                .any(|e| e.name == name && e.fault.is_none() && e.status != "starting")
         };
         if self.record.is_over() && self.at_end() {
             return None;
@@ -112,6 +165,7 @@ impl Session {
             e.status = "stopped";
             e.fault = Some(why.clone());
         }
+        self.forget_analyses_of(name);
         self.notice = Some(Notice {
             level: "error",
             text: format!(

@@ -104,10 +104,14 @@ pub struct Analysis {
 #[derive(Clone, Debug, Serialize)]
 pub struct EngineInfo {
     pub name: String,
-    /// `idle`, `thinking`, `analysing` or `stopped`.
+    /// `starting`, `idle` (started and ready), `thinking`, `analysing`,
+    /// `failed` (could not be started) or `stopped` (crashed, hung or
+    /// misbehaved after it started).
     pub status: &'static str,
-    /// Why it stopped (crash, timeout, illegal turn).
+    /// Why it failed or stopped.
     pub fault: Option<String>,
+    /// What it answered to `name` and `version`, once started.
+    pub identity: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -227,8 +231,9 @@ impl Session {
                 .iter()
                 .map(|name| EngineInfo {
                     name: name.clone(),
-                    status: "idle",
+                    status: "starting",
                     fault: None,
+                    identity: None,
                 })
                 .collect(),
             notice: None,
@@ -718,6 +723,7 @@ mod tests {
     #[test]
     fn undo_goes_back_to_the_person() {
         let mut s = Session::new(&["e".to_string()]);
+        s.engine_started("e", None);
         s.new_game(&form("odd", 3, "human", "e")).unwrap();
         s.play_human("B:C3").unwrap();
         let g = s.generation();
@@ -820,6 +826,52 @@ mod tests {
         assert_eq!(s.record().moves().len(), 0);
         s.play_human("B:B2").unwrap();
         assert_eq!(shown(&s), None);
+    }
+
+    /// A stopped engine's unfinished search is not shown; what it thought
+    /// about the turns it played stays.
+    #[test]
+    fn a_stopped_engines_analysis_is_dropped() {
+        let mut s = Session::new(&["e".to_string()]);
+        s.new_game(&form("odd", 3, "human", "e")).unwrap();
+        s.play_human("B:C3").unwrap();
+        s.analysis_update(s.generation(), analysis(1, true));
+        s.engine_turn(s.generation(), Colour::White, "W:A1")
+            .unwrap();
+        s.play_human("B:B2").unwrap();
+        s.analysis_update(s.generation(), analysis(3, true));
+        assert_eq!(shown(&s), Some((3, true)));
+        s.engine_fault("e", "engine exited (signal: 9)".into());
+        // The fallback is the analysis of the turn before, by the person's
+        // request or none: here none.
+        assert_eq!(shown(&s), None);
+        assert_eq!(s.winrates[3], None);
+        s.set_view(1).unwrap();
+        assert_eq!(shown(&s), Some((1, true)));
+    }
+
+    /// Engines are listed as starting until the engine thread has started
+    /// them; Restart starts a failed one again.
+    #[test]
+    fn engines_start_fail_and_restart() {
+        let mut s = Session::new(&["a".to_string(), "b".to_string()]);
+        assert_eq!(s.engines_to_start(), ["a", "b"]);
+        s.engine_started("a", Some("oddity 1.0".into()));
+        s.engine_start_failed("b", "cannot start 'x': not found".into());
+        assert!(s.engines_to_start().is_empty());
+        let st = |s: &Session| {
+            s.engines
+                .iter()
+                .map(|e| (e.status, e.fault.is_some()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(st(&s), [("idle", false), ("failed", true)]);
+        // Restarting a running engine changes nothing.
+        s.restart_engine("a").unwrap();
+        s.restart_engine("b").unwrap();
+        assert_eq!(st(&s), [("idle", false), ("starting", false)]);
+        assert_eq!(s.engines_to_start(), ["b"]);
+        assert!(s.restart_engine("c").is_err());
     }
 
     #[test]

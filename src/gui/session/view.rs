@@ -18,12 +18,26 @@ impl Session {
         let pos = self.record.position_after(self.view);
         let spec = *pos.spec();
         let topo = pos.topology();
+        let result = self.result(&pos);
+        // A game ended by its rules is shown clean, without the last turn's
+        // marks; one counted by groups with its groups.
+        let decided = result
+            .as_ref()
+            .map(|r| r.decision)
+            .filter(|d| *d != Decision::Resignation);
+        let counted_groups = decided
+            .is_some_and(|d| {
+                matches!(
+                    d,
+                    Decision::FewerGroups { .. } | Decision::LargeGroups { .. }
+                )
+            })
+            .then(|| group_marks(&pos));
         let last = self
             .view
             .checked_sub(1)
             .map(|k| self.record.moves()[k].1)
-            .filter(|t| *t != Turn::Resign);
-        let result = self.result(&pos);
+            .filter(|t| *t != Turn::Resign && decided.is_none());
         let stones = topo
             .cells()
             .iter()
@@ -68,8 +82,15 @@ impl Session {
                 chain: r.chain.iter().map(|&c| topo.name(c).to_string()).collect(),
             }),
             over: self.record.is_over(),
+            finished: self.record.outcome().map(|o| Finished {
+                winner: o.winner.seat(),
+                code: o.score(),
+                text: o.describe(pos.spec()),
+            }),
+            counted_groups,
             analysis_wanted: self.analysis_wanted,
             analysis: self.shown_analysis(),
+            analysis_live: self.analysis_live(),
             winrates: self.winrates.clone(),
             notice: self.stalled_notice().or_else(|| self.notice.clone()),
             clock: self.clock(),
@@ -84,6 +105,18 @@ impl Session {
     fn shown_analysis(&self) -> Option<Analysis> {
         let at = |k: usize| self.analyses.get(k).cloned().flatten();
         at(self.view).or_else(|| self.view.checked_sub(1).and_then(at))
+    }
+
+    /// Whether an engine searches the position viewed now: the work the
+    /// state asks for is about it, and its engine is at it.
+    fn analysis_live(&self) -> bool {
+        self.next_job().is_some_and(|job| {
+            job.record.moves().len() == self.view
+                && self
+                    .engines
+                    .iter()
+                    .any(|e| e.name == job.engine && matches!(e.status, "thinking" | "analysing"))
+        })
     }
 
     pub(super) fn clock(&self) -> Clock {
@@ -130,6 +163,7 @@ impl Session {
         }
         Some(GameResult {
             winner: outcome.winner,
+            decision: outcome.decision,
             text,
             chain,
         })
@@ -138,8 +172,72 @@ impl Session {
 
 struct GameResult {
     winner: Colour,
+    decision: Decision,
     text: String,
     chain: Vec<Cell>,
+}
+
+/// A group of stones of a finished position, as the rules count groups.
+#[derive(Debug, Serialize)]
+pub struct GroupMark {
+    /// `B` or `W`.
+    colour: char,
+    /// Large enough to count: every group in Xodd and Yodd, groups of at
+    /// least the smallest group size in Odd.
+    counted: bool,
+    cells: Vec<String>,
+    /// The neighbouring pairs of its cells, to draw the group joined.
+    links: Vec<[String; 2]>,
+}
+
+/// Every group of `pos` (maximal sets of neighbouring stones of one
+/// colour), in the order of their first cells.
+fn group_marks(pos: &AnyGame) -> Vec<GroupMark> {
+    let topo = pos.topology();
+    let smallest = if pos.kind() == GameKind::Odd {
+        pos.spec().min_group()
+    } else {
+        1
+    };
+    let mut seen = vec![false; topo.bits];
+    let mut marks = Vec::new();
+    for &start in topo.cells() {
+        let Some(colour) = pos.stone_at(start) else {
+            continue;
+        };
+        if seen[start.index()] {
+            continue;
+        }
+        seen[start.index()] = true;
+        let mut group = vec![start];
+        let mut next = 0;
+        while let Some(&c) = group.get(next) {
+            next += 1;
+            for &d in topo.neighbours(c) {
+                if !seen[d.index()] && pos.stone_at(d) == Some(colour) {
+                    seen[d.index()] = true;
+                    group.push(d);
+                }
+            }
+        }
+        group.sort_by_key(|c| c.index());
+        let links = group
+            .iter()
+            .flat_map(|&c| {
+                topo.neighbours(c)
+                    .iter()
+                    .filter(move |d| d.index() > c.index() && pos.stone_at(**d) == Some(colour))
+                    .map(move |&d| [topo.name(c).to_string(), topo.name(d).to_string()])
+            })
+            .collect();
+        marks.push(GroupMark {
+            colour: colour.letter(),
+            counted: group.len() >= smallest,
+            cells: group.iter().map(|&c| topo.name(c).to_string()).collect(),
+            links,
+        });
+    }
+    marks
 }
 
 /// Onyx: a shortest chain of `winner`'s stones joining its two edges.
@@ -204,6 +302,15 @@ pub struct ResultInfo {
     pub(super) chain: Vec<String>,
 }
 
+/// The result of a finished game, for the page to say while reviewing it.
+#[derive(Serialize)]
+pub struct Finished {
+    winner: &'static str,
+    /// As `final_score` gives it.
+    code: String,
+    text: String,
+}
+
 /// What the page receives.
 #[derive(Serialize)]
 pub struct State {
@@ -229,8 +336,15 @@ pub struct State {
     groups: [u32; 2],
     pub(super) result: Option<ResultInfo>,
     over: bool,
+    /// The record's result when the game is over, whatever turn is viewed.
+    finished: Option<Finished>,
+    /// At the end of a game decided by counting groups: every group of the
+    /// final position, counted or too small to count.
+    pub(super) counted_groups: Option<Vec<GroupMark>>,
     analysis_wanted: bool,
     pub(super) analysis: Option<Analysis>,
+    /// An engine is searching the position viewed now.
+    analysis_live: bool,
     winrates: Vec<Option<f64>>,
     notice: Option<Notice>,
     clock: Clock,
@@ -287,4 +401,75 @@ pub fn heat_spots(pos: &AnyGame, seat: Colour, candidates: &[Candidate]) -> Vec<
             winrate: h.winrate,
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::game::{GameSpec, Rules};
+
+    /// The groups marked are the rules' groups: as many counted groups of
+    /// each colour as `group_counts` gives, every stone in one group, and
+    /// Odd's small groups marked as not counted.
+    #[test]
+    fn marked_groups_are_the_groups_the_rules_count() {
+        let specs = [
+            GameSpec::new(GameKind::Xodd, 5, Rules::default()).unwrap(),
+            GameSpec::new(GameKind::Yodd, 3, Rules::default()).unwrap(),
+            GameSpec::new(GameKind::Odd, 3, Rules::default()).unwrap(),
+            GameSpec::new(
+                GameKind::Odd,
+                4,
+                Rules {
+                    min_group: Some(2),
+                    ..Rules::default()
+                },
+            )
+            .unwrap(),
+        ];
+        let mut seed = 7u64;
+        let mut small_seen = false;
+        for spec in specs {
+            for _ in 0..20 {
+                let mut pos = AnyGame::new(&spec);
+                while !pos.is_over() {
+                    // Passes (which end Xodd and Yodd) only late, or when
+                    // nothing else is legal.
+                    let legal = pos.legal_turns();
+                    let mut turns: Vec<Turn> = legal
+                        .iter()
+                        .copied()
+                        .filter(|t| *t != Turn::Pass || pos.turns_played() > 12)
+                        .collect();
+                    if turns.is_empty() {
+                        turns = legal;
+                    }
+                    seed = seed
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    let turn = turns[(seed >> 33) as usize % turns.len()];
+                    pos.play_turn(&turn).unwrap();
+                    let marks = group_marks(&pos);
+                    let counted = |c: char| {
+                        marks.iter().filter(|m| m.colour == c && m.counted).count() as u32
+                    };
+                    assert_eq!([counted('B'), counted('W')], pos.group_counts());
+                    let stones: usize = marks.iter().map(|m| m.cells.len()).sum();
+                    let on_board = pos
+                        .topology()
+                        .cells()
+                        .iter()
+                        .filter(|&&c| pos.stone_at(c).is_some())
+                        .count();
+                    assert_eq!(stones, on_board);
+                    for m in &marks {
+                        // A group of n stones is joined by at least n - 1 links.
+                        assert!(m.links.len() + 1 >= m.cells.len(), "{m:?}");
+                        small_seen |= !m.counted;
+                    }
+                }
+            }
+        }
+        assert!(small_seen, "no Odd group too small to count was met");
+    }
 }
