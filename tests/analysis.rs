@@ -1202,8 +1202,8 @@ impl Server {
 
     fn next(&self) -> Value {
         self.lines
-            .recv_timeout(std::time::Duration::from_secs(60))
-            .expect("an answer within a minute")
+            .recv_timeout(std::time::Duration::from_secs(300))
+            .expect("an answer within five minutes")
     }
 }
 

@@ -305,6 +305,7 @@ documents! {
     gui => "docs/gui.md",
     r#match => "docs/match.md",
     rules => "docs/rules.md",
+    soak => "docs/soak.md",
     solved => "docs/solved.md",
 }
 

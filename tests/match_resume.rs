@@ -50,7 +50,7 @@ fn lines(path: &Path) -> usize {
 }
 
 fn wait_for_lines(path: &Path, n: usize) {
-    let until = Instant::now() + Duration::from_secs(30);
+    let until = Instant::now() + Duration::from_secs(300);
     while lines(path) < n {
         assert!(Instant::now() < until, "no progress");
         std::thread::sleep(Duration::from_millis(10));
@@ -71,8 +71,10 @@ fn check_complete(path: &Path) {
 fn kill_and_resume() {
     let dir = scratch("kill");
     let res = dir.join("r.jsonl");
-    let a = engine("a", "--mode slow --delay-ms 15");
-    let b = engine("b", "--mode slow --delay-ms 15");
+    // Slow enough that the run cannot end between the third result and
+    // the kill.
+    let a = engine("a", "--mode slow --delay-ms 40");
+    let b = engine("b", "--mode slow --delay-ms 40");
     let mut child = spawn(&args(&res, &a, &b));
     wait_for_lines(&res, 3);
     child.kill().unwrap();
@@ -119,8 +121,10 @@ fn resume_with_other_engines_is_refused() {
 fn ctrl_c_stops_cleanly_and_resume_finishes() {
     let dir = scratch("sigint");
     let res = dir.join("r.jsonl");
-    let a = engine("a", "--mode slow --delay-ms 15");
-    let b = engine("b", "--mode slow --delay-ms 15");
+    // Slow enough that the run cannot end between the third result and
+    // the kill.
+    let a = engine("a", "--mode slow --delay-ms 40");
+    let b = engine("b", "--mode slow --delay-ms 40");
     let child = spawn(&args(&res, &a, &b));
     wait_for_lines(&res, 2);
     let status = Command::new("kill")

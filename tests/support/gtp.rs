@@ -7,8 +7,8 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
-/// Generous: only guards against hangs.
-pub const TIMEOUT: Duration = Duration::from_secs(60);
+/// Generous: only guards against hangs, also on a busy machine.
+pub const TIMEOUT: Duration = Duration::from_secs(300);
 
 pub fn binary() -> &'static str {
     env!("CARGO_BIN_EXE_oddity")

@@ -279,11 +279,22 @@ fn stop_flag_ends_an_unlimited_search() {
     engine.set_position(&record);
     let stop = StopFlag::new();
     let stopper = stop.clone();
+    // Stopped once the search is seen to run, however slow the machine.
+    let (running, started) = std::sync::mpsc::channel();
     let handle = std::thread::spawn(move || {
-        let report = engine.search(&Limits::default(), &stop, None);
+        let mut on_progress = |r: &Report| {
+            if r.root_visits > 0 {
+                let _ = running.send(());
+            }
+        };
+        let progress = Some((
+            &mut on_progress as &mut dyn FnMut(&Report),
+            Duration::from_millis(1),
+        ));
+        let report = engine.search(&Limits::default(), &stop, progress);
         (engine, report)
     });
-    std::thread::sleep(Duration::from_millis(50));
+    started.recv().expect("the search reports progress");
     stopper.stop();
     let (_, report) = handle.join().unwrap();
     assert!(report.best.is_some());
