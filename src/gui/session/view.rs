@@ -194,7 +194,7 @@ pub struct GroupMark {
 /// colour), in the order of their first cells.
 fn group_marks(pos: &AnyGame) -> Vec<GroupMark> {
     let topo = pos.topology();
-    let smallest = if pos.kind() == GameKind::Odd {
+    let smallest = if pos.kind().has_min_group() {
         pos.spec().min_group()
     } else {
         1
