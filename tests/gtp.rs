@@ -617,26 +617,13 @@ fn gogui_one_stone_plays() {
     assert!(e.ok("printsgf").contains(";B[W:A1]"));
     assert!(e.ok("gogui-rules_board").contains('O'));
     assert_eq!(e.fails("play b pass"), "illegal move");
-    // genmove answers a vertex for a stone of the seat's own colour, and
-    // refuses (playing nothing) a turn GoGui cannot name.
+    // genmove answers a vertex: a stone of the seat's own colour.
     let mut e = Engine::start(&["--game", "odd", "--gogui"]);
     for seat in ["b", "w", "b", "w", "b", "w"] {
-        let before = e.ok("printsgf");
-        match e.cmd(&format!("genmove {seat}")) {
-            Ok(v) => {
-                assert!(!v.contains(':'), "{v}");
-                let colour = seat.to_uppercase();
-                assert!(e.ok("printsgf").ends_with(&format!("[{colour}:{v}])")));
-            }
-            Err(msg) => {
-                assert!(msg.ends_with(" is not a GoGui move"), "{msg}");
-                assert_eq!(e.ok("printsgf"), before);
-                // The colour of `play` names the stone in GoGui mode.
-                let token = msg.split(' ').next().unwrap();
-                let (colour, vertex) = token.split_once(':').unwrap();
-                e.ok(&format!("play {colour} {vertex}"));
-            }
-        }
+        let v = e.ok(&format!("genmove {seat}"));
+        assert!(!v.contains(':'), "{v}");
+        let colour = seat.to_uppercase();
+        assert!(e.ok("printsgf").ends_with(&format!("[{colour}:{v}])")));
     }
     let mut e = Engine::start(&["--game", "xodd", "--size", "3", "--gogui"]);
     e.ok("play b A1");
@@ -655,6 +642,206 @@ fn gogui_one_stone_plays() {
     assert!(e.ok("printsgf").ends_with(";B[pass])"));
     e.ok("play w resign");
     assert_eq!(e.ok("final_score"), "B+R");
+}
+
+/// The heat map labels a point only where its candidate has 100 visits or
+/// more, and in GoGui mode names the best turn as GoGui does.
+#[test]
+fn gogui_heat_map_labels_and_names() {
+    let mut e = Engine::start(&["--game", "odd", "--gogui"]);
+    let gfx = e.ok("oddity-heatmap");
+    assert!(gfx.starts_with("INFLUENCE "), "{gfx}");
+    assert!(!gfx.contains("LABEL"), "64 visits label nothing: {gfx}");
+    e.ok("oddity-param visits 3000");
+    let gfx = e.ok("oddity-heatmap");
+    let count = |tag: &str| {
+        let line = gfx.lines().find(|l| l.starts_with(tag)).unwrap();
+        line.split(' ').count() / 2
+    };
+    assert!((1..=count("INFLUENCE")).contains(&count("LABEL")), "{gfx}");
+    let text = gfx.lines().last().unwrap();
+    assert!(
+        text.starts_with("TEXT best ") && !text.contains(':'),
+        "{gfx}"
+    );
+    // A turn GoGui cannot show is named by its stones.
+    let mut e = Engine::start(&["--game", "odd", "--gogui", "--param", "turns=all"]);
+    e.ok("oddity-param visits 3000");
+    let text = e.ok("oddity-heatmap");
+    let text = text.lines().last().unwrap();
+    let best = text
+        .strip_prefix("TEXT best ")
+        .unwrap()
+        .split(',')
+        .next()
+        .unwrap();
+    assert!(!best.contains(' ') || best.starts_with("White "), "{text}");
+    assert!(!text.contains(':'), "{text}");
+}
+
+/// Plays a whole game with `genmove` alone, the seats taking turns; returns
+/// the answers.
+fn genmove_to_the_end(e: &mut Engine) -> Vec<String> {
+    let mut answers = Vec::new();
+    for seat in ["b", "w"].into_iter().cycle() {
+        if e.ok("oddity-result") != "running" {
+            break;
+        }
+        answers.push(e.ok(&format!("genmove {seat}")));
+        assert!(answers.len() < 200, "{answers:?}");
+    }
+    answers
+}
+
+/// In GoGui mode the engine chooses among the turns GoGui can show (one
+/// stone of its own colour, or a pass) and plays every game to its end as
+/// either seat; after the end, `genmove` answers `pass` and `play pass` is
+/// accepted, so that gogui-twogtp's two closing passes find no error.
+#[test]
+fn gogui_engine_plays_every_game_to_the_end() {
+    for (game, size) in [("xodd", "4"), ("yodd", "3"), ("odd", "3"), ("onyx", "4")] {
+        let mut e = Engine::start(&["--game", game, "--size", size, "--gogui"]);
+        assert!(e.ok("oddity-param").lines().any(|l| l == "turns auto"));
+        let answers = genmove_to_the_end(&mut e);
+        for v in &answers {
+            assert!(!v.contains(':') && !v.contains(','), "{game}: {answers:?}");
+        }
+        let result = e.ok("gogui-rules_final_result");
+        assert!(
+            result.starts_with("B+") || result.starts_with("W+"),
+            "{game}: {result}"
+        );
+        assert_eq!(e.ok("final_score"), result);
+        assert_eq!(e.ok("gogui-rules_legal_moves"), "", "{game}");
+        let sgf = e.ok("printsgf");
+        assert_eq!(e.ok("genmove b"), "pass", "{game}");
+        e.ok("play w pass");
+        assert_eq!(e.ok("genmove w"), "pass", "{game}");
+        e.ok("play b pass");
+        assert_eq!(e.fails("play b A1"), "illegal move", "{game}");
+        assert_eq!(e.ok("printsgf"), sgf, "{game}: the passes changed the game");
+        assert_eq!(e.ok("gogui-rules_final_result"), result);
+    }
+}
+
+/// `turns gogui` outside GoGui mode: the same choice, in the usual tokens
+/// (how `oddity match` measures what it costs). `turns all` lifts it.
+#[test]
+fn turns_parameter_limits_genmove_to_gogui_turns() {
+    for (game, size) in [("xodd", "4"), ("yodd", "3"), ("odd", "3")] {
+        let mut e = Engine::start(&["--game", game, "--size", size, "--param", "turns=gogui"]);
+        let answers = genmove_to_the_end(&mut e);
+        for (k, t) in answers.iter().enumerate() {
+            let own = if k % 2 == 0 { "B:" } else { "W:" };
+            assert!(
+                t == "pass" || (t.starts_with(own) && !t.contains(',')),
+                "{game}: {answers:?}"
+            );
+        }
+    }
+    let mut e = Engine::start(&["--gogui"]);
+    e.ok("oddity-param turns all");
+    assert!(e.ok("oddity-param").lines().any(|l| l == "turns all"));
+    e.ok("oddity-param turns GoGui");
+    assert!(e.ok("oddity-param").lines().any(|l| l == "turns gogui"));
+    assert_eq!(e.fails("oddity-param turns some"), "syntax error");
+    assert!(e.ok("oddity-param").lines().any(|l| l == "turns gogui"));
+}
+
+/// GoGui mode, Xodd: every case of the parity rule entered one stone at a
+/// time, as clicks in GoGui send them. A first stone that a second may
+/// follow waits (the side to move stays); `pass` ends the turn after it
+/// where one stone may end the turn.
+#[test]
+fn gogui_clicks_enter_every_kind_of_xodd_turn() {
+    let mut e = Engine::start(&["--game", "xodd", "--size", "4", "--gogui"]);
+    let side = |e: &mut Engine| e.ok("gogui-rules_side_to_move");
+    let legal = |e: &mut Engine| -> Vec<String> {
+        let list = e.ok("gogui-rules_legal_moves");
+        list.split(' ').map(String::from).collect()
+    };
+    // Black's first turn is one stone: no second may follow, it ends at once.
+    e.ok("play b A1");
+    assert_eq!(side(&mut e), "white");
+    // A new white group makes the total even: the stone cannot end the turn
+    // (no pass), and waits for a second stone that changes the parity again.
+    e.ok("play w D4");
+    assert_eq!(side(&mut e), "white");
+    assert_eq!(e.ok("gogui-rules_board"), "...O\n....\n....\nX...");
+    let l = legal(&mut e);
+    assert!(!l.contains(&"pass".into()), "{l:?}");
+    // D3 joins D4 and keeps the parity: refused; B3 (a cell before D4) is
+    // a new group: listed and accepted.
+    assert!(
+        !l.contains(&"D3".into()) && l.contains(&"B3".into()),
+        "{l:?}"
+    );
+    assert_eq!(e.fails("play w pass"), "illegal move");
+    assert_eq!(e.fails("play w D3"), "illegal move");
+    assert_eq!(side(&mut e), "white");
+    e.ok("play w B3");
+    assert!(e.ok("printsgf").ends_with(";W[W:B3,W:D4])"));
+    assert_eq!(side(&mut e), "black");
+    // A2 joins A1 and may end the turn, but a second stone could follow:
+    // it waits, and `pass` ends the turn with it alone.
+    e.ok("play b A2");
+    assert_eq!(side(&mut e), "black");
+    assert!(legal(&mut e).contains(&"pass".into()));
+    e.ok("play b pass");
+    assert!(e.ok("printsgf").ends_with(";B[B:A2])"));
+    // Two stones that each keep the parity.
+    e.ok("play w D3");
+    assert_eq!(side(&mut e), "white");
+    e.ok("play w C4");
+    assert!(e.ok("printsgf").ends_with(";W[W:D3,W:C4])"));
+    // A stone that keeps the parity and one that changes it: refused, the
+    // first stone keeps waiting; `undo` takes it back.
+    e.ok("play b A3");
+    assert_eq!(e.fails("play b C1"), "illegal move");
+    assert!(e.ok("gogui-rules_board").contains("XO.O\nX..."));
+    e.ok("undo");
+    assert_eq!(e.ok("gogui-rules_board"), "..OO\n.O.O\nX...\nX...");
+    // With nothing waiting, `pass` is a pass; two end the game.
+    e.ok("play b pass");
+    e.ok("play w pass");
+    assert_eq!(e.ok("gogui-rules_legal_moves"), "");
+    assert_eq!(e.ok("gogui-rules_final_result"), "B+1");
+    // Yodd: the same scheme on the hex-hex board.
+    let mut e = Engine::start(&["--game", "yodd", "--size", "3", "--gogui"]);
+    e.ok("play b C3");
+    assert_eq!(side(&mut e), "white");
+    e.ok("play w A1");
+    assert_eq!(side(&mut e), "white");
+    assert!(!legal(&mut e).contains(&"pass".into()));
+    e.ok("play w E5");
+    e.ok("play b C2");
+    assert_eq!(side(&mut e), "black");
+    e.ok("play b pass");
+    assert!(e.ok("printsgf").ends_with(";B[B:C2])"));
+}
+
+/// gogui-twogtp sends whole turns with the seats taking turns: a stone that
+/// waits is the whole turn once the other seat plays, passes or is asked
+/// for a move.
+#[test]
+fn gogui_waiting_stone_ends_when_the_other_seat_moves() {
+    let mut e = Engine::start(&["--game", "xodd", "--size", "4", "--gogui"]);
+    e.ok("play b A1");
+    e.ok("play w pass");
+    e.ok("play b A2");
+    assert_eq!(e.ok("gogui-rules_side_to_move"), "black");
+    e.ok("play w pass");
+    assert!(e.ok("printsgf").ends_with(";B[B:A2]\n;W[pass])"));
+    e.ok("play b B1");
+    assert_eq!(e.ok("gogui-rules_side_to_move"), "black");
+    let v = e.ok("genmove w");
+    let sgf = e.ok("printsgf");
+    assert!(sgf.contains(";B[B:B1]\n;W["), "{v}: {sgf}");
+    // A waiting stone that cannot end the turn alone takes a second stone
+    // of either colour.
+    e.ok("play w D4");
+    e.ok("play b C3");
+    assert!(e.ok("printsgf").ends_with(";B[B:C3,W:D4])"));
 }
 
 /// `pass` is a well-formed vertex: where the rules forbid it, and for every

@@ -151,6 +151,8 @@ fn move_filter(query: &Query, game: &AnyGame) -> Result<Option<Arc<MoveFilter>>,
                 pass: false,
                 swap: false,
                 until_depth: entry.until_depth,
+                colour: None,
+                second_stone: true,
             };
             for m in &entry.moves {
                 match m.to_ascii_lowercase().as_str() {

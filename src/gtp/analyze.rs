@@ -121,11 +121,17 @@ pub fn info_line(pos: &AnyGame, report: &Report, format: Format, max: Option<usi
     out
 }
 
+/// The fewest visits of a candidate whose win rate the heat map writes on
+/// its point: with 100 visits a win rate is known to within about 10
+/// percentage points (95% confidence).
+pub const LABEL_VISITS: u64 = 100;
+
 /// GoGui `gfx` heat map: every point that a candidate puts a stone on is
 /// shaded by its share of the visits (positive where most of those visits
-/// put a black stone, negative for white) and labelled with the win rate of
-/// the most visited candidate there ([`cell_heat`]). `name` names the
-/// points and `token` the best turn.
+/// put a black stone, negative for white), and labelled with the win rate of
+/// the most visited candidate there ([`cell_heat`]) when that candidate has
+/// at least [`LABEL_VISITS`] visits. `name` names the points and `token` the
+/// best turn.
 pub fn heat_map(
     report: &Report,
     name: &dyn Fn(Cell) -> String,
@@ -145,12 +151,16 @@ pub fn heat_map(
         let v = if h.colour() == Colour::Black { v } else { -v };
         let name = name(h.cell);
         let _ = write!(influence, " {name} {v:.2}");
-        let _ = write!(label, " {name} {}", (h.winrate * 100.0).round() as i64);
+        if h.top_visits >= LABEL_VISITS {
+            let _ = write!(label, " {name} {}", (h.winrate * 100.0).round() as i64);
+        }
     }
     let mut out = String::new();
     if !cells.is_empty() {
         out.push_str(&influence);
         out.push('\n');
+    }
+    if label != "LABEL" {
         out.push_str(&label);
         out.push('\n');
     }

@@ -14,7 +14,11 @@
 
 use std::collections::HashMap;
 
+use crate::rules::kind::GameKind;
+use crate::rules::moves::{Stone, Turn};
+use crate::rules::position::AnyGame;
 use crate::rules::topology::{BoardKind, Cell, Topology};
+use crate::search::{MoveFilter, MoveRule};
 
 /// Column letters of GoGui vertices: `I` is skipped.
 const LETTERS: &[u8] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
@@ -114,6 +118,34 @@ impl Grid {
     }
 }
 
+/// The search filter that keeps the root's turns to those GoGui can show:
+/// one stone of the mover's colour, or a pass. `None` in Onyx, where GoGui
+/// shows every turn (the swap is its `pass`).
+pub fn shown_turns(pos: &AnyGame) -> Option<MoveFilter> {
+    if pos.kind() == GameKind::Onyx {
+        return None;
+    }
+    let topo = pos.topology();
+    let seat = pos.to_move();
+    let mut cells = vec![false; topo.cells().iter().map(|c| c.index() + 1).max()?];
+    for &cell in topo.cells() {
+        let turn = Turn::Stones(Stone { cell, colour: seat }, None);
+        cells[cell.index()] = pos.clone().play_turn(&turn).is_ok();
+    }
+    Some(MoveFilter {
+        rules: vec![MoveRule {
+            seat,
+            allow: true,
+            cells,
+            pass: true,
+            swap: true,
+            until_depth: 1,
+            colour: Some(seat),
+            second_stone: false,
+        }],
+    })
+}
+
 /// GoGui's column name: `A`..`Z` without `I`, then `AA`, `AB`, ...
 fn column_name(x: usize) -> String {
     if x < LETTERS.len() {
@@ -136,6 +168,55 @@ fn parse_column(text: &str) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::game::{Game, GameSpec};
+    use crate::rules::moves::{Action, Colour};
+
+    /// The root actions the filter leaves, and those it leaves after `first`.
+    fn filtered(pos: &AnyGame, first: Option<Action>) -> Vec<Action> {
+        let filter = shown_turns(pos).unwrap();
+        let mut actions = Vec::new();
+        crate::with_game!(pos, g => {
+            let mut g = g.clone();
+            if let Some(a) = first {
+                g.apply(a);
+            }
+            g.legal_actions(&mut actions);
+            filter.retain(&mut actions, g.to_move(), g.turns_played() - pos.turns_played());
+        });
+        actions
+    }
+
+    #[test]
+    fn shown_turns_are_one_own_stone_or_a_pass() {
+        let spec = GameSpec::new(GameKind::Xodd, 4, Default::default()).unwrap();
+        let mut pos = AnyGame::new(&spec);
+        let topo = pos.topology();
+        let stone = |name: &str, colour| Stone {
+            cell: topo.parse_cell(name).unwrap(),
+            colour,
+        };
+        let (a1, a2) = (stone("A1", Colour::Black), stone("A2", Colour::Black));
+        pos.play_turn(&Turn::Stones(a1, None)).unwrap();
+        // White's first turn: a lone white stone leaves an even total, and
+        // GoGui cannot show Black's A2 for White: only the pass is left.
+        assert_eq!(filtered(&pos, None), [Action::PASS]);
+        pos.play_turn(&Turn::Pass).unwrap();
+        // Black may join A1 (A2, B1) and end the turn there.
+        let mut root = filtered(&pos, None);
+        root.sort_by_key(|a| a.bits());
+        let b1 = stone("B1", Colour::Black);
+        let mut want = vec![a2.action(), b1.action(), Action::PASS];
+        want.sort_by_key(|a| a.bits());
+        assert_eq!(root, want);
+        assert_eq!(filtered(&pos, Some(a2.action())), [Action::END_TURN]);
+        // Onyx needs no filter; Odd keeps the mover's colour.
+        let onyx = AnyGame::new(&GameSpec::default_for(GameKind::Onyx));
+        assert!(shown_turns(&onyx).is_none());
+        let odd = AnyGame::new(&GameSpec::new(GameKind::Odd, 3, Default::default()).unwrap());
+        let root = filtered(&odd, None);
+        assert_eq!(root.len(), odd.topology().cell_count());
+        assert!(root.iter().all(|a| a.colour() == Colour::Black));
+    }
 
     #[test]
     fn column_names_round_trip() {

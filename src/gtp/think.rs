@@ -3,9 +3,11 @@
 //!
 //! Values here are always the win probability (0..1) of the seat to move.
 
+use std::sync::Arc;
+
 use crate::rules::record::GameRecord;
 use crate::search::tuning::Tuning;
-use crate::search::{Engine, Policy, SearchParams};
+use crate::search::{Engine, MoveFilter, Policy, SearchParams};
 use crate::solver::{Solution, SolveLimits};
 
 pub use crate::search::{Candidate, Limits, Progress, Report, StopFlag};
@@ -33,6 +35,41 @@ pub struct Params {
     pub exploration: Option<f64>,
     /// Knowledge switches and constants of the default policy.
     pub tuning: Tuning,
+    /// Which turns `genmove` chooses among.
+    pub turns: TurnChoice,
+}
+
+/// The `turns` parameter: the turns `genmove`, `reg_genmove`,
+/// `genmove_analyze` and the heat map choose among.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TurnChoice {
+    /// `gogui` in GoGui mode, `all` otherwise.
+    #[default]
+    Auto,
+    /// Every legal turn.
+    All,
+    /// The turns GoGui can show: one stone of the mover's colour, a pass
+    /// or the swap.
+    Gogui,
+}
+
+impl TurnChoice {
+    pub fn parse(text: &str) -> Option<TurnChoice> {
+        match text.to_ascii_lowercase().as_str() {
+            "auto" => Some(TurnChoice::Auto),
+            "all" => Some(TurnChoice::All),
+            "gogui" => Some(TurnChoice::Gogui),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            TurnChoice::Auto => "auto",
+            TurnChoice::All => "all",
+            TurnChoice::Gogui => "gogui",
+        }
+    }
 }
 
 impl Default for Params {
@@ -48,6 +85,7 @@ impl Default for Params {
             policy: Policy::Default,
             exploration: None,
             tuning: Tuning::default(),
+            turns: TurnChoice::Auto,
         }
     }
 }
@@ -56,6 +94,10 @@ impl Default for Params {
 /// moves of one game.
 pub struct Thinker {
     engine: Engine,
+    params: SearchParams,
+    /// The tree was grown under a filter, which only shapes the nodes it
+    /// expands: it cannot be reused by a search with another filter.
+    filtered: bool,
 }
 
 fn search_params(p: &Params) -> SearchParams {
@@ -72,13 +114,17 @@ fn search_params(p: &Params) -> SearchParams {
 
 impl Thinker {
     pub fn new(params: &Params) -> Thinker {
+        let params = search_params(params);
         Thinker {
-            engine: Engine::new(search_params(params)),
+            engine: Engine::new(params.clone()),
+            params,
+            filtered: false,
         }
     }
 
     pub fn set_params(&mut self, params: &Params) {
-        self.engine.set_params(search_params(params));
+        self.params = search_params(params);
+        self.engine.set_params(self.params.clone());
     }
 
     /// Forgets everything learnt (new game).
@@ -109,10 +155,34 @@ impl Thinker {
         stop: &StopFlag,
         progress: Progress,
     ) -> Report {
+        self.think_filtered(record, limits, stop, progress, None)
+    }
+
+    /// As [`Thinker::think`], with the root's turns limited by `filter`.
+    /// A filtered search starts from a fresh tree, and so does the first
+    /// search after one.
+    pub fn think_filtered(
+        &mut self,
+        record: &GameRecord,
+        limits: &Limits,
+        stop: &StopFlag,
+        progress: Progress,
+        filter: Option<Arc<MoveFilter>>,
+    ) -> Report {
         if record.is_over() {
             return Report::default();
         }
+        if filter.is_some() || self.filtered {
+            self.engine.clear();
+        }
+        self.filtered = filter.is_some();
+        self.engine.set_params(SearchParams {
+            filter,
+            ..self.params.clone()
+        });
         self.engine.set_position(record);
-        self.engine.search(limits, stop, progress)
+        let report = self.engine.search(limits, stop, progress);
+        self.engine.set_params(self.params.clone());
+        report
     }
 }

@@ -17,6 +17,11 @@ pub struct MoveRule {
     /// Applies to the turns numbered below this from the root (0 = the
     /// root's own turn).
     pub until_depth: u32,
+    /// `Some(c)`: `cells` lists stones of colour `c` only.
+    pub colour: Option<Colour>,
+    /// `false`: turns of one stone; where a turn may end after its first
+    /// stone, it ends there.
+    pub second_stone: bool,
 }
 
 /// A set of [`MoveRule`]s, all of which a searched action must pass.
@@ -31,7 +36,10 @@ impl MoveRule {
             Action::END_TURN => return true,
             Action::PASS => self.pass,
             Action::SWAP => self.swap,
-            _ => self.cells.get(a.cell().index()).copied().unwrap_or(false),
+            _ => {
+                self.colour.is_none_or(|c| c == a.colour())
+                    && self.cells.get(a.cell().index()).copied().unwrap_or(false)
+            }
         };
         listed == self.allow
     }
@@ -44,6 +52,11 @@ impl MoveFilter {
     pub fn retain(&self, actions: &mut Vec<Action>, mover: Colour, depth: u32) {
         let applies = |r: &&MoveRule| r.seat == mover && depth < r.until_depth;
         if !self.rules.iter().any(|r| applies(&r)) {
+            return;
+        }
+        let one_stone = self.rules.iter().filter(applies).any(|r| !r.second_stone);
+        if one_stone && actions.contains(&Action::END_TURN) {
+            actions.retain(|&a| a == Action::END_TURN);
             return;
         }
         let admitted = |a: &Action| self.rules.iter().filter(applies).all(|r| r.admits(*a));

@@ -32,9 +32,12 @@ impl Session {
             Some(g) => g.name(c),
             None => topo.name(c).to_string(),
         };
-        let token = |t: &Turn| match self.gogui_vertex(seat, t).filter(|_| self.gogui) {
-            Some(vertex) => vertex,
-            None => self.pos().token(t),
+        let token = |t: &Turn| {
+            if self.gogui {
+                self.gogui_text(seat, t)
+            } else {
+                self.pos().token(t)
+            }
         };
         ok(analyze::heat_map(&report, &name, &token))
     }

@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use super::{Ctx, Reply, Session, arity, err, ok, on_off, syntax};
-use crate::gtp::think::Params;
+use crate::gtp::think::{Params, TurnChoice};
 use crate::gtp::values::{self, BadValue};
 use crate::search::tuning::{self, TuningError};
 
@@ -12,7 +12,7 @@ impl Session {
     pub(super) fn params_list(&self) -> String {
         let p = &self.params;
         let mut text = format!(
-            "threads {}\nvisits {}\ntime {}\nmemory {}\nseed {}\nponder {}\nresign {}\npolicy {}\nexploration {}",
+            "threads {}\nvisits {}\ntime {}\nmemory {}\nseed {}\nponder {}\nresign {}\nturns {}\npolicy {}\nexploration {}",
             p.threads,
             p.visits
                 .map_or_else(|| "auto".to_string(), |v| v.to_string()),
@@ -21,6 +21,7 @@ impl Session {
             p.seed,
             on_off(p.ponder),
             p.resign,
+            p.turns.name(),
             p.policy,
             p.exploration
                 .map_or_else(|| "auto".to_string(), |c| c.to_string()),
@@ -100,6 +101,7 @@ pub fn set_param(p: &mut Params, name: &str, value: &str) -> Result<(), ParamErr
         "seed" => p.seed = values::seed(value)?,
         "ponder" => p.ponder = values::switch(value)?,
         "resign" => p.resign = values::resign(value)?,
+        "turns" => p.turns = TurnChoice::parse(value).ok_or(ParamError::BadValue)?,
         "policy" => p.policy = values::policy(value)?,
         "exploration" => p.exploration = values::exploration(value)?,
         _ => return p.tuning.set(name, value).map_err(ParamError::from),

@@ -1,15 +1,15 @@
 //! Playing: turns (with GoGui mode's one stone per `play`), the engine's
 //! moves, undo and the clock commands.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use super::{Ctx, Reply, Session, err, ok, parse_seat, syntax};
 use crate::gtp::analyze::{self, Format};
 use crate::gtp::clock::Clock;
-use crate::gtp::gogui::Grid;
+use crate::gtp::gogui::{self, Grid};
 use crate::gtp::io::StopOn;
-use crate::gtp::think::{AUTO_VISITS, Limits, Report};
-use crate::rules::game::Game;
+use crate::gtp::think::{AUTO_VISITS, Limits, Report, TurnChoice};
 use crate::rules::kind::GameKind;
 use crate::rules::moves::{Colour, Stone, TokenErrorKind, Turn};
 use crate::rules::position::AnyGame;
@@ -53,6 +53,9 @@ impl Session {
     /// GoGui mode, Onyx: `play <seat> <vertex>` with GoGui's grid names; `pass`
     /// is the swap, the one turn GoGui cannot name otherwise.
     pub(super) fn play_gogui_onyx(&mut self, seat: Colour, token: &str) -> Reply {
+        if self.record.is_over() {
+            return self.play_after_end(token);
+        }
         let turn = if token.eq_ignore_ascii_case("pass") {
             Turn::Swap
         } else if token.eq_ignore_ascii_case("resign") {
@@ -72,63 +75,78 @@ impl Session {
         }
     }
 
-    /// GoGui mode, Odd/Xodd/Yodd: `play <colour> <point>` puts one stone of that colour
-    /// for the seat to move; in Xodd/Yodd a second `play` completes the turn
-    /// and `play <colour> pass` ends it after one stone (or passes).
+    /// GoGui mode after the end of the game: gogui-twogtp stops a game only
+    /// after two passes in a row, so `pass` is accepted and changes nothing.
+    fn play_after_end(&self, token: &str) -> Reply {
+        if token.eq_ignore_ascii_case("pass") {
+            ok("")
+        } else {
+            err("illegal move")
+        }
+    }
+
+    /// GoGui mode, Odd/Xodd/Yodd: `play <colour> <point>` puts one stone of
+    /// that colour for the seat to move. A first stone that a second one may
+    /// follow waits for it (GoGui keeps the side to move): a second `play`
+    /// completes the turn, `play <colour> pass` ends it after the one stone,
+    /// and `undo` takes the waiting stone back. A stone that no second one
+    /// may follow is a whole turn at once (every Odd turn, Black's first
+    /// Xodd/Yodd turn). `pass` with no stone waiting is a pass.
     pub(super) fn play_one_stone(&mut self, colour: Colour, token: &str) -> Reply {
-        let pos = self.pos().clone();
-        let topo = pos.topology();
-        let mover = pos.to_move();
         if self.record.is_over() {
-            return err("illegal move");
+            return self.play_after_end(token);
         }
-        if token.eq_ignore_ascii_case("pass") || token.eq_ignore_ascii_case("resign") {
-            let turn = match self.half_turn {
-                _ if token.eq_ignore_ascii_case("resign") => Turn::Resign,
-                Some((_, s)) => Turn::Stones(s, None),
+        // gogui-twogtp sends whole turns, the seats taking turns: a stone of
+        // the other colour (or its pass) after a stone that may end the turn
+        // alone is the next seat's.
+        if !token.eq_ignore_ascii_case("resign") {
+            self.settle_half_turn(colour);
+        }
+        let pos = self.pos();
+        let mover = pos.to_move();
+        let turn = if token.eq_ignore_ascii_case("resign") {
+            Turn::Resign
+        } else if token.eq_ignore_ascii_case("pass") {
+            match self.half_turn {
+                Some((_, first)) => Turn::Stones(first, None),
                 None => Turn::Pass,
-            };
-            // A refused pass keeps a waiting first stone.
-            return match self.record.play(mover, turn) {
-                Ok(()) => {
-                    self.half_turn = None;
-                    ok("")
-                }
-                Err(_) => err("illegal move"),
-            };
-        }
-        let Some(cell) = Grid::new(topo).parse(token) else {
-            return syntax();
-        };
-        let stone = Stone { cell, colour };
-        let turn = match self.half_turn {
-            None => Turn::Stones(stone, None),
-            Some((_, first)) if first.cell == cell => return err("illegal move"),
-            Some((_, first)) => Turn::stones(first, Some(stone)),
-        };
-        let mut trial = pos.clone();
-        if trial.play_turn(&turn).is_ok() {
-            if self.record.play(mover, turn).is_err() {
-                return err("illegal move");
             }
+        } else {
+            let Some(cell) = Grid::new(pos.topology()).parse(token) else {
+                return syntax();
+            };
+            let stone = Stone { cell, colour };
+            match self.half_turn {
+                Some((_, first)) => Turn::stones(first, Some(stone)),
+                None if pos.legal_turns().iter().any(|t| pairs(t, stone)) => {
+                    self.half_turn = Some((mover, stone));
+                    return ok("");
+                }
+                None => Turn::Stones(stone, None),
+            }
+        };
+        // A refused turn keeps a waiting first stone.
+        match self.record.play(mover, turn) {
+            Ok(()) => {
+                self.half_turn = None;
+                ok("")
+            }
+            Err(e) => {
+                log::info!("{}", e.describe(self.pos().topology()));
+                err("illegal move")
+            }
+        }
+    }
+
+    /// Before a move of `next`: a waiting first stone of the other seat's
+    /// that may end its turn alone becomes that turn.
+    pub(super) fn settle_half_turn(&mut self, next: Colour) {
+        if let Some((mover, first)) = self.half_turn
+            && mover != next
+            && self.record.play(mover, Turn::Stones(first, None)).is_ok()
+        {
             self.half_turn = None;
-            return ok("");
         }
-        // A first stone that cannot end the turn may still start one.
-        if self.half_turn.is_none() {
-            let starts = crate::with_game!(&pos, g => {
-                g.is_legal(stone.action()) && {
-                    let mut h = g.clone();
-                    h.apply(stone.action());
-                    h.mid_turn()
-                }
-            });
-            if starts {
-                self.half_turn = Some((mover, stone));
-                return ok("");
-            }
-        }
-        err("illegal move")
     }
 
     pub(super) fn think_limits(&self, seat: Colour) -> Limits {
@@ -182,18 +200,40 @@ impl Session {
         };
         ctx.reader.watch(&self.stop, on);
         let out = &mut *ctx.out;
+        let filter = self
+            .shows_gogui_turns()
+            .then(|| gogui::shown_turns(record.position()))
+            .flatten()
+            .map(Arc::new);
         let report = match progress {
             Some((format, every)) => {
                 let pos = record.position().clone();
                 let mut f =
                     |r: &Report| out.stream_line(&analyze::info_line(&pos, r, format, None));
-                self.thinker
-                    .think(&record, &limits, &self.stop, Some((&mut f, every)))
+                self.thinker.think_filtered(
+                    &record,
+                    &limits,
+                    &self.stop,
+                    Some((&mut f, every)),
+                    filter,
+                )
             }
-            None => self.thinker.think(&record, &limits, &self.stop, None),
+            None => self
+                .thinker
+                .think_filtered(&record, &limits, &self.stop, None, filter),
         };
         ctx.reader.unwatch();
         report
+    }
+
+    /// Whether the engine's turns are limited to those GoGui can show
+    /// (the `turns` parameter).
+    fn shows_gogui_turns(&self) -> bool {
+        match self.params.turns {
+            TurnChoice::Auto => self.gogui,
+            TurnChoice::Gogui => true,
+            TurnChoice::All => false,
+        }
     }
 
     /// The turn to play from a finished search. With the `resign`
@@ -217,10 +257,16 @@ impl Session {
         let Some(seat) = parse_seat(seat) else {
             return syntax();
         };
-        if self.record.is_over() {
-            return err("game is over");
-        }
+        self.settle_half_turn(seat);
         self.half_turn = None;
+        if self.record.is_over() {
+            // gogui-twogtp asks for moves until two passes in a row.
+            return if self.gogui {
+                ok("pass")
+            } else {
+                err("game is over")
+            };
+        }
         let limits = self.think_limits(seat);
         let report = self.search(seat, limits, ctx, None);
         let Some(turn) = self.choose(seat, &report) else {
@@ -252,6 +298,24 @@ impl Session {
             Turn::Pass | Turn::Swap => Some("pass".into()),
             Turn::Resign => Some("resign".into()),
             Turn::Stones(..) => None,
+        }
+    }
+
+    /// A turn in GoGui's words: its vertex or `pass` where GoGui can name
+    /// it, otherwise its stones with their colours (`White G7 + White H7`).
+    pub(super) fn gogui_text(&self, seat: Colour, turn: &Turn) -> String {
+        match (self.gogui_vertex(seat, turn), turn) {
+            (Some(vertex), _) => vertex,
+            (None, Turn::Stones(a, b)) => {
+                let grid = Grid::new(self.pos().topology());
+                let stone = |s: &Stone| format!("{} {}", s.colour.name(), grid.name(s.cell));
+                std::iter::once(a)
+                    .chain(b)
+                    .map(stone)
+                    .collect::<Vec<_>>()
+                    .join(" + ")
+            }
+            (None, _) => self.pos().token(turn),
         }
     }
 
@@ -331,6 +395,11 @@ impl Session {
         self.clock.left[seat.index()] = Some((secs.max(0.0), stones));
         ok("")
     }
+}
+
+/// Whether `turn` is two stones, one of them `stone`.
+fn pairs(turn: &Turn, stone: Stone) -> bool {
+    matches!(turn, Turn::Stones(a, Some(b)) if *a == stone || *b == stone)
 }
 
 /// Whether a token that this game rejects is well formed in some game on this

@@ -1,10 +1,11 @@
 //! GoGui's ruler commands and its analyze-command menu.
 
+use std::collections::BTreeSet;
+
 use super::{Ctx, Reply, Session, arity, ok};
 use crate::gtp::gogui::Grid;
-use crate::rules::game::Game;
 use crate::rules::kind::GameKind;
-use crate::rules::moves::{Action, Colour};
+use crate::rules::moves::{Colour, Turn};
 
 impl Session {
     pub(super) fn analyze_commands(&mut self, args: &[String], _: &mut Ctx) -> Reply {
@@ -69,33 +70,50 @@ impl Session {
         })
     }
 
-    /// One-stone points legal now for the stone colour of the seat to move
-    /// (Onyx: the mover's colour), and `pass` where a turn may end or pass.
+    /// The points GoGui may click now, for a stone of the mover's colour:
+    /// those that start a legal turn, or with a first Xodd/Yodd stone
+    /// waiting, those that complete one with it. `pass` where the turn may
+    /// pass, end after the waiting stone, or swap (Onyx).
     pub(super) fn rules_legal_moves(&mut self, args: &[String], _: &mut Ctx) -> Reply {
         arity(args, 0, || {
             if self.record.is_over() {
                 return ok("");
             }
-            let mut pos = self.pos().clone();
+            let pos = self.pos();
             let colour = pos.to_move();
-            let mut actions = Vec::new();
-            crate::with_game!(&mut pos, g => {
-                if let Some((_, s)) = self.half_turn {
-                    g.apply(s.action());
+            let turns = pos.legal_turns();
+            let mut cells = BTreeSet::new();
+            let mut pass = false;
+            for turn in &turns {
+                match (self.half_turn, turn) {
+                    (None, Turn::Stones(a, b)) => {
+                        cells.extend(
+                            std::iter::once(a)
+                                .chain(b)
+                                .filter(|s| s.colour == colour)
+                                .map(|s| s.cell),
+                        );
+                    }
+                    (None, Turn::Pass | Turn::Swap) => pass = true,
+                    (Some((_, first)), Turn::Stones(a, None)) => pass |= *a == first,
+                    (Some((_, first)), Turn::Stones(a, Some(b))) => {
+                        let other = if *a == first {
+                            b
+                        } else if *b == first {
+                            a
+                        } else {
+                            continue;
+                        };
+                        if other.colour == colour {
+                            cells.insert(other.cell);
+                        }
+                    }
+                    _ => {}
                 }
-                g.legal_actions(&mut actions);
-            });
+            }
             let grid = Grid::new(pos.topology());
-            let mut names: Vec<String> = actions
-                .iter()
-                .filter(|a| a.is_stone() && a.colour() == colour)
-                .map(|a| grid.name(a.cell()))
-                .collect();
-            // GoGui's `pass`: a pass, the end of an Xodd/Yodd turn, or the swap.
-            if actions
-                .iter()
-                .any(|a| [Action::PASS, Action::END_TURN, Action::SWAP].contains(a))
-            {
+            let mut names: Vec<String> = cells.into_iter().map(|c| grid.name(c)).collect();
+            if pass {
                 names.push("pass".into());
             }
             ok(names.join(" "))

@@ -407,6 +407,7 @@ pub fn heat_spots(pos: &AnyGame, seat: Colour, candidates: &[Candidate]) -> Vec<
 mod tests {
     use super::*;
     use crate::rules::game::{GameSpec, Rules};
+    use crate::rules::kind::GameKind;
 
     /// The groups marked are the rules' groups: as many counted groups of
     /// each colour as `group_counts` gives, every stone in one group, and

@@ -902,6 +902,8 @@ mod tests {
                 pass: false,
                 swap: false,
                 until_depth: 1,
+                colour: None,
+                second_stone: true,
             }
         };
         let cells_at = |filter: MoveFilter| {
