@@ -3,6 +3,7 @@
 pub mod accuracy;
 pub mod analysis;
 pub mod analyze;
+pub mod balance;
 pub mod bench;
 pub mod gtp;
 pub mod gui;

@@ -8,6 +8,7 @@ pub mod graph;
 pub mod heat;
 pub mod png;
 pub mod svg;
+pub mod table;
 
 pub use geometry::Geometry;
 pub use graph::win_rate_graph;
