@@ -27,7 +27,8 @@ use crate::tournament::{MatchConfig, run as run_tournament};
     oddity balance --game odd --size 5 --min-group 5 --st 0.05 --results odd5-m5.jsonl\n  \
     oddity balance --game xodd --st 0.2 --shard 3/8 --results xodd12-3.jsonl\n  \
     oddity balance --merge xodd12-*.jsonl --results xodd12.jsonl\n  \
-    oddity balance --report results/*.jsonl --solved docs/solved.md --pictures docs/pictures\n\n\
+    oddity balance --report docs/balance/results/*.jsonl --solved docs/solved.md \\\n    \
+    --pictures docs/balance --link balance\n\n\
     A cell stops when, after at least --min-games games, the 99% Wilson interval\n\
     of the first player's share leaves out one half; otherwise at --max-games.\n\
     Running the same command again resumes the cell. See docs/balance.md.")]
