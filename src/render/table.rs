@@ -177,16 +177,11 @@ pub fn share_grid_svg(grid: &ShareGrid, style: &Style) -> String {
             share_colour(share).hex()
         );
     }
-    for (share, label) in [
-        (0.0, "0%: second player wins"),
-        (0.5, "50%"),
-        (1.0, "100%: first player wins"),
+    for (share, label, anchor) in [
+        (0.0, "0%: second player wins", "start"),
+        (0.5, "50%", "middle"),
+        (1.0, "100%: first player wins", "end"),
     ] {
-        let anchor = match share {
-            s if s == 0.0 => "start",
-            s if s == 1.0 => "end",
-            _ => "middle",
-        };
         let _ = writeln!(
             out,
             r#"<text x="{}" y="{}" font-size="11" text-anchor="{anchor}" fill="{ink}">{label}</text>"#,
