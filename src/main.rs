@@ -39,6 +39,9 @@ enum Command {
     Accuracy(Box<cli::accuracy::AccuracyArgs>),
     /// An openings file of short openings closest to even, for `match`.
     Openings(Box<cli::openings::OpeningsArgs>),
+    /// Who wins at strong play: the first player's share in self-play,
+    /// one study cell per command; tables and pictures of the study.
+    Balance(Box<cli::balance::BalanceArgs>),
 }
 
 fn main() {
@@ -57,6 +60,7 @@ fn main() {
         Some(Command::Solve(args)) => cli::solve::run(args),
         Some(Command::Accuracy(args)) => cli::accuracy::run(args),
         Some(Command::Openings(args)) => cli::openings::run(args),
+        Some(Command::Balance(args)) => cli::balance::run(args),
         None => cli::gtp::run(&cli.gtp),
     };
     if let Err(message) = result {

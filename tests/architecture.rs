@@ -23,7 +23,7 @@ const CRATES: [(&str, &str); 3] = [
 const ALLOWED: [(&str, &[&str]); 9] = [
     ("render", &[]),
     ("engine", &[]),
-    ("tournament", &["engine", "search"]),
+    ("tournament", &["engine", "search", "render"]),
     ("gtp", &["search", "solver", "render"]),
     ("analysis", &["search", "solver", "render"]),
     ("gui", &["engine", "render"]),

@@ -221,6 +221,8 @@ pub fn config(args: &MatchArgs) -> Result<MatchConfig, String> {
         sprt,
         log_dir: args.log_dir.clone(),
         progress: !args.quiet,
+        game_seed: None,
+        first_player_stop: None,
     })
 }
 

@@ -4,6 +4,7 @@ pub mod accuracy;
 pub mod analysis;
 pub mod analyze;
 pub mod args;
+pub mod balance;
 pub mod bench;
 pub mod gtp;
 #[cfg(feature = "gui")]

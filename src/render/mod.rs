@@ -6,6 +6,7 @@ pub mod geometry;
 pub mod graph;
 pub mod png;
 pub mod svg;
+pub mod table;
 
 pub use geometry::Geometry;
 pub use graph::win_rate_graph;

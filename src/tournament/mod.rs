@@ -4,7 +4,9 @@
 //! - [`openings`]: balanced openings, searched for the ones closest to even;
 //! - [`referee`]: one game, with forfeits for every kind of misbehaviour;
 //! - [`results`]: results files, merging, the summary tables;
-//! - [`stats`]: Elo, LOS and SPRT arithmetic.
+//! - [`stats`]: Elo, LOS and SPRT arithmetic;
+//! - [`balance`]: self-play of one engine against itself for the first
+//!   player's share (`oddity balance`), its stop rule and its tables.
 //!
 //! [`run`] plays a tournament with a pool of worker threads. Each worker owns
 //! one process per engine and reuses it from game to game (`clear_board`); an
@@ -13,6 +15,8 @@
 //! (flushed and synced) and to the SGF collection, updates the progress line,
 //! and checks the SPRT.
 
+pub mod balance;
+pub mod balance_report;
 pub mod openings;
 pub mod referee;
 pub mod results;
@@ -59,6 +63,14 @@ pub struct MatchConfig {
     pub log_dir: Option<PathBuf>,
     /// Show the live progress line on stderr.
     pub progress: bool,
+    /// Before each game, each engine is sent `oddity-param seed S`, with S
+    /// from this base seed, the game's index and the seat
+    /// ([`balance::game_seed`]): engines that search with random playouts
+    /// (oddity's) then play different games against themselves.
+    pub game_seed: Option<u64>,
+    /// Stop once the first player's share of the games is clearly away
+    /// from one half (games in progress finish).
+    pub first_player_stop: Option<balance::IntervalStop>,
 }
 
 /// What a finished run reports.
@@ -74,6 +86,8 @@ pub struct Report {
     pub interrupted: bool,
     /// The SPRT decided before the schedule ended.
     pub sprt_stopped: Option<Verdict>,
+    /// The first player's share is decided ([`MatchConfig::first_player_stop`]).
+    pub first_player_decided: bool,
 }
 
 impl MatchConfig {
@@ -261,8 +275,9 @@ pub fn run(cfg: &MatchConfig, stop: Arc<AtomicBool>) -> Result<Report, MatchErro
             sprt_stopped = Some(v);
         }
     }
+    let mut first_player_decided = cfg.first_player_stop.is_some_and(|rule| rule.decided(&all));
 
-    if sprt_stopped.is_none() && !queue.is_empty() {
+    if sprt_stopped.is_none() && !first_player_decided && !queue.is_empty() {
         let queue = Arc::new(Mutex::new(queue));
         let drain = Arc::new(AtomicBool::new(false));
         let (tx, rx) = channel::<Played>();
@@ -330,6 +345,13 @@ pub fn run(cfg: &MatchConfig, stop: Arc<AtomicBool>) -> Result<Report, MatchErro
                     drain.store(true, Ordering::Relaxed);
                 }
             }
+            if !first_player_decided
+                && let Some(rule) = &cfg.first_player_stop
+                && rule.decided(&all)
+            {
+                first_player_decided = true;
+                drain.store(true, Ordering::Relaxed);
+            }
         }
         for h in handles {
             let _ = h.join();
@@ -347,6 +369,7 @@ pub fn run(cfg: &MatchConfig, stop: Arc<AtomicBool>) -> Result<Report, MatchErro
         played,
         interrupted,
         sprt_stopped,
+        first_player_decided,
     })
 }
 
@@ -457,6 +480,11 @@ fn worker(
             opening,
             names,
         };
+        if start_error.is_none()
+            && let Some(base) = cfg.game_seed
+        {
+            start_error = send_seeds(&mut procs, &game, base, cfg.limits.move_timeout, stop);
+        }
         let played = if let Some((k, fault)) = start_error {
             if fault == Fault::Aborted {
                 break;
@@ -491,6 +519,30 @@ fn worker(
     for (_, p) in procs {
         p.quit();
     }
+}
+
+/// Sends each seat's engine its seed for this game; the seat whose engine
+/// refuses loses the game before it begins.
+fn send_seeds(
+    procs: &mut HashMap<usize, EngineProcess>,
+    game: &ScheduledGame,
+    base: u64,
+    timeout: std::time::Duration,
+    stop: &AtomicBool,
+) -> Option<(usize, Fault)> {
+    for (k, e) in [game.black, game.white].into_iter().enumerate() {
+        let p = procs.get_mut(&e).expect("started");
+        let command = format!(
+            "oddity-param seed {}",
+            balance::game_seed(base, game.index, k)
+        );
+        if let Err(fault) = p.command(&command, timeout, stop) {
+            p.kill();
+            procs.remove(&e);
+            return Some((k, fault));
+        }
+    }
+    None
 }
 
 /// Starts engine `e` and sends its init commands.

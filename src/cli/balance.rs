@@ -1,0 +1,315 @@
+//! `oddity balance`: the balance study (`docs/balance.md`). One command
+//! plays one cell (a game, board, rule variant and time per move) as
+//! self-play of the engine against itself; `--merge` combines shards;
+//! `--report` turns results files into the study's tables and pictures.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use clap::Args;
+
+use crate::cli::args::GameArgs;
+use crate::engine::EngineSpec;
+use crate::render::{Style, png_from_svg};
+use crate::tournament::balance::{self, CellKey, IntervalStop, cells, first_player_record};
+use crate::tournament::balance_report::{self, read_solved, study_plan};
+use crate::tournament::referee::{Limits, TimeControl};
+use crate::tournament::results::{ResultsWriter, merge, read_results};
+use crate::tournament::schedule::{Format, Shard};
+use crate::tournament::{MatchConfig, run as run_tournament};
+
+/// Who wins at strong play: self-play of the engine against itself from the
+/// start position, counting the first player's wins.
+#[derive(Args, Debug)]
+#[command(after_help = "Examples:\n  \
+    oddity balance --game odd --size 5 --min-group 5 --st 0.05 --results odd5-m5.jsonl\n  \
+    oddity balance --game xodd --st 0.2 --shard 3/8 --results xodd12-3.jsonl\n  \
+    oddity balance --merge xodd12-*.jsonl --results xodd12.jsonl\n  \
+    oddity balance --report docs/balance/results/*.jsonl --solved docs/solved.md \\\n    \
+    --pictures docs/balance --link balance\n\n\
+    A cell stops when, after at least --min-games games, the 99% Wilson interval\n\
+    of the first player's share leaves out one half; otherwise at --max-games.\n\
+    Running the same command again resumes the cell. See docs/balance.md.")]
+pub struct BalanceArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Seconds per move: the level of play.
+    #[arg(long, value_name = "SECS")]
+    pub st: Option<f64>,
+    /// Results file of the cell (one JSON object per game); an existing file
+    /// of the same cell is resumed.
+    #[arg(long, value_name = "FILE")]
+    pub results: Option<PathBuf>,
+    /// Play only slice I of N of the cell's games (I = 1..N), for several
+    /// machines; merge the files with --merge.
+    #[arg(long, value_name = "I/N", value_parser = Shard::parse)]
+    pub shard: Option<Shard>,
+    /// Most games of the cell (of all its shards together).
+    #[arg(long, default_value_t = 200)]
+    pub max_games: usize,
+    /// Games with a result before the cell may stop early.
+    #[arg(long, default_value_t = IntervalStop::STUDY.min_games)]
+    pub min_games: u64,
+    /// Games played at the same time (each engine searches on one thread).
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Base of the engines' seeds: each game gives each seat its own.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The engine, playing both seats (the program `oddity` means this
+    /// executable).
+    #[arg(long, value_name = "COMMAND", default_value = "oddity gtp --threads 1")]
+    pub engine: String,
+    /// Stop a game after this many turns without result. Default: 4 x the
+    /// board's points.
+    #[arg(long, value_name = "N")]
+    pub max_turns: Option<usize>,
+
+    /// Combine results files of a cell's shards into --results.
+    #[arg(long, value_name = "FILES", num_args = 1.., conflicts_with_all = ["st", "shard", "report"])]
+    pub merge: Vec<PathBuf>,
+    /// Print the study's tables (markdown) from these results files.
+    #[arg(long, value_name = "FILES", num_args = 1.., conflicts_with_all = ["st", "shard", "results"])]
+    pub report: Vec<PathBuf>,
+    /// With --report: the proven boards, from the tables of this file
+    /// (docs/solved.md).
+    #[arg(long, value_name = "FILE", requires = "report")]
+    pub solved: Option<PathBuf>,
+    /// With --report: write each game's picture there as SVG and PNG.
+    #[arg(long, value_name = "DIR", requires = "report")]
+    pub pictures: Option<PathBuf>,
+    /// With --report: the folder the tables' picture links name (default:
+    /// the --pictures folder as given).
+    #[arg(long, value_name = "PATH", requires = "report")]
+    pub link: Option<String>,
+    /// With --report: leave out the study's planned boards without games.
+    #[arg(long, requires = "report")]
+    pub played_only: bool,
+    /// No line per finished game on stderr.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+pub fn run(args: &BalanceArgs) -> Result<(), String> {
+    if !args.report.is_empty() {
+        return report(args);
+    }
+    if !args.merge.is_empty() {
+        return merge_files(args);
+    }
+    play(args)
+}
+
+/// The tournament of one cell.
+fn config(args: &BalanceArgs) -> Result<MatchConfig, String> {
+    let spec = args.game.spec()?;
+    let st = args
+        .st
+        .ok_or("--st SECS is required: the seconds per move of the cell")?;
+    let per_move = Duration::try_from_secs_f64(st)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| format!("--st: {st} is not a positive number of seconds"))?;
+    if args.results.is_none() {
+        return Err("--results FILE is required: the cell's games are kept there".into());
+    }
+    if args.max_games == 0 {
+        return Err("--max-games must be at least 1".into());
+    }
+    let level = balance::level_text(st);
+    let engines = balance::engine_names(&level)
+        .iter()
+        .map(|name| EngineSpec::parse(&format!("{name}={}", args.engine)))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())?;
+    Ok(MatchConfig {
+        spec,
+        engines,
+        format: Format::Gauntlet,
+        games: args.max_games,
+        openings: Vec::new(),
+        limits: Limits {
+            time: TimeControl::PerMove(per_move),
+            margin: Duration::from_secs(1),
+            move_timeout: Duration::from_secs(300),
+            max_turns: args.max_turns.unwrap_or(4 * spec.topology().cells().len()),
+        },
+        concurrency: args.concurrency.max(1),
+        results: args.results.clone(),
+        sgf: None,
+        resume: true,
+        shard: args.shard,
+        sprt: None,
+        log_dir: None,
+        progress: !args.quiet,
+        game_seed: Some(args.seed),
+        first_player_stop: Some(IntervalStop {
+            min_games: args.min_games,
+            ..IntervalStop::STUDY
+        }),
+    })
+}
+
+/// Refuses a results file that holds games of another cell.
+fn check_same_cell(cfg: &MatchConfig, path: &Path) -> Result<(), String> {
+    if !path.exists() {
+        return Ok(());
+    }
+    let rules = cfg.spec.rules_text();
+    for r in read_results(path).map_err(|e| e.to_string())? {
+        if r.game != cfg.spec.kind.name()
+            || r.size != cfg.spec.size
+            || r.rules != rules
+            || r.black != cfg.engines[0].name && r.black != cfg.engines[1].name
+        {
+            return Err(format!(
+                "{} holds game {} of another cell ({} {} {} by {}): name another file",
+                path.display(),
+                r.id,
+                r.game,
+                r.size,
+                r.rules,
+                r.black
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn play(args: &BalanceArgs) -> Result<(), String> {
+    let cfg = config(args)?;
+    if let Some(path) = &cfg.results {
+        check_same_cell(&cfg, path)?;
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let stop = Arc::clone(&stop);
+        let _ = ctrlc::set_handler(move || {
+            if stop.swap(true, Ordering::SeqCst) {
+                std::process::exit(130);
+            }
+            eprintln!("\nstopping: games in progress are abandoned; run again to resume");
+        });
+    }
+    let report = run_tournament(&cfg, stop).map_err(|e| e.to_string())?;
+    let (first, second) = first_player_record(&report.results);
+    let n = first + second;
+    let (lo, hi) = balance::wilson(first, n, balance::Z95);
+    let state = if report.first_player_decided {
+        "decided (stopped early)"
+    } else if report.interrupted {
+        "interrupted (run again to resume)"
+    } else {
+        "played to --max-games"
+    };
+    println!(
+        "{}: first player won {first} of {n} games ({:.1}%, 95% interval {:.1}-{:.1}%); \
+         {} played now; {state}",
+        cfg.spec.title(),
+        if n > 0 {
+            100.0 * first as f64 / n as f64
+        } else {
+            0.0
+        },
+        100.0 * lo,
+        100.0 * hi,
+        report.played
+    );
+    Ok(())
+}
+
+fn merge_files(args: &BalanceArgs) -> Result<(), String> {
+    let out = args
+        .results
+        .as_ref()
+        .ok_or("--merge needs --results FILE for the combined file")?;
+    if out.exists() {
+        return Err(format!(
+            "{} exists; --merge writes a new file",
+            out.display()
+        ));
+    }
+    let lists = args
+        .merge
+        .iter()
+        .map(|p| read_results(p))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())?;
+    let (merged, duplicates) = merge(lists).map_err(|e| e.to_string())?;
+    let cells = cells(&merged);
+    if cells.len() > 1 {
+        return Err(format!(
+            "these files hold {} cells; merge the shards of one cell at a time",
+            cells.len()
+        ));
+    }
+    let mut w =
+        ResultsWriter::open(out).map_err(|e| format!("cannot open {}: {e}", out.display()))?;
+    for r in &merged {
+        w.append(r)
+            .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    }
+    let (first, second) = first_player_record(&merged);
+    println!(
+        "{} games ({duplicates} duplicates dropped): first player {first}, second {second}",
+        merged.len()
+    );
+    Ok(())
+}
+
+fn report(args: &BalanceArgs) -> Result<(), String> {
+    let mut all = Vec::new();
+    for path in &args.report {
+        all.extend(read_results(path).map_err(|e| e.to_string())?);
+    }
+    // Every cell numbers its games alike: a game is its cell and its id.
+    let mut seen = std::collections::HashSet::new();
+    for r in &all {
+        if let Some(key) = CellKey::of(r)
+            && !seen.insert((key, r.id.clone()))
+        {
+            return Err(format!(
+                "game {} of {} {} ({}) appears twice: give each cell's games once",
+                r.id, r.game, r.size, r.rules
+            ));
+        }
+    }
+    let cells = cells(&all);
+    let solved = match &args.solved {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            read_solved(&text)?
+        }
+        None => Vec::new(),
+    };
+    let plan = if args.played_only {
+        Vec::new()
+    } else {
+        study_plan()
+    };
+    let link = args.link.clone().unwrap_or_else(|| {
+        args.pictures
+            .as_ref()
+            .map_or_else(|| ".".into(), |p| p.display().to_string())
+    });
+    if let Some(dir) = &args.pictures {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        for (stem, svg) in balance_report::pictures(&cells, &solved, &plan, &Style::default()) {
+            let png = png_from_svg(&svg).map_err(|e| e.to_string())?;
+            for (ext, bytes) in [("svg", svg.as_bytes()), ("png", png.as_slice())] {
+                let path = dir.join(format!("{stem}.{ext}"));
+                std::fs::write(&path, bytes)
+                    .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            }
+        }
+    }
+    print!(
+        "{}",
+        balance_report::markdown(&cells, &solved, &plan, &link)
+    );
+    Ok(())
+}
