@@ -86,21 +86,15 @@ impl Session {
     }
 
     /// GoGui mode, Odd/Xodd/Yodd: `play <colour> <point>` puts one stone of
-    /// that colour for the seat to move. A first stone that a second one may
-    /// follow waits for it (GoGui keeps the side to move): a second `play`
-    /// completes the turn, `play <colour> pass` ends it after the one stone,
-    /// and `undo` takes the waiting stone back. A stone that no second one
-    /// may follow is a whole turn at once (every Odd turn, Black's first
-    /// Xodd/Yodd turn). `pass` with no stone waiting is a pass.
+    /// that colour for the seat to move. A stone that may end the turn alone
+    /// is a whole turn at once (GoGui sends the engine's own moves to its
+    /// ruler as plays, and cannot tell them from clicks). Another first
+    /// stone waits (GoGui keeps the side to move): a second `play`
+    /// completes the turn and `undo` takes the waiting stone back. `pass`
+    /// with no stone waiting is a pass.
     pub(super) fn play_one_stone(&mut self, colour: Colour, token: &str) -> Reply {
         if self.record.is_over() {
             return self.play_after_end(token);
-        }
-        // gogui-twogtp sends whole turns, the seats taking turns: a stone of
-        // the other colour (or its pass) after a stone that may end the turn
-        // alone is the next seat's.
-        if !token.eq_ignore_ascii_case("resign") {
-            self.settle_half_turn(colour);
         }
         let pos = self.pos();
         let mover = pos.to_move();
@@ -116,13 +110,15 @@ impl Session {
                 return syntax();
             };
             let stone = Stone { cell, colour };
+            let alone = Turn::Stones(stone, None);
             match self.half_turn {
                 Some((_, first)) => Turn::stones(first, Some(stone)),
+                None if pos.clone().play_turn(&alone).is_ok() => alone,
                 None if pos.legal_turns().iter().any(|t| pairs(t, stone)) => {
                     self.half_turn = Some((mover, stone));
                     return ok("");
                 }
-                None => Turn::Stones(stone, None),
+                None => alone,
             }
         };
         // A refused turn keeps a waiting first stone.
@@ -135,17 +131,6 @@ impl Session {
                 log::info!("{}", e.describe(self.pos().topology()));
                 err("illegal move")
             }
-        }
-    }
-
-    /// Before a move of `next`: a waiting first stone of the other seat's
-    /// that may end its turn alone becomes that turn.
-    pub(super) fn settle_half_turn(&mut self, next: Colour) {
-        if let Some((mover, first)) = self.half_turn
-            && mover != next
-            && self.record.play(mover, Turn::Stones(first, None)).is_ok()
-        {
-            self.half_turn = None;
         }
     }
 
@@ -257,7 +242,6 @@ impl Session {
         let Some(seat) = parse_seat(seat) else {
             return syntax();
         };
-        self.settle_half_turn(seat);
         self.half_turn = None;
         if self.record.is_over() {
             // gogui-twogtp asks for moves until two passes in a row.
