@@ -301,6 +301,8 @@ documents! {
     readme => "README.md",
     protocol => "protocol.md",
     analysis => "docs/analysis.md",
+    architecture => "docs/architecture.md",
+    balance => "docs/balance.md",
     fuzzing => "docs/fuzzing.md",
     gui => "docs/gui.md",
     r#match => "docs/match.md",

@@ -97,7 +97,7 @@ impl AnalyzeArgs {
             return Err("--threshold is a win-rate drop between 0 and 1".into());
         }
         check_picture_options(self.scale, self.png.as_deref())?;
-        let threads = self.threads.unwrap_or_else(|| crate::search::every_core());
+        let threads = self.threads.unwrap_or_else(crate::search::every_core);
         Ok(Settings {
             visits: match (self.visits, self.time) {
                 (None, None) => Some(DEFAULT_VISITS),

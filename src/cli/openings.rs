@@ -47,7 +47,7 @@ pub fn run(args: &OpeningsArgs) -> Result<(), String> {
     let params = SearchParams {
         threads: args
             .threads
-            .unwrap_or_else(|| crate::search::every_core())
+            .unwrap_or_else(crate::search::every_core)
             .max(1),
         seed: args.seed,
         ..SearchParams::default()

@@ -14,7 +14,6 @@
 
 use std::collections::HashMap;
 
-use crate::rules::kind::GameKind;
 use crate::rules::moves::{Stone, Turn};
 use crate::rules::position::AnyGame;
 use crate::rules::topology::{BoardKind, Cell, Topology};
@@ -119,10 +118,11 @@ impl Grid {
 }
 
 /// The search filter that keeps the root's turns to those GoGui can show:
-/// one stone of the mover's colour, or a pass. `None` in Onyx, where GoGui
-/// shows every turn (the swap is its `pass`).
+/// one stone of the mover's colour, or a pass. `None` where stones take
+/// the mover's colour (Onyx), since GoGui shows every turn there (the swap
+/// is its `pass`).
 pub fn shown_turns(pos: &AnyGame) -> Option<MoveFilter> {
-    if pos.kind() == GameKind::Onyx {
+    if !pos.kind().colour_is_chosen() {
         return None;
     }
     let topo = pos.topology();
@@ -169,6 +169,7 @@ fn parse_column(text: &str) -> Option<usize> {
 mod tests {
     use super::*;
     use crate::rules::game::{Game, GameSpec};
+    use crate::rules::kind::GameKind;
     use crate::rules::moves::{Action, Colour};
 
     /// The root actions the filter leaves, and those it leaves after `first`.
