@@ -374,9 +374,15 @@ def analyse_my_turn(d):
     # Not the engine's analysis of its own turn, which stays on the board.
     wait(d, "analysis of my turn", lambda: (lambda s: s["analysis"] and s["analysis"]["turn"] == s["view"])(
         state(d)) and d.find_elements(By.CSS_SELECTOR, "#overlay [data-heat]"))
-    row = wait(d, "a candidate row", lambda: d.find_elements(By.CSS_SELECTOR, "#candidates tbody tr"))[0]
-    ActionChains(d).move_to_element(row).perform()
-    wait(d, "the previewed line", lambda: d.find_elements(By.CSS_SELECTOR, "#overlay .ov-pv"))
+
+    def hover_first_row():
+        # An analysis update may draw the table anew between finding a row
+        # and hovering it: then the row is found and hovered again.
+        row = d.find_elements(By.CSS_SELECTOR, "#candidates tbody tr")[0]
+        ActionChains(d).move_to_element(row).perform()
+        return d.find_elements(By.CSS_SELECTOR, "#overlay .ov-pv")
+
+    wait(d, "the previewed line of a hovered candidate", hover_first_row)
     ActionChains(d).move_to_element(d.find_element(By.ID, "status")).perform()
     d.find_element(By.ID, "analyze").click()
     wait(d, "analysis off", lambda: not state(d)["analysis_wanted"])
