@@ -292,7 +292,9 @@ def engines_game(d):
         if d.find_element(By.ID, control).is_displayed():
             fail(f"{control} shown in a game between engines")
     pause = d.find_element(By.ID, "pause")
-    wait(d, "a few turns", lambda: len(state(d)["moves"]) >= 3, 60)
+    # Pause as soon as the engines have started: the game must still be on.
+    wait(d, "the engines' first turn, and Pause offered",
+         lambda: len(state(d)["moves"]) >= 1 and not state(d)["over"] and pause.is_displayed(), 60)
     pause.click()
     wait(d, "the pause", lambda: state(d)["paused"] and pause.text == "Resume")
     time.sleep(0.3)
