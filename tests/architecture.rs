@@ -208,11 +208,6 @@ fn top_level_items(tree: &str) -> Vec<&str> {
     items
 }
 
-/// Folders whose children still implement their parent's `Session` and
-/// import it: the protocol's and the GUI's session state, to be split into
-/// modules of their own like the rest.
-const STILL_IMPORTING_THEIR_PARENT: [&str; 2] = ["src/gtp/session", "src/gui/session"];
-
 #[test]
 fn no_child_module_imports_its_parent() {
     let mut files = Vec::new();
@@ -229,12 +224,6 @@ fn no_child_module_imports_its_parent() {
             continue;
         }
         let dir = file.parent().unwrap();
-        if STILL_IMPORTING_THEIR_PARENT
-            .iter()
-            .any(|known| dir == Path::new(ROOT).join(known))
-        {
-            continue;
-        }
         let is_sibling = |name: &str| {
             dir.join(format!("{name}.rs")).is_file() || dir.join(name).join("mod.rs").is_file()
         };

@@ -3,7 +3,8 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use super::{Ctx, Reply, Session, err, ok, parse_seat, syntax};
+use super::reply::{Ctx, Reply, err, ok, parse_seat, syntax};
+use super::state::Session;
 use crate::gtp::analyze::{self, Format};
 use crate::gtp::gogui::Grid;
 use crate::gtp::io::StopOn;

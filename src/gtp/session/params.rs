@@ -3,7 +3,8 @@
 
 use std::fmt::Write as _;
 
-use super::{Ctx, Reply, Session, arity, err, ok, on_off, syntax};
+use super::reply::{Ctx, Reply, arity, err, ok, on_off, syntax};
+use super::state::Session;
 use crate::gtp::think::{Params, TurnChoice};
 use crate::gtp::values::{self, BadValue};
 use crate::search::tuning::{self, TuningError};

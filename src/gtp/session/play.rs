@@ -4,7 +4,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::{Ctx, Reply, Session, err, ok, parse_seat, syntax};
+use super::reply::{Ctx, Reply, err, ok, parse_seat, syntax};
+use super::state::Session;
 use crate::gtp::analyze::{self, Format};
 use crate::gtp::clock::Clock;
 use crate::gtp::gogui::{self, Grid};

@@ -3,7 +3,8 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use super::{Ctx, Reply, Session, arity, err, ok, parse_seat, syntax};
+use super::reply::{Ctx, Reply, arity, err, ok, parse_seat, syntax};
+use super::state::Session;
 use crate::rules::moves::{Colour, Stone};
 use crate::rules::position::AnyGame;
 use crate::rules::record::GameRecord;

@@ -2,7 +2,8 @@
 
 use std::collections::BTreeSet;
 
-use super::{Ctx, Reply, Session, arity, ok};
+use super::reply::{Ctx, Reply, arity, ok};
+use super::state::Session;
 use crate::gtp::gogui::Grid;
 use crate::rules::kind::GameKind;
 use crate::rules::moves::{Colour, Turn};

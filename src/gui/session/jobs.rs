@@ -1,7 +1,7 @@
 //! Engine work: which engine is due to think or analyse, and what comes
 //! back from it (analysis, turns, faults).
 
-use super::{Analysis, Job, Notice, Seat, Session, SessionError};
+use super::state::{Analysis, Job, Notice, Seat, Session, SessionError};
 use crate::rules::moves::{Colour, TokenError, Turn};
 
 /// Why an engine's answer to `genmove` cannot be played.

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::{Analysis, EngineInfo, Notice, Session};
+use super::state::{Analysis, EngineInfo, Notice, Session};
 use crate::engine::info::Candidate;
 use crate::heat::{cell_heat, most_visits};
 use crate::rules::moves::{Colour, Turn};

@@ -1,0 +1,96 @@
+//! The session's state: the game, the rules for the next game, the engine
+//! and its parameters, the clock and GoGui mode.
+
+use std::panic::catch_unwind;
+
+use crate::gtp::clock::Clock;
+use crate::gtp::think::{Params, StopFlag, Thinker};
+use crate::rules::game::{GameSpec, Rules};
+use crate::rules::kind::GameKind;
+use crate::rules::moves::{Colour, Stone};
+use crate::rules::position::AnyGame;
+use crate::rules::record::GameRecord;
+
+/// A game this build cannot play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0} is not available")]
+pub struct Unavailable(pub GameKind);
+
+/// Builds a start position; `Err` when this build cannot play that game.
+pub(super) fn make_game(spec: &GameSpec) -> Result<AnyGame, Unavailable> {
+    catch_unwind(|| AnyGame::new(spec)).map_err(|_| Unavailable(spec.kind))
+}
+
+pub struct Session {
+    /// The game being played.
+    pub(super) record: GameRecord,
+    /// Rules for the next game (`oddity-rules`); the game and size come from
+    /// the current game unless `boardsize` / `oddity-game` change them.
+    pub(super) next_rules: Rules,
+    pub(super) params: Params,
+    pub(super) thinker: Thinker,
+    pub(super) clock: Clock,
+    /// GoGui mode (`--gogui`): ruler commands, GoGui's grid and vertex names,
+    /// and one stone per `play` in Odd, Xodd and Yodd.
+    pub(super) gogui: bool,
+    /// GoGui mode: the first stone of an Xodd/Yodd turn, not yet played.
+    pub(super) half_turn: Option<(Colour, Stone)>,
+    pub(super) quit: bool,
+    pub(super) stop: StopFlag,
+}
+
+impl Session {
+    pub fn new(spec: GameSpec, params: Params) -> Result<Session, Unavailable> {
+        let start = make_game(&spec)?;
+        Ok(Session {
+            record: GameRecord::new(start),
+            next_rules: spec.rules,
+            thinker: Thinker::new(&params),
+            params,
+            clock: Clock::none(),
+            gogui: false,
+            half_turn: None,
+            quit: false,
+            stop: StopFlag::new(),
+        })
+    }
+
+    /// Turns GoGui mode on or off; the command list depends on it, so it is
+    /// chosen before the session starts.
+    pub fn with_gogui(mut self, on: bool) -> Session {
+        self.gogui = on;
+        self
+    }
+
+    pub fn quit_requested(&self) -> bool {
+        self.quit
+    }
+
+    pub fn record(&self) -> &GameRecord {
+        &self.record
+    }
+
+    pub(super) fn spec(&self) -> GameSpec {
+        *self.record.position().spec()
+    }
+
+    pub(super) fn pos(&self) -> &AnyGame {
+        self.record.position()
+    }
+
+    /// After an internal error: drop half-done state.
+    pub fn recover(&mut self) {
+        self.half_turn = None;
+        self.thinker.clear();
+    }
+
+    /// Starts a new game of `spec`.
+    pub(super) fn new_game(&mut self, spec: GameSpec) -> Result<(), Unavailable> {
+        let start = make_game(&spec)?;
+        self.record = GameRecord::new(start);
+        self.half_turn = None;
+        self.thinker.clear();
+        self.clock.left = [None, None];
+        Ok(())
+    }
+}
