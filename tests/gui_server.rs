@@ -731,3 +731,45 @@ fn games_between_engines_pause_and_resume() {
     assert!(body.contains("a person plays"), "{body}");
     assert_eq!(g.post("/api/pause", r#"{"on":"yes"}"#).0, 400);
 }
+
+#[test]
+fn the_form_and_the_palette_come_from_the_rules_and_the_renderer() {
+    let g = Gui::start(&["--engine", FAST_ENGINE]);
+    let (status, body) = g.get("/api/games");
+    assert_eq!(status, 200, "{body}");
+    let c: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let ids: Vec<_> = c["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["xodd", "yodd", "odd", "onyx"]);
+    // Every size the list offers starts a game, and the one past it is refused.
+    for game in c["games"].as_array().unwrap() {
+        let sizes = game["sizes"].as_array().unwrap();
+        let last = sizes.last().unwrap()["size"].as_u64().unwrap();
+        for size in [sizes[0]["size"].as_u64().unwrap(), last] {
+            let form = format!(
+                r#"{{"game":{},"size":{size},"black":"human","white":"human"}}"#,
+                game["id"]
+            );
+            assert_eq!(g.post("/api/new", &form).0, 200, "{form}");
+        }
+        let form = format!(
+            r#"{{"game":{},"size":{},"black":"human","white":"human"}}"#,
+            game["id"],
+            last + 1
+        );
+        assert_eq!(g.post("/api/new", &form).0, 409, "{form}");
+    }
+    // Odd's largest smallest group is its board's cell count.
+    let odd = &c["games"][2];
+    let five = odd["sizes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["size"] == 5);
+    assert_eq!(five.unwrap()["cells"], 61);
+    assert_eq!(c["heat"]["low"].as_array().unwrap().len(), 3);
+}

@@ -28,6 +28,7 @@ use tokio_stream::wrappers::WatchStream;
 
 use super::board;
 use super::engines::{STOPPED, Shared};
+use super::games;
 use super::session::{NewGame, PendingStone, Session, SessionError};
 
 /// The largest JSON request body.
@@ -74,6 +75,10 @@ pub fn router(app: Arc<App>) -> Router {
         .route(
             "/style.css",
             get(|| async { page(STYLE_CSS, "text/css; charset=utf-8") }),
+        )
+        .route(
+            "/api/games",
+            get(|| async { axum::Json(games::catalogue()) }),
         )
         .route("/api/state", get(state))
         .route("/api/events", get(events))

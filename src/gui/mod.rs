@@ -6,10 +6,12 @@
 //! Parts: `session` (the game, checked by the rules), `engines` (the thread
 //! that drives the engine processes), `http` (the page, the JSON API and
 //! the event stream, with their guards), `server` (connections, with their
-//! deadlines and cap), `board` (pictures of positions).
+//! deadlines and cap), `board` (pictures of positions), `games` (what the
+//! new-game form offers, and the heat palette).
 
 mod board;
 pub mod engines;
+mod games;
 pub mod http;
 pub mod server;
 pub mod session;

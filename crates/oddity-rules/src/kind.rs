@@ -66,6 +66,33 @@ impl GameKind {
         }
     }
 
+    /// Whether a turn may place two stones (Xodd, Yodd); in Odd and Onyx a
+    /// turn is one stone.
+    pub fn has_two_stone_turns(self) -> bool {
+        match self {
+            GameKind::Xodd | GameKind::Yodd => true,
+            GameKind::Odd | GameKind::Onyx => false,
+        }
+    }
+
+    /// Whether a finished game is decided by counting groups (Xodd, Yodd,
+    /// Odd); Onyx is decided by a connection.
+    pub fn counts_groups(self) -> bool {
+        match self {
+            GameKind::Xodd | GameKind::Yodd | GameKind::Odd => true,
+            GameKind::Onyx => false,
+        }
+    }
+
+    /// Whether the start rules apply (Onyx's `start`, standard or open, and
+    /// `swap`): the games without them start on an empty board, no swap.
+    pub fn has_start_options(self) -> bool {
+        match self {
+            GameKind::Onyx => true,
+            GameKind::Xodd | GameKind::Yodd | GameKind::Odd => false,
+        }
+    }
+
     /// Whether the side with fewer groups wins (Xodd, Yodd), so a position's
     /// group difference is a score.
     pub fn fewer_groups_wins(self) -> bool {

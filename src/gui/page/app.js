@@ -6,8 +6,8 @@
 const $ = (id) => document.getElementById(id);
 const SVG_NS = "http://www.w3.org/2000/svg";
 const LISTED = 10;       // candidates listed in the table
-const SIZES = { xodd: [3, 19, 12], yodd: [2, 12, 8], odd: [2, 12, 5], onyx: [4, 20, 12] };
 
+let catalogue = null;   // the games, their sizes and facts, the heat palette (GET /api/games)
 let state = null;       // the last state from the server
 let boardSvgText = "";  // the picture now in the page
 let pending = [];       // stones of the turn being composed: {cell, colour}
@@ -149,8 +149,13 @@ function tokenStones(token, mover) {
   });
 }
 
+// A game's entry in the catalogue, by its id.
+function gameInfo(id) {
+  return catalogue.games.find((g) => g.id === id);
+}
+
 function heatColour(t) {
-  const lo = [49, 130, 189], hi = [222, 45, 38];
+  const lo = catalogue.heat.low, hi = catalogue.heat.high;
   const m = (a, b) => Math.round(a + (b - a) * t);
   return `rgb(${m(lo[0], hi[0])},${m(lo[1], hi[1])},${m(lo[2], hi[2])})`;
 }
@@ -275,7 +280,7 @@ function scoreText(s) {
   const counted = (c) => s.counted_groups.filter((g) => g.counted && g.colour === c).length;
   const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
   const text = `Counted: Black ${plural(counted("B"), "group")}, White ${plural(counted("W"), "group")}`;
-  if (s.game !== "odd") return `${text}; fewer groups wins.`;
+  if (!gameInfo(s.game).has_min_group) return `${text}; fewer groups wins.`;
   const small = s.counted_groups.filter((g) => !g.counted).length;
   const total = counted("B") + counted("W");
   return `${text} (groups of ${s.min_group}+ stones), ${total} in all; ` +
@@ -303,8 +308,9 @@ async function clickCell(cell) {
     else if (state) showReason("it is the engine's turn", false);
     return;
   }
-  if (state.game === "onyx") return playToken(cell);
-  if (state.game === "odd") return playToken(`${chosenColour()}:${cell}`);
+  const game = gameInfo(state.game);
+  if (!game.colour_is_chosen) return playToken(cell);
+  if (!game.has_two_stone_turns) return playToken(`${chosenColour()}:${cell}`);
   // Xodd and Yodd: one or two stones, then confirm.
   const at = pending.findIndex((s) => s.cell === cell);
   if (at >= 0) {
@@ -401,7 +407,7 @@ function draw(s) {
     const who = s.seats[s.to_move === "b" ? 0 : 1];
     const stopped = s.engines.some((e) => e.name === who && e.fault) ? ", stopped" : "";
     const paused = s.paused ? " Paused." : "";
-    const groups = s.game === "onyx" ? "" : ` Groups: Black ${s.groups[0]}, White ${s.groups[1]}.`;
+    const groups = !gameInfo(s.game).counts_groups ? "" : ` Groups: Black ${s.groups[0]}, White ${s.groups[1]}.`;
     const review = s.view !== s.moves.length ? ` (reviewing turn ${s.view} of ${s.moves.length})` : "";
     status.textContent = `${seatName(s.to_move)} to move (${who}${stopped}).${paused}${groups}${review}`;
     status.className = "";
@@ -419,12 +425,13 @@ function draw(s) {
     notice.textContent = s.notice.text;
     notice.className = s.notice.level;
   }
-  const parity = s.game === "xodd" || s.game === "yodd";
+  const game = gameInfo(s.game);
+  const parity = game.has_two_stone_turns;
   const person = s.seats.includes("human");
   // After the end only looking back and starting again apply; the turn
   // controls come back when 'Play from here' reopens the game.
   const playing = person && !s.over;
-  $("colours").hidden = s.game === "onyx" || !playing;
+  $("colours").hidden = !game.colour_is_chosen || !playing;
   $("confirm").hidden = !parity || !playing;
   $("clear").hidden = !parity || !playing;
   $("pass").hidden = !s.can_pass;
@@ -606,14 +613,15 @@ function fillForm() {
 }
 
 function formForGame() {
-  const game = $("game").value;
-  const [lo, hi] = SIZES[game];
-  $("size").min = lo;
-  $("size").max = hi;
-  const n = Number($("size").value) || SIZES[game][2];
-  $("min-group").max = 3 * n * (n - 1) + 1; // the cells of the hex-hex board
-  document.querySelectorAll(".odd-only").forEach((e) => { e.hidden = game !== "odd"; });
-  document.querySelectorAll(".onyx-only").forEach((e) => { e.hidden = game !== "onyx"; });
+  const game = gameInfo($("game").value);
+  const sizes = game.sizes;
+  $("size").min = sizes[0].size;
+  $("size").max = sizes[sizes.length - 1].size;
+  const n = Number($("size").value) || game.default_size;
+  const board = sizes.find((b) => b.size === n);
+  if (board) $("min-group").max = board.cells;
+  document.querySelectorAll(".min-group-only").forEach((e) => { e.hidden = !game.has_min_group; });
+  document.querySelectorAll(".start-options-only").forEach((e) => { e.hidden = !game.has_start_options; });
 }
 
 // ---- controls ----
@@ -736,7 +744,7 @@ function wire() {
   $("last").addEventListener("click", () => send("/api/view", { turn: state.moves.length }));
   $("branch").addEventListener("click", () => send("/api/branch"));
   $("game").addEventListener("change", () => {
-    $("size").value = SIZES[$("game").value][2];
+    $("size").value = gameInfo($("game").value).default_size;
     formForGame();
   });
   $("size").addEventListener("input", formForGame);
@@ -750,8 +758,8 @@ function wire() {
       white: $("white").value,
       seconds: Number($("seconds").value) || null,
     };
-    if (game === "odd" && $("min-group").value) form.min_group = Number($("min-group").value);
-    if (game === "onyx") {
+    if (gameInfo(game).has_min_group && $("min-group").value) form.min_group = Number($("min-group").value);
+    if (gameInfo(game).has_start_options) {
       form.open_start = $("open-start").checked;
       form.swap = $("swap-rule").checked;
     }
@@ -785,5 +793,30 @@ function wire() {
   });
 }
 
-wire();
-connect();
+// The game list and the palette come from the server before anything is
+// drawn; until they do, the page says it has no connection and tries again.
+async function start() {
+  for (;;) {
+    try {
+      const answer = await fetch("/api/games");
+      if (answer.ok) {
+        catalogue = await answer.json();
+        break;
+      }
+    } catch (e) {
+      // not reachable yet
+    }
+    $("connection").hidden = false;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  for (const g of catalogue.games) {
+    const option = document.createElement("option");
+    option.value = g.id;
+    option.textContent = g.label;
+    $("game").appendChild(option);
+  }
+  wire();
+  connect();
+}
+
+start();

@@ -651,6 +651,7 @@ fn stone_token(pos: &AnyGame, stones: &[PendingStone]) -> Result<String, Session
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gui::session::heat_spots;
 
     fn form(game: &str, size: usize, black: &str, white: &str) -> NewGame {
         NewGame {

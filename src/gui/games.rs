@@ -1,0 +1,117 @@
+//! What the page offers in its new-game form and how it colours heat, as
+//! the rules and the renderer define them: the page keeps no copy of board
+//! sizes, default sizes, board cell counts or the heat palette.
+
+use serde::Serialize;
+
+use crate::render::svg::Style;
+use crate::rules::kind::GameKind;
+use crate::rules::topology::{BoardKind, Topology};
+
+/// `GET /api/games`.
+#[derive(Serialize)]
+pub struct Catalogue {
+    pub games: Vec<GameChoice>,
+    pub heat: HeatPalette,
+}
+
+/// One game of the form's list.
+#[derive(Serialize)]
+pub struct GameChoice {
+    /// The name the API and the protocol use (`odd`).
+    pub id: &'static str,
+    /// What the list shows (`Odd (hex-hex board)`).
+    pub label: String,
+    pub default_size: usize,
+    /// Every size the rules accept, smallest first.
+    pub sizes: Vec<SizeChoice>,
+    /// Whether a stone's colour is the mover's choice (the colour picker).
+    pub colour_is_chosen: bool,
+    /// Whether a turn may be two stones, composed and then confirmed.
+    pub has_two_stone_turns: bool,
+    /// Whether groups are counted (shown while playing and at the end).
+    pub counts_groups: bool,
+    /// Whether fewer groups wins (the end's score line says so).
+    pub fewer_groups_wins: bool,
+    /// Whether the form offers the smallest group that counts.
+    pub has_min_group: bool,
+    /// Whether the form offers the open start and the swap rule.
+    pub has_start_options: bool,
+}
+
+#[derive(Serialize)]
+pub struct SizeChoice {
+    pub size: usize,
+    /// Points on the board: the largest smallest group.
+    pub cells: usize,
+}
+
+/// The heat map's colours at no visits (`low`) and at the most (`high`), as
+/// red, green, blue.
+#[derive(Serialize)]
+pub struct HeatPalette {
+    pub low: [u8; 3],
+    pub high: [u8; 3],
+}
+
+pub fn catalogue() -> Catalogue {
+    let style = Style::default();
+    let rgb = |c: crate::render::svg::Rgb| [c.0, c.1, c.2];
+    Catalogue {
+        games: GameKind::ALL.iter().map(|&kind| choice(kind)).collect(),
+        heat: HeatPalette {
+            low: rgb(style.heat_low),
+            high: rgb(style.heat_high),
+        },
+    }
+}
+
+fn choice(kind: GameKind) -> GameChoice {
+    let board = kind.board();
+    let (lo, hi) = board.size_range();
+    let board_name = match board {
+        BoardKind::Square => "square board",
+        BoardKind::HexHex => "hex-hex board",
+        BoardKind::Onyx => "squares and triangles",
+    };
+    let mut name = kind.name().to_string();
+    name[..1].make_ascii_uppercase();
+    GameChoice {
+        id: kind.name(),
+        label: format!("{name} ({board_name})"),
+        default_size: kind.default_size(),
+        sizes: (lo..=hi)
+            .map(|size| SizeChoice {
+                size,
+                cells: Topology::get(board, size)
+                    .expect("sizes from the board's range")
+                    .cell_count(),
+            })
+            .collect(),
+        colour_is_chosen: kind.colour_is_chosen(),
+        has_two_stone_turns: kind.has_two_stone_turns(),
+        counts_groups: kind.counts_groups(),
+        fewer_groups_wins: kind.fewer_groups_wins(),
+        has_min_group: kind.has_min_group(),
+        has_start_options: kind.has_start_options(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_game_with_its_sizes_and_the_renderers_palette() {
+        let c = catalogue();
+        assert_eq!(c.games.len(), GameKind::ALL.len());
+        let odd = c.games.iter().find(|g| g.id == "odd").unwrap();
+        assert_eq!(odd.default_size, 5);
+        assert!(odd.has_min_group && !odd.has_start_options);
+        assert_eq!(odd.sizes.first().map(|s| (s.size, s.cells)), Some((2, 7)));
+        assert_eq!(odd.sizes.iter().find(|s| s.size == 5).unwrap().cells, 61);
+        let onyx = c.games.iter().find(|g| g.id == "onyx").unwrap();
+        assert!(onyx.has_start_options && !onyx.has_min_group);
+        assert_eq!(c.heat.low, [0x31, 0x82, 0xbd]);
+    }
+}
