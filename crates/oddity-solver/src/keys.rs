@@ -20,7 +20,7 @@
 use oddity_rules::game::{Game, TurnState};
 use oddity_rules::kind::GameKind;
 use oddity_rules::moves::{Action, Colour};
-use oddity_rules::topology::{BoardKind, Topology};
+use oddity_rules::topology::Topology;
 
 /// The most symmetries any board has: 12 of the hex-hex board, each alone
 /// or with the colours exchanged.
@@ -79,20 +79,18 @@ impl Keys {
         // (permutation index, colours exchanged, seats exchanged)
         let mut list: Vec<(usize, bool, bool)> = Vec::new();
         for (k, _) in perms.iter().enumerate() {
-            match (kind, topo.kind) {
-                (GameKind::Onyx, BoardKind::Onyx) => {
-                    // Index 1 and 3 are the transpose and anti-transpose.
-                    let exchange = k % 2 == 1;
-                    list.push((k, exchange, exchange));
-                }
-                (GameKind::Odd, _) => {
-                    list.push((k, false, false));
-                    list.push((k, true, false));
-                }
-                _ => {
-                    list.push((k, false, false));
-                    list.push((k, true, true));
-                }
+            if !kind.board_symmetries_keep_values() {
+                // Onyx: index 1 and 3 are the transpose and anti-transpose,
+                // which exchange the edges each side joins, so the colours
+                // and the seats with them.
+                let exchange = k % 2 == 1;
+                list.push((k, exchange, exchange));
+            } else if kind.colour_exchange_keeps_values() {
+                list.push((k, false, false));
+                list.push((k, true, false));
+            } else {
+                list.push((k, false, false));
+                list.push((k, true, true));
             }
         }
         if !symmetric {

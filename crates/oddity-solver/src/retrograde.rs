@@ -209,7 +209,8 @@ impl Retrograde {
             let empty = all_free & !(b | w);
             let value = match self.spec.kind {
                 GameKind::Odd => self.value_odd(at, b, w, empty),
-                _ => self.value_parity(at, b, w, empty),
+                GameKind::Xodd | GameKind::Yodd => self.value_parity(at, b, w, empty),
+                GameKind::Onyx => unreachable!("no table is made for a game with captures"),
             };
             self.values[at].store(value, Ordering::Relaxed);
             for (digit, &bit) in digits[..free].iter_mut().zip(&self.digit_bit) {
@@ -407,9 +408,10 @@ impl Retrograde {
             let s = mover.index();
             let k = match self.spec.kind {
                 GameKind::Odd => T0,
-                _ if game.mid_turn() => MID,
-                _ if state.flags & 2 != 0 => T1,
-                _ => T0,
+                GameKind::Xodd | GameKind::Yodd if game.mid_turn() => MID,
+                GameKind::Xodd | GameKind::Yodd if state.flags & 2 != 0 => T1,
+                GameKind::Xodd | GameKind::Yodd => T0,
+                GameKind::Onyx => unreachable!("no table is made for a game with captures"),
             };
             self.get(self.number_of(game)) & bit(s, k) != 0
         };
