@@ -16,7 +16,7 @@ use crate::render::{Style, png_from_svg};
 use crate::tournament::balance::{self, CellKey, IntervalStop, cells, first_player_record};
 use crate::tournament::balance_report::{self, read_solved, study_plan};
 use crate::tournament::referee::{Limits, TimeControl};
-use crate::tournament::results::{ResultsWriter, merge, read_results};
+use crate::tournament::results::{self, ResultsWriter, read_results};
 use crate::tournament::schedule::{Format, Shard};
 use crate::tournament::{MatchConfig, run as run_tournament};
 
@@ -231,13 +231,7 @@ fn merge_files(args: &BalanceArgs) -> Result<(), String> {
             out.display()
         ));
     }
-    let lists = args
-        .merge
-        .iter()
-        .map(|p| read_results(p))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| e.to_string())?;
-    let (merged, duplicates) = merge(lists).map_err(|e| e.to_string())?;
+    let (merged, duplicates) = results::merge_files(&args.merge).map_err(|e| e.to_string())?;
     let cells = cells(&merged);
     if cells.len() > 1 {
         return Err(format!(

@@ -11,7 +11,7 @@ use crate::cli::args::GameArgs;
 use crate::engine::EngineSpec;
 use crate::rules::position::AnyGame;
 use crate::tournament::referee::{Limits, TimeControl};
-use crate::tournament::results::{ResultsWriter, Summary, merge, read_results};
+use crate::tournament::results::{ResultsWriter, Summary, merge_files};
 use crate::tournament::schedule::{Format, Shard, random_openings, read_openings};
 use crate::tournament::stats::{Sprt, Verdict};
 use crate::tournament::{MatchConfig, run as run_tournament};
@@ -249,13 +249,7 @@ fn print_summary(
 pub fn run(args: &MatchArgs) -> Result<(), String> {
     let sprt = args.sprt;
     if !args.merge.is_empty() {
-        let lists = args
-            .merge
-            .iter()
-            .map(|p| read_results(p))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| e.to_string())?;
-        let (merged, duplicates) = merge(lists).map_err(|e| e.to_string())?;
+        let (merged, duplicates) = merge_files(&args.merge).map_err(|e| e.to_string())?;
         if duplicates > 0 {
             eprintln!("merge: {duplicates} duplicate games ignored");
         }

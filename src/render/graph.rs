@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use super::svg::{Style, escape, num};
+use super::svg::{Style, num, open_chart};
 
 /// The plot's top edge; above it, the title and two rows of turn labels
 /// (their baselines).
@@ -18,29 +18,18 @@ pub fn win_rate_graph(black: &[f64], marked: &[usize], title: &str, style: &Styl
     // Plot area in user units; the picture is 800 x 432 at scale 40.
     let (left, top, width, height) = (60.0, PLOT_TOP, 700.0, 300.0);
     let (total_w, total_h) = (800.0, PLOT_TOP + 300.0 + 60.0);
-    let factor = style.scale / 40.0;
     let turns = black.len().saturating_sub(1).max(1) as f64;
     let x = |k: usize| left + width * k as f64 / turns;
     let y = |v: f64| top + height * (1.0 - v.clamp(0.0, 1.0));
     let ink = style.label.hex();
     let mut out = String::new();
-    let _ = writeln!(
-        out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" class="oddity-graph" viewBox="0 0 {total_w} {total_h}" width="{}" height="{}" font-family="{}" font-size="14" text-anchor="middle">"#,
-        (total_w * factor).ceil(),
-        (total_h * factor).ceil(),
-        escape(&style.font_family)
-    );
-    let _ = writeln!(
-        out,
-        r#"<rect x="0" y="0" width="{total_w}" height="{total_h}" fill="{}"/>"#,
-        style.background.hex()
-    );
-    let _ = writeln!(
-        out,
-        r#"<text x="{}" y="24" font-size="16" fill="{ink}">{}</text>"#,
-        left + width / 2.0,
-        escape(title)
+    open_chart(
+        &mut out,
+        "oddity-graph",
+        (total_w, total_h),
+        14,
+        (title, left + width / 2.0),
+        style,
     );
     // Black's half of the chart is shaded: above the line Black is ahead.
     let _ = writeln!(

@@ -366,6 +366,38 @@ const LEGEND_BAR_HEIGHT: f64 = 0.35;
 /// Room around the caption's lines.
 const CAPTION_PAD: f64 = 0.35;
 
+/// Opens a chart (a graph, a table) of `width` x `height` user units: the
+/// `<svg>` element with its class and font size, the background and the
+/// title centred at `title_x`. The caller closes it with `</svg>`.
+pub fn open_chart(
+    out: &mut String,
+    class: &str,
+    (width, height): (f64, f64),
+    font_size: u32,
+    (title, title_x): (&str, f64),
+    style: &Style,
+) {
+    let factor = style.scale / 40.0;
+    let _ = writeln!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" class="{class}" viewBox="0 0 {width} {height}" width="{}" height="{}" font-family="{}" font-size="{font_size}" text-anchor="middle">"#,
+        (width * factor).ceil(),
+        (height * factor).ceil(),
+        escape(&style.font_family)
+    );
+    let _ = writeln!(
+        out,
+        r#"<rect x="0" y="0" width="{width}" height="{height}" fill="{}"/>"#,
+        style.background.hex()
+    );
+    let _ = writeln!(
+        out,
+        r#"<text x="{title_x}" y="24" font-size="16" fill="{}">{}</text>"#,
+        style.label.hex(),
+        escape(title)
+    );
+}
+
 /// The picture as an SVG document.
 pub fn svg(picture: &Picture, style: &Style) -> String {
     let position = picture.position;

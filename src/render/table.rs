@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use super::svg::{Rgb, Style, escape};
+use super::svg::{Rgb, Style, escape, open_chart};
 
 /// One cell of a [`ShareGrid`].
 #[derive(Clone, Debug, PartialEq)]
@@ -95,26 +95,15 @@ pub fn share_grid_svg(grid: &ShareGrid, style: &Style) -> String {
     let legend_top = top + cell_h * grid.rows.len() as f64 + 24.0;
     let height = legend_top + 56.0;
     let width = width.max(440.0);
-    let factor = style.scale / 40.0;
     let ink = style.label.hex();
     let mut out = String::new();
-    let _ = writeln!(
-        out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" class="oddity-balance" viewBox="0 0 {width} {height}" width="{}" height="{}" font-family="{}" font-size="13" text-anchor="middle">"#,
-        (width * factor).ceil(),
-        (height * factor).ceil(),
-        escape(&style.font_family)
-    );
-    let _ = writeln!(
-        out,
-        r#"<rect x="0" y="0" width="{width}" height="{height}" fill="{}"/>"#,
-        style.background.hex()
-    );
-    let _ = writeln!(
-        out,
-        r#"<text x="{}" y="24" font-size="16" fill="{ink}">{}</text>"#,
-        width / 2.0,
-        escape(&grid.title)
+    open_chart(
+        &mut out,
+        "oddity-balance",
+        (width, height),
+        13,
+        (&grid.title, width / 2.0),
+        style,
     );
     let _ = writeln!(
         out,

@@ -202,27 +202,30 @@ pub fn repair_tail(path: &Path) -> std::io::Result<bool> {
     Ok(true)
 }
 
-/// Merges results, keeping the first copy of each game id. Returns the
-/// merged list and the number of duplicates dropped; two different results
-/// under one id (files from different tournaments) are an error.
-pub fn merge(lists: Vec<Vec<GameResult>>) -> Result<(Vec<GameResult>, usize), ResultsError> {
+/// Reads and merges results files (the shards of one tournament), keeping
+/// the first copy of each game id. Returns the merged list and the number
+/// of duplicates dropped; two different results under one id (files from
+/// different tournaments) are an error.
+pub fn merge_files(paths: &[PathBuf]) -> Result<(Vec<GameResult>, usize), ResultsError> {
     let mut seen: HashMap<String, GameResult> = HashMap::new();
     let mut out = Vec::new();
     let mut duplicates = 0;
-    for r in lists.into_iter().flatten() {
-        if let Some(old) = seen.get(&r.id) {
-            if old.black != r.black || old.white != r.white || old.game != r.game {
-                return Err(ResultsError::Conflict {
-                    id: r.id.clone(),
-                    first: Box::new(old.clone()),
-                    second: Box::new(r),
-                });
+    for path in paths {
+        for r in read_results(path)? {
+            if let Some(old) = seen.get(&r.id) {
+                if old.black != r.black || old.white != r.white || old.game != r.game {
+                    return Err(ResultsError::Conflict {
+                        id: r.id.clone(),
+                        first: Box::new(old.clone()),
+                        second: Box::new(r),
+                    });
+                }
+                duplicates += 1;
+                continue;
             }
-            duplicates += 1;
-            continue;
+            seen.insert(r.id.clone(), r.clone());
+            out.push(r);
         }
-        seen.insert(r.id.clone(), r.clone());
-        out.push(r);
     }
     out.sort_by_key(|r| (r.pair, r.id.clone()));
     Ok((out, duplicates))
