@@ -5,6 +5,7 @@
 //! commands that start games and set rules.
 
 mod analysis;
+mod entry;
 mod params;
 mod play;
 mod records;
@@ -22,7 +23,7 @@ use super::io::{Command, Output, Reader, StopOn};
 use super::think::{Limits, Params, StopFlag, Thinker};
 use crate::rules::game::{GameSpec, RuleError, Rules};
 use crate::rules::kind::GameKind;
-use crate::rules::moves::{Colour, Stone};
+use crate::rules::moves::Colour;
 use crate::rules::position::AnyGame;
 use crate::rules::record::GameRecord;
 
@@ -161,8 +162,9 @@ pub struct Session {
     /// GoGui mode (`--gogui`): ruler commands, GoGui's grid and vertex names,
     /// and one stone per `play` in Odd, Xodd and Yodd.
     gogui: bool,
-    /// GoGui mode: the first stone of an Xodd/Yodd turn, not yet played.
-    half_turn: Option<(Colour, Stone)>,
+    /// GoGui mode, Odd/Xodd/Yodd: the turn being entered one stone at a
+    /// time.
+    entry: entry::Entry,
     quit: bool,
     stop: StopFlag,
 }
@@ -177,7 +179,7 @@ impl Session {
             params,
             clock: Clock::none(),
             gogui: false,
-            half_turn: None,
+            entry: Default::default(),
             quit: false,
             stop: StopFlag::new(),
         })
@@ -213,7 +215,7 @@ impl Session {
 
     /// After an internal error: drop half-done state.
     pub fn recover(&mut self) {
-        self.half_turn = None;
+        self.entry = Default::default();
         self.thinker.clear();
     }
 
@@ -258,7 +260,7 @@ impl Session {
     fn new_game(&mut self, spec: GameSpec) -> Result<(), Unavailable> {
         let start = make_game(&spec)?;
         self.record = GameRecord::new(start);
-        self.half_turn = None;
+        self.entry = Default::default();
         self.thinker.clear();
         self.clock.left = [None, None];
         Ok(())

@@ -44,7 +44,7 @@ impl Session {
                 };
                 self.next_rules = record.position().spec().rules;
                 self.record = record;
-                self.half_turn = None;
+                self.entry = Default::default();
                 self.thinker.clear();
                 ok("")
             }
@@ -97,7 +97,7 @@ impl Session {
         match catch_unwind(|| AnyGame::from_setup(&spec, &list, seat)) {
             Ok(Ok(pos)) => {
                 self.record = GameRecord::new(pos);
-                self.half_turn = None;
+                self.entry = Default::default();
                 self.thinker.clear();
                 ok("")
             }
