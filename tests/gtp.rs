@@ -748,14 +748,17 @@ fn turns_parameter_limits_genmove_to_gogui_turns() {
     assert!(e.ok("oddity-param").lines().any(|l| l == "turns gogui"));
 }
 
-/// GoGui mode, Xodd: the cases of the parity rule entered one stone at a
-/// time, as clicks in GoGui send them. A first stone that a second may
-/// follow waits (the side to move stays): a second stone completes the
-/// turn, a pass ends it with the one stone where that is legal. A first
-/// stone no second may follow is a whole turn at once.
+/// GoGui mode with `--gogui-wait`, Xodd: the cases of the parity rule
+/// entered one stone at a time, as clicks in GoGui send them. A first stone
+/// that a second may follow waits (the side to move stays): a second stone
+/// completes the turn, a pass ends it with the one stone where that is
+/// legal. A first stone no second may follow is a whole turn at once.
+/// Without `--gogui-wait` only a stone that cannot end the turn alone
+/// waits.
 #[test]
 fn gogui_clicks_enter_xodd_turns() {
-    let mut e = Engine::start(&["--game", "xodd", "--size", "4", "--gogui"]);
+    let wait = ["--game", "xodd", "--size", "4", "--gogui", "--gogui-wait"];
+    let mut e = Engine::start(&wait);
     let side = |e: &mut Engine| e.ok("gogui-rules_side_to_move");
     let legal = |e: &mut Engine| -> Vec<String> {
         let list = e.ok("gogui-rules_legal_moves");
@@ -841,14 +844,25 @@ fn gogui_clicks_enter_xodd_turns() {
 
     // The last empty point: a stone there may end the turn and no second
     // may follow, so it is the whole turn at once.
-    let mut e = Engine::start(&["--game", "xodd", "--size", "3", "--gogui"]);
+    let mut e = Engine::start(&["--game", "xodd", "--size", "3", "--gogui", "--gogui-wait"]);
     e.ok("oddity-set_position b B:A3 B:B3 W:A2 W:B2 W:C2 B:A1 B:B1 B:C1");
     e.ok("play b C3");
     assert_eq!(side(&mut e), "white");
     assert_eq!(last_turn(&mut e), "B[B:C3]");
 
+    // Without --gogui-wait: a stone that may end the turn alone does.
+    let mut e = Engine::start(&wait[..5]);
+    for p in ["b A1", "w D4", "w B3", "b A2"] {
+        e.ok(&format!("play {p}"));
+    }
+    assert_eq!(side(&mut e), "white");
+    assert_eq!(last_turn(&mut e), "B[B:A2]");
+    e.ok("undo");
+    assert_eq!(last_turn(&mut e), "W[W:B3,W:D4]");
+    assert_eq!(e.ok("gogui-rules_board"), "...O\n.O..\n....\nX...");
+
     // Yodd: the same scheme on the hex-hex board.
-    let mut e = Engine::start(&["--game", "yodd", "--size", "3", "--gogui"]);
+    let mut e = Engine::start(&["--game", "yodd", "--size", "3", "--gogui", "--gogui-wait"]);
     e.ok("play b C3");
     assert_eq!(side(&mut e), "white");
     e.ok("play w A1");
@@ -863,10 +877,17 @@ fn gogui_clicks_enter_xodd_turns() {
 }
 
 /// The case: Xodd 9, E5; White E2 and G6; then D5, which could end
-/// Black's turn alone, and C5 with it: entered as one two-stone turn.
+/// Black's turn alone, and C5 with it: entered as one two-stone turn with
+/// `--gogui-wait`; without it D5 ends the turn.
 #[test]
 fn gogui_clicks_enter_a_two_stone_turn_whose_first_stone_may_end_it() {
-    let mut e = Engine::start(&["--game", "xodd", "--size", "9", "--gogui"]);
+    let args = ["--game", "xodd", "--size", "9", "--gogui", "--gogui-wait"];
+    let mut e = Engine::start(&args[..5]);
+    for p in ["b E5", "w E2", "w G6", "b D5"] {
+        e.ok(&format!("play {p}"));
+    }
+    assert_eq!(e.ok("gogui-rules_side_to_move"), "white");
+    let mut e = Engine::start(&args);
     for p in ["b E5", "w E2", "w G6", "b D5"] {
         e.ok(&format!("play {p}"));
     }
@@ -885,11 +906,16 @@ fn gogui_clicks_enter_a_two_stone_turn_whose_first_stone_may_end_it() {
 /// referee), where a waiting stone ends its turn when the other seat moves.
 #[test]
 fn gogui_computer_and_twogtp_play_with_waiting_stones() {
-    for (game, size) in [("xodd", "4"), ("yodd", "3")] {
-        let args = ["--game", game, "--size", size, "--gogui"];
+    for (game, size, wait) in [
+        ("xodd", "4", true),
+        ("yodd", "3", true),
+        ("xodd", "4", false),
+    ] {
+        let all = ["--game", game, "--size", size, "--gogui", "--gogui-wait"];
+        let args = if wait { &all[..] } else { &all[..5] };
         // GoGui: the engine plays the side to move, as the ruler says.
-        let mut engine = Engine::start(&args);
-        let mut ruler = Engine::start(&args);
+        let mut engine = Engine::start(args);
+        let mut ruler = Engine::start(args);
         let mut closing = 0;
         let mut last = String::new();
         while ruler.ok("gogui-rules_final_result") == "unknown" {
@@ -906,11 +932,12 @@ fn gogui_computer_and_twogtp_play_with_waiting_stones() {
             );
             assert!(closing < 100, "{game}");
         }
-        assert!(closing > 0, "{game}: no stone waited");
+        // Only with --gogui-wait do the engine's own stones wait.
+        assert_eq!(closing > 0, wait, "{game}: {closing} closing passes");
         assert_eq!(engine.ok("printsgf"), ruler.ok("printsgf"), "{game}");
         // gogui-twogtp: seats strictly alternate.
-        let (mut black, mut white) = (Engine::start(&args), Engine::start(&args));
-        let mut referee = Engine::start(&args);
+        let (mut black, mut white) = (Engine::start(args), Engine::start(args));
+        let mut referee = Engine::start(args);
         for k in 0.. {
             let (seat, mover, other) = if k % 2 == 0 {
                 ("b", &mut black, &mut white)
@@ -941,7 +968,8 @@ fn gogui_computer_and_twogtp_play_with_waiting_stones() {
 /// `undo`.
 #[test]
 fn gogui_genmove_with_a_waiting_stone() {
-    let mut e = Engine::start(&["--game", "xodd", "--size", "4", "--gogui"]);
+    let args = ["--game", "xodd", "--size", "4", "--gogui", "--gogui-wait"];
+    let mut e = Engine::start(&args);
     e.ok("play b A1");
     e.ok("play w D4");
     assert_eq!(

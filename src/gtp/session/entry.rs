@@ -4,12 +4,15 @@
 //! sends every move, a click or the engine's own, to its ruler as the same
 //! `play`; the ruler is a second engine process that GoGui replays from
 //! `clear_board` whenever it redraws. So how a move is taken depends only
-//! on the moves before it:
-//! - a first stone that a second one may follow waits for it (the side to
-//!   move stays): a second stone completes the turn, a pass ends it with
-//!   the one stone;
+//! on the moves before it and on the command line (`--gogui-wait`, which
+//! the ruler shares):
+//! - a first stone that cannot end the turn alone waits for a second one
+//!   (the side to move stays);
+//! - with `--gogui-wait`, so does one that may end the turn alone where a
+//!   second may follow, and a pass ends that turn with the one stone;
 //! - any other first stone is a whole turn at once (every Odd turn, Black's
-//!   first Xodd/Yodd turn, a stone no other can follow);
+//!   first Xodd/Yodd turn, without `--gogui-wait` a stone that may end the
+//!   turn alone);
 //! - a move of the other seat (gogui-twogtp sends whole turns, the seats
 //!   taking turns) ends the waiting stone's turn with it alone, where it
 //!   may; where it may not, a stone of the other colour is its second stone.
@@ -46,13 +49,14 @@ impl Entry {
         record: &mut GameRecord,
         colour: Colour,
         click: Click,
+        wait_always: bool,
     ) -> Result<(), String> {
         if self.moves.is_empty() {
             self.base = record.moves().len();
         }
         let mut next = record.clone();
         let mut held = self.held;
-        take(&mut next, &mut held, colour, click)?;
+        take(&mut next, &mut held, colour, click, wait_always)?;
         *record = next;
         self.held = held;
         self.moves.push((colour, click));
@@ -61,14 +65,14 @@ impl Entry {
 
     /// Takes back the last move entered, replaying the others; false when
     /// none was entered (since the game started or was loaded).
-    pub fn undo(&mut self, record: &mut GameRecord) -> bool {
+    pub fn undo(&mut self, record: &mut GameRecord, wait_always: bool) -> bool {
         if self.moves.pop().is_none() {
             return false;
         }
         *record = record.truncated(self.base);
         self.held = None;
         for &(colour, click) in &self.moves {
-            if let Err(e) = take(record, &mut self.held, colour, click) {
+            if let Err(e) = take(record, &mut self.held, colour, click, wait_always) {
                 // Each of these moves was taken before, from the same start.
                 log::error!("replaying an entered move: {e}");
             }
@@ -96,6 +100,7 @@ fn take(
     held: &mut Option<(Colour, Stone)>,
     colour: Colour,
     click: Click,
+    wait_always: bool,
 ) -> Result<(), String> {
     if record.is_over() {
         // gogui-twogtp stops a game only after two passes in a row.
@@ -116,7 +121,7 @@ fn take(
         (None, Click::Pass) => Turn::Pass,
         (Some((_, first)), Click::Pass) => Turn::Stones(first, None),
         (Some((_, first)), Click::Stone(s)) => Turn::stones(first, Some(s)),
-        (None, Click::Stone(s)) if second_may_follow(record.position(), s) => {
+        (None, Click::Stone(s)) if waits(record.position(), s, wait_always) => {
             *held = Some((mover, s));
             return Ok(());
         }
@@ -130,8 +135,15 @@ fn take(
     Ok(())
 }
 
+/// Whether `first` waits for a second stone: where one may follow, and
+/// the stone cannot end the turn alone or `wait_always`.
+fn waits(pos: &AnyGame, first: Stone, wait_always: bool) -> bool {
+    (wait_always || pos.clone().play_turn(&Turn::Stones(first, None)).is_err())
+        && second_may_follow(pos, first)
+}
+
 /// Whether some legal turn of the mover has `first` and a second stone.
-pub(super) fn second_may_follow(pos: &AnyGame, first: Stone) -> bool {
+fn second_may_follow(pos: &AnyGame, first: Stone) -> bool {
     let topo = pos.topology();
     topo.cells()
         .iter()

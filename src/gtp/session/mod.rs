@@ -165,6 +165,9 @@ pub struct Session {
     /// GoGui mode, Odd/Xodd/Yodd: the turn being entered one stone at a
     /// time.
     entry: entry::Entry,
+    /// GoGui mode: every first stone that a second may follow waits for it
+    /// (`--gogui-wait`), not only those that cannot end the turn alone.
+    wait_always: bool,
     quit: bool,
     stop: StopFlag,
 }
@@ -180,6 +183,7 @@ impl Session {
             clock: Clock::none(),
             gogui: false,
             entry: Default::default(),
+            wait_always: false,
             quit: false,
             stop: StopFlag::new(),
         })
@@ -189,6 +193,12 @@ impl Session {
     /// chosen before the session starts.
     pub fn with_gogui(mut self, on: bool) -> Session {
         self.gogui = on;
+        self
+    }
+
+    /// `--gogui-wait`: see [`entry`].
+    pub fn with_gogui_wait(mut self, on: bool) -> Session {
+        self.wait_always = on;
         self
     }
 

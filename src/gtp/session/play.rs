@@ -100,7 +100,10 @@ impl Session {
                 None => return syntax(),
             }
         };
-        match self.entry.enter(&mut self.record, colour, click) {
+        match self
+            .entry
+            .enter(&mut self.record, colour, click, self.wait_always)
+        {
             Ok(()) => ok(""),
             Err(e) => {
                 log::info!("{e}");
@@ -260,7 +263,8 @@ impl Session {
                     Turn::Resign => Click::Resign,
                     _ => Click::Pass,
                 };
-                self.entry.enter(&mut self.record, seat, click)
+                self.entry
+                    .enter(&mut self.record, seat, click, self.wait_always)
             }
         };
         match played {
@@ -272,12 +276,12 @@ impl Session {
     /// GoGui mode, Odd/Xodd/Yodd: `genmove` answers `pass` after the end of
     /// the game (changing nothing), and with the seat's own first stone
     /// waiting, where it ends the turn with that stone: GoGui asks its
-    /// engine for a move again after such a stone, the engine's own
-    /// included.
+    /// engine for a move again after such a stone (with `--gogui-wait`,
+    /// after the engine's own too).
     fn genmove_pass(&mut self, seat: Colour, commit: bool) -> Reply {
         let mut record = self.record.clone();
         let mut entry = self.entry.clone();
-        match entry.enter(&mut record, seat, Click::Pass) {
+        match entry.enter(&mut record, seat, Click::Pass, self.wait_always) {
             Ok(()) => {
                 if commit {
                     (self.record, self.entry) = (record, entry);
@@ -335,7 +339,7 @@ impl Session {
         if !args.is_empty() {
             return syntax();
         }
-        if self.entry.undo(&mut self.record) || self.record.undo() {
+        if self.entry.undo(&mut self.record, self.wait_always) || self.record.undo() {
             ok("")
         } else {
             err("cannot undo")
