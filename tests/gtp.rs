@@ -748,16 +748,26 @@ fn turns_parameter_limits_genmove_to_gogui_turns() {
     assert!(e.ok("oddity-param").lines().any(|l| l == "turns gogui"));
 }
 
-/// GoGui mode, Xodd: the cases of the parity rule entered one stone at a
-/// time, as clicks in GoGui send them. A stone that may end the turn alone
-/// does; another first stone waits (the side to move stays) for a second.
+/// GoGui mode with `--gogui-wait`, Xodd: the cases of the parity rule
+/// entered one stone at a time, as clicks in GoGui send them. A first stone
+/// that a second may follow waits (the side to move stays): a second stone
+/// completes the turn, a pass ends it with the one stone where that is
+/// legal. A first stone no second may follow is a whole turn at once.
+/// Without `--gogui-wait` only a stone that cannot end the turn alone
+/// waits.
 #[test]
 fn gogui_clicks_enter_xodd_turns() {
-    let mut e = Engine::start(&["--game", "xodd", "--size", "4", "--gogui"]);
+    let wait = ["--game", "xodd", "--size", "4", "--gogui", "--gogui-wait"];
+    let mut e = Engine::start(&wait);
     let side = |e: &mut Engine| e.ok("gogui-rules_side_to_move");
     let legal = |e: &mut Engine| -> Vec<String> {
         let list = e.ok("gogui-rules_legal_moves");
         list.split(' ').map(String::from).collect()
+    };
+    let last_turn = |e: &mut Engine| {
+        let sgf = e.ok("printsgf");
+        let k = sgf.rfind(';').unwrap();
+        sgf[k + 1..].trim_end_matches(')').to_string()
     };
     // Black's first turn is one stone: no second may follow, it ends at once.
     e.ok("play b A1");
@@ -779,29 +789,80 @@ fn gogui_clicks_enter_xodd_turns() {
     assert_eq!(e.fails("play w D3"), "illegal move");
     assert_eq!(side(&mut e), "white");
     e.ok("play w B3");
-    assert!(e.ok("printsgf").ends_with(";W[W:B3,W:D4])"));
+    assert_eq!(last_turn(&mut e), "W[W:B3,W:D4]");
     assert_eq!(side(&mut e), "black");
-    // A2 joins A1 and may end the turn: it does at once (GoGui sends the
-    // engine's own one-stone turns to its ruler as such plays).
+    // A2 joins A1 and may end the turn alone, and a second stone may
+    // follow: it waits, with Pass and the stones that keep the parity
+    // (joining one group) listed.
     e.ok("play b A2");
-    assert_eq!(side(&mut e), "white");
-    assert!(e.ok("printsgf").ends_with(";B[B:A2])"));
-    e.ok("play w D3");
-    assert!(e.ok("printsgf").ends_with(";W[W:D3])"));
-    // A new group and one that joins: refused, the first stone keeps
-    // waiting; `undo` takes it back.
-    e.ok("play b C1");
-    assert_eq!(e.fails("play b A3"), "illegal move");
-    assert!(e.ok("gogui-rules_board").contains("X...\nX.X."));
-    e.ok("undo");
-    assert_eq!(e.ok("gogui-rules_board"), "...O\n.O.O\nX...\nX...");
-    // With nothing waiting, `pass` is a pass; two end the game.
+    assert_eq!(side(&mut e), "black");
+    assert_eq!(legal(&mut e), ["B1", "B2", "A3", "pass"]);
+    assert_eq!(e.fails("play b C1"), "illegal move");
+    // Pass ends the turn with the one stone.
     e.ok("play b pass");
+    assert_eq!(last_turn(&mut e), "B[B:A2]");
+    assert_eq!(side(&mut e), "white");
+    // `undo` takes back one move as GoGui counts them: the pass, leaving
+    // A2 waiting; then a second stone makes the two-stone turn.
+    e.ok("undo");
+    assert_eq!(side(&mut e), "black");
+    assert_eq!(last_turn(&mut e), "W[W:B3,W:D4]");
+    assert_eq!(e.ok("gogui-rules_board"), "...O\n.O..\nX...\nX...");
+    e.ok("play b A3");
+    assert_eq!(last_turn(&mut e), "B[B:A2,B:A3]");
+    assert_eq!(side(&mut e), "white");
+    // Undo: A3 goes, A2 waits again; undo: A2 goes; undo: White's second
+    // stone goes, its first (D4) waits.
+    e.ok("undo");
+    assert_eq!(e.ok("gogui-rules_board"), "...O\n.O..\nX...\nX...");
+    assert_eq!(side(&mut e), "black");
+    e.ok("undo");
+    assert_eq!(e.ok("gogui-rules_board"), "...O\n.O..\n....\nX...");
+    e.ok("undo");
+    assert_eq!(e.ok("gogui-rules_board"), "...O\n....\n....\nX...");
+    assert_eq!(side(&mut e), "white");
+    e.ok("play w B3");
+    // A new group and one that joins: the second is refused and the first
+    // stone keeps waiting.
+    e.ok("play b C1");
+    assert_eq!(e.fails("play b A2"), "illegal move");
+    assert_eq!(e.ok("gogui-rules_board"), "...O\n.O..\n....\nX.X.");
+    e.ok("play b C3");
+    assert_eq!(last_turn(&mut e), "B[B:C1,B:C3]");
+    // With nothing waiting, `pass` is a pass; two end the game, and then
+    // `pass` is accepted and changes nothing, and `undo` takes it back.
     e.ok("play w pass");
+    e.ok("play b pass");
     assert_eq!(e.ok("gogui-rules_legal_moves"), "");
-    assert_eq!(e.ok("gogui-rules_final_result"), "B+1");
+    let result = e.ok("gogui-rules_final_result");
+    e.ok("play w pass");
+    e.ok("undo");
+    assert_eq!(e.ok("gogui-rules_final_result"), result);
+    e.ok("undo");
+    assert_eq!(e.ok("gogui-rules_final_result"), "unknown");
+    assert_eq!(side(&mut e), "black");
+
+    // The last empty point: a stone there may end the turn and no second
+    // may follow, so it is the whole turn at once.
+    let mut e = Engine::start(&["--game", "xodd", "--size", "3", "--gogui", "--gogui-wait"]);
+    e.ok("oddity-set_position b B:A3 B:B3 W:A2 W:B2 W:C2 B:A1 B:B1 B:C1");
+    e.ok("play b C3");
+    assert_eq!(side(&mut e), "white");
+    assert_eq!(last_turn(&mut e), "B[B:C3]");
+
+    // Without --gogui-wait: a stone that may end the turn alone does.
+    let mut e = Engine::start(&wait[..5]);
+    for p in ["b A1", "w D4", "w B3", "b A2"] {
+        e.ok(&format!("play {p}"));
+    }
+    assert_eq!(side(&mut e), "white");
+    assert_eq!(last_turn(&mut e), "B[B:A2]");
+    e.ok("undo");
+    assert_eq!(last_turn(&mut e), "W[W:B3,W:D4]");
+    assert_eq!(e.ok("gogui-rules_board"), "...O\n.O..\n....\nX...");
+
     // Yodd: the same scheme on the hex-hex board.
-    let mut e = Engine::start(&["--game", "yodd", "--size", "3", "--gogui"]);
+    let mut e = Engine::start(&["--game", "yodd", "--size", "3", "--gogui", "--gogui-wait"]);
     e.ok("play b C3");
     assert_eq!(side(&mut e), "white");
     e.ok("play w A1");
@@ -809,8 +870,129 @@ fn gogui_clicks_enter_xodd_turns() {
     assert!(!legal(&mut e).contains(&"pass".into()));
     e.ok("play w E5");
     e.ok("play b C2");
-    assert_eq!(side(&mut e), "white");
-    assert!(e.ok("printsgf").ends_with(";B[B:C2])"));
+    assert_eq!(side(&mut e), "black");
+    assert!(legal(&mut e).contains(&"pass".into()));
+    e.ok("play b D4");
+    assert_eq!(last_turn(&mut e), "B[B:C2,B:D4]");
+}
+
+/// The case: Xodd 9, E5; White E2 and G6; then D5, which could end
+/// Black's turn alone, and C5 with it: entered as one two-stone turn with
+/// `--gogui-wait`; without it D5 ends the turn.
+#[test]
+fn gogui_clicks_enter_a_two_stone_turn_whose_first_stone_may_end_it() {
+    let args = ["--game", "xodd", "--size", "9", "--gogui", "--gogui-wait"];
+    let mut e = Engine::start(&args[..5]);
+    for p in ["b E5", "w E2", "w G6", "b D5"] {
+        e.ok(&format!("play {p}"));
+    }
+    assert_eq!(e.ok("gogui-rules_side_to_move"), "white");
+    let mut e = Engine::start(&args);
+    for p in ["b E5", "w E2", "w G6", "b D5"] {
+        e.ok(&format!("play {p}"));
+    }
+    assert_eq!(e.ok("gogui-rules_side_to_move"), "black");
+    assert_eq!(e.ok("gogui-rules_legal_moves"), "D4 E4 C5 F5 D6 E6 pass");
+    e.ok("play b C5");
+    assert!(e.ok("printsgf").ends_with(";W[W:E2,W:G6]\n;B[B:C5,B:D5])"));
+    assert_eq!(e.ok("gogui-rules_side_to_move"), "white");
+}
+
+/// The moves a GoGui window sends: the engine asked again for the same
+/// seat after a stone that waits (its own included) answers `pass`, ending
+/// that turn with the one stone. Plays a game that way and a second engine,
+/// as GoGui's ruler, takes the same moves; and a game as gogui-twogtp
+/// plays it (seats taking turns, each move sent to the other engine and a
+/// referee), where a waiting stone ends its turn when the other seat moves.
+#[test]
+fn gogui_computer_and_twogtp_play_with_waiting_stones() {
+    for (game, size, wait) in [
+        ("xodd", "4", true),
+        ("yodd", "3", true),
+        ("xodd", "4", false),
+    ] {
+        let all = ["--game", game, "--size", size, "--gogui", "--gogui-wait"];
+        let args = if wait { &all[..] } else { &all[..5] };
+        // GoGui: the engine plays the side to move, as the ruler says.
+        let mut engine = Engine::start(args);
+        let mut ruler = Engine::start(args);
+        let mut closing = 0;
+        let mut last = String::new();
+        while ruler.ok("gogui-rules_final_result") == "unknown" {
+            let seat = ruler.ok("gogui-rules_side_to_move");
+            let v = engine.ok(&format!("genmove {seat}"));
+            if v == "pass" && last == format!("{seat} stone") {
+                closing += 1;
+            }
+            last = format!("{seat} {}", if v == "pass" { "pass" } else { "stone" });
+            ruler.ok(&format!("play {seat} {v}"));
+            assert_eq!(
+                ruler.ok("gogui-rules_board"),
+                engine.ok("gogui-rules_board")
+            );
+            assert!(closing < 100, "{game}");
+        }
+        // Only with --gogui-wait do the engine's own stones wait.
+        assert_eq!(closing > 0, wait, "{game}: {closing} closing passes");
+        assert_eq!(engine.ok("printsgf"), ruler.ok("printsgf"), "{game}");
+        // gogui-twogtp: seats strictly alternate.
+        let (mut black, mut white) = (Engine::start(args), Engine::start(args));
+        let mut referee = Engine::start(args);
+        for k in 0.. {
+            let (seat, mover, other) = if k % 2 == 0 {
+                ("b", &mut black, &mut white)
+            } else {
+                ("w", &mut white, &mut black)
+            };
+            let v = mover.ok(&format!("genmove {seat}"));
+            other.ok(&format!("play {seat} {v}"));
+            referee.ok(&format!("play {seat} {v}"));
+            if referee.ok("gogui-rules_final_result") != "unknown" {
+                break;
+            }
+            assert!(k < 200, "{game}");
+        }
+        let result = referee.ok("gogui-rules_final_result");
+        assert!(
+            result.starts_with("B+") || result.starts_with("W+"),
+            "{result}"
+        );
+        assert_eq!(black.ok("final_score"), result, "{game}");
+        assert_eq!(white.ok("final_score"), result, "{game}");
+    }
+}
+
+/// A genmove with a waiting stone of the seat's own that cannot end the
+/// turn alone is refused and changes nothing; `reg_genmove` ends a waiting
+/// turn without playing; the engine's own waiting stone is taken back by
+/// `undo`.
+#[test]
+fn gogui_genmove_with_a_waiting_stone() {
+    let args = ["--game", "xodd", "--size", "4", "--gogui", "--gogui-wait"];
+    let mut e = Engine::start(&args);
+    e.ok("play b A1");
+    e.ok("play w D4");
+    assert_eq!(
+        e.fails("genmove w"),
+        "the waiting stone needs a second stone"
+    );
+    assert_eq!(e.ok("gogui-rules_board"), "...O\n....\n....\nX...");
+    e.ok("play w B3");
+    e.ok("play b A2");
+    assert_eq!(e.ok("reg_genmove b"), "pass");
+    assert_eq!(e.ok("gogui-rules_side_to_move"), "black");
+    assert_eq!(e.ok("genmove b"), "pass");
+    assert!(e.ok("printsgf").ends_with(";B[B:A2])"));
+    // The engine's stone: White may join B3 or D4; if a second white stone
+    // may follow, it waits, and `undo` takes it back.
+    let before = e.ok("gogui-rules_board");
+    let v = e.ok("genmove w");
+    if e.ok("gogui-rules_side_to_move") == "white" {
+        assert_ne!(e.ok("gogui-rules_board"), before, "{v}");
+        e.ok("undo");
+        assert_eq!(e.ok("gogui-rules_board"), before);
+        assert_eq!(e.ok("gogui-rules_side_to_move"), "white");
+    }
 }
 
 /// `pass` is a well-formed vertex: where the rules forbid it, and for every

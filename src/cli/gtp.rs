@@ -46,6 +46,11 @@ pub struct GtpArgs {
     /// sizes and vertex names (see protocol.md).
     #[arg(long)]
     pub gogui: bool,
+    /// With --gogui: every first stone of an Xodd/Yodd turn that a second
+    /// may follow waits for it, and Pass ends the turn with the one stone,
+    /// so that a person can click every turn (see protocol.md).
+    #[arg(long, requires = "gogui")]
+    pub gogui_wait: bool,
     /// Any engine parameter as NAME=VALUE (repeatable), e.g.
     /// `--param rave=off --param exploration=0.5`: the names and values of
     /// `oddity-param` (protocol.md).
@@ -77,7 +82,8 @@ impl GtpArgs {
         }
         Ok(Session::new(spec, params)
             .map_err(|e| e.to_string())?
-            .with_gogui(self.gogui))
+            .with_gogui(self.gogui)
+            .with_gogui_wait(self.gogui_wait))
     }
 }
 

@@ -68,7 +68,6 @@ impl Session {
         if self.record.is_over() {
             return err("game is over");
         }
-        self.half_turn = None;
         let record = self.record_for(seat);
         let limits = SolveLimits {
             time: Some(Duration::from_secs_f64(time)),
@@ -150,7 +149,6 @@ impl Session {
         if self.record.is_over() {
             return err("game is over");
         }
-        self.half_turn = None;
         ctx.out.stream_start(ctx.id);
         let limits = self.think_limits(seat);
         let every = Duration::from_millis(a.interval.max(1) * 10);

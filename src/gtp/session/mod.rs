@@ -5,6 +5,7 @@
 //! [`play`], [`records`], [`analysis`], [`params`], and GoGui's [`ruler`].
 
 mod analysis;
+mod entry;
 mod params;
 mod play;
 mod records;

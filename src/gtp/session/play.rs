@@ -4,6 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::entry::Click;
 use super::reply::{Ctx, Reply, err, ok, parse_seat, syntax};
 use super::state::Session;
 use crate::gtp::analyze::{self, Format};
@@ -25,9 +26,12 @@ impl Session {
             return syntax();
         };
         if self.gogui {
-            return match self.spec().kind {
-                GameKind::Onyx => self.play_gogui_onyx(seat, token),
-                _ => self.play_one_stone(seat, token),
+            // Where the mover chooses colours, GoGui enters a turn one
+            // stone per `play`.
+            return if self.spec().kind.colour_is_chosen() {
+                self.play_one_stone(seat, token)
+            } else {
+                self.play_gogui_onyx(seat, token)
             };
         }
         let pos = self.pos();
@@ -87,52 +91,35 @@ impl Session {
     }
 
     /// GoGui mode, Odd/Xodd/Yodd: `play <colour> <point>` puts one stone of
-    /// that colour for the seat to move. A stone that may end the turn alone
-    /// is a whole turn at once (GoGui sends the engine's own moves to its
-    /// ruler as plays, and cannot tell them from clicks). Another first
-    /// stone waits (GoGui keeps the side to move): a second `play`
-    /// completes the turn and `undo` takes the waiting stone back. `pass`
-    /// with no stone waiting is a pass.
+    /// that colour for the seat to move, `pass` passes or ends the turn
+    /// after a waiting first stone (see [`entry`](super::entry)).
     pub(super) fn play_one_stone(&mut self, colour: Colour, token: &str) -> Reply {
-        if self.record.is_over() {
-            return self.play_after_end(token);
-        }
-        let pos = self.pos();
-        let mover = pos.to_move();
-        let turn = if token.eq_ignore_ascii_case("resign") {
-            Turn::Resign
+        let click = if token.eq_ignore_ascii_case("resign") {
+            Click::Resign
         } else if token.eq_ignore_ascii_case("pass") {
-            match self.half_turn {
-                Some((_, first)) => Turn::Stones(first, None),
-                None => Turn::Pass,
-            }
+            Click::Pass
         } else {
-            let Some(cell) = Grid::new(pos.topology()).parse(token) else {
-                return syntax();
-            };
-            let stone = Stone { cell, colour };
-            let alone = Turn::Stones(stone, None);
-            match self.half_turn {
-                Some((_, first)) => Turn::stones(first, Some(stone)),
-                None if pos.clone().play_turn(&alone).is_ok() => alone,
-                None if pos.legal_turns().iter().any(|t| pairs(t, stone)) => {
-                    self.half_turn = Some((mover, stone));
-                    return ok("");
-                }
-                None => alone,
+            match Grid::new(self.pos().topology()).parse(token) {
+                Some(cell) => Click::Stone(Stone { cell, colour }),
+                None => return syntax(),
             }
         };
-        // A refused turn keeps a waiting first stone.
-        match self.record.play(mover, turn) {
-            Ok(()) => {
-                self.half_turn = None;
-                ok("")
-            }
+        match self
+            .entry
+            .enter(&mut self.record, colour, click, self.wait_always)
+        {
+            Ok(()) => ok(""),
             Err(e) => {
-                log::info!("{}", e.describe(self.pos().topology()));
+                log::info!("{e}");
                 err("illegal move")
             }
         }
+    }
+
+    /// Whether moves are entered one stone at a time (GoGui mode, where
+    /// the mover chooses the colour: Odd, Xodd, Yodd).
+    fn enters_stones(&self) -> bool {
+        self.gogui && self.spec().kind.colour_is_chosen()
     }
 
     pub(super) fn think_limits(&self, seat: Colour) -> Limits {
@@ -243,7 +230,12 @@ impl Session {
         let Some(seat) = parse_seat(seat) else {
             return syntax();
         };
-        self.half_turn = None;
+        if self.enters_stones() {
+            if self.record.is_over() || self.entry.held.is_some_and(|(s, _)| s == seat) {
+                return self.genmove_pass(seat, commit);
+            }
+            self.entry.settle(&mut self.record, seat);
+        }
         if self.record.is_over() {
             // gogui-twogtp asks for moves until two passes in a row.
             return if self.gogui {
@@ -266,10 +258,45 @@ impl Session {
                 return err(format!("{} is not a GoGui move", self.pos().token(&turn)));
             }
         };
-        if commit && self.record.play(seat, turn).is_err() {
-            return err("internal error");
+        let played = match (commit, self.enters_stones()) {
+            (false, _) => Ok(()),
+            (true, false) => self.record.play(seat, turn).map_err(|_| String::new()),
+            (true, true) => {
+                let click = match turn {
+                    Turn::Stones(s, None) => Click::Stone(s),
+                    Turn::Resign => Click::Resign,
+                    _ => Click::Pass,
+                };
+                self.entry
+                    .enter(&mut self.record, seat, click, self.wait_always)
+            }
+        };
+        match played {
+            Ok(()) => ok(token),
+            Err(_) => err("internal error"),
         }
-        ok(token)
+    }
+
+    /// GoGui mode, Odd/Xodd/Yodd: `genmove` answers `pass` after the end of
+    /// the game (changing nothing), and with the seat's own first stone
+    /// waiting, where it ends the turn with that stone: GoGui asks its
+    /// engine for a move again after such a stone (with `--gogui-wait`,
+    /// after the engine's own too).
+    fn genmove_pass(&mut self, seat: Colour, commit: bool) -> Reply {
+        let mut record = self.record.clone();
+        let mut entry = self.entry.clone();
+        match entry.enter(&mut record, seat, Click::Pass, self.wait_always) {
+            Ok(()) => {
+                if commit {
+                    (self.record, self.entry) = (record, entry);
+                }
+                ok("pass")
+            }
+            Err(e) => {
+                log::info!("{e}");
+                err("the waiting stone needs a second stone")
+            }
+        }
     }
 
     /// A turn as GoGui names it, if it can: one stone of the seat's colour
@@ -316,10 +343,7 @@ impl Session {
         if !args.is_empty() {
             return syntax();
         }
-        if self.half_turn.take().is_some() {
-            return ok("");
-        }
-        if self.record.undo() {
+        if self.entry.undo(&mut self.record, self.wait_always) || self.record.undo() {
             ok("")
         } else {
             err("cannot undo")
@@ -380,11 +404,6 @@ impl Session {
         self.clock.left[seat.index()] = Some((secs.max(0.0), stones));
         ok("")
     }
-}
-
-/// Whether `turn` is two stones, one of them `stone`.
-fn pairs(turn: &Turn, stone: Stone) -> bool {
-    matches!(turn, Turn::Stones(a, Some(b)) if *a == stone || *b == stone)
 }
 
 /// Whether a token that this game rejects is well formed in some game on this

@@ -45,7 +45,7 @@ impl Session {
                 };
                 self.next_rules = record.position().spec().rules;
                 self.record = record;
-                self.half_turn = None;
+                self.entry = Default::default();
                 self.thinker.clear();
                 ok("")
             }
@@ -98,7 +98,7 @@ impl Session {
         match catch_unwind(|| AnyGame::from_setup(&spec, &list, seat)) {
             Ok(Ok(pos)) => {
                 self.record = GameRecord::new(pos);
-                self.half_turn = None;
+                self.entry = Default::default();
                 self.thinker.clear();
                 ok("")
             }

@@ -47,7 +47,7 @@ impl Session {
         arity(args, 0, || {
             let pos = self.pos();
             let grid = Grid::new(pos.topology());
-            let waiting = self.half_turn.map(|(_, s)| s);
+            let waiting = self.entry.held.map(|(_, s)| s);
             let lines: Vec<String> = (0..grid.side)
                 .rev()
                 .map(|y| {
@@ -86,7 +86,7 @@ impl Session {
             let mut cells = BTreeSet::new();
             let mut pass = false;
             for turn in &turns {
-                match (self.half_turn, turn) {
+                match (self.entry.held, turn) {
                     (None, Turn::Stones(a, b)) => {
                         cells.extend(
                             std::iter::once(a)

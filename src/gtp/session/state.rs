@@ -3,11 +3,11 @@
 
 use std::panic::catch_unwind;
 
+use super::entry::Entry;
 use crate::gtp::clock::Clock;
 use crate::gtp::think::{Params, StopFlag, Thinker};
 use crate::rules::game::{GameSpec, Rules};
 use crate::rules::kind::GameKind;
-use crate::rules::moves::{Colour, Stone};
 use crate::rules::position::AnyGame;
 use crate::rules::record::GameRecord;
 
@@ -33,8 +33,12 @@ pub struct Session {
     /// GoGui mode (`--gogui`): ruler commands, GoGui's grid and vertex names,
     /// and one stone per `play` in Odd, Xodd and Yodd.
     pub(super) gogui: bool,
-    /// GoGui mode: the first stone of an Xodd/Yodd turn, not yet played.
-    pub(super) half_turn: Option<(Colour, Stone)>,
+    /// GoGui mode, Odd/Xodd/Yodd: the turn being entered one stone at a
+    /// time.
+    pub(super) entry: Entry,
+    /// GoGui mode: every first stone that a second may follow waits for it
+    /// (`--gogui-wait`), not only those that cannot end the turn alone.
+    pub(super) wait_always: bool,
     pub(super) quit: bool,
     pub(super) stop: StopFlag,
 }
@@ -49,7 +53,8 @@ impl Session {
             params,
             clock: Clock::none(),
             gogui: false,
-            half_turn: None,
+            entry: Default::default(),
+            wait_always: false,
             quit: false,
             stop: StopFlag::new(),
         })
@@ -59,6 +64,12 @@ impl Session {
     /// chosen before the session starts.
     pub fn with_gogui(mut self, on: bool) -> Session {
         self.gogui = on;
+        self
+    }
+
+    /// `--gogui-wait`: see [`Entry`].
+    pub fn with_gogui_wait(mut self, on: bool) -> Session {
+        self.wait_always = on;
         self
     }
 
@@ -80,7 +91,7 @@ impl Session {
 
     /// After an internal error: drop half-done state.
     pub fn recover(&mut self) {
-        self.half_turn = None;
+        self.entry = Default::default();
         self.thinker.clear();
     }
 
@@ -88,7 +99,7 @@ impl Session {
     pub(super) fn new_game(&mut self, spec: GameSpec) -> Result<(), Unavailable> {
         let start = make_game(&spec)?;
         self.record = GameRecord::new(start);
-        self.half_turn = None;
+        self.entry = Default::default();
         self.thinker.clear();
         self.clock.left = [None, None];
         Ok(())
