@@ -27,7 +27,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::channel;
+use std::sync::mpsc::{SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::thread;
 
@@ -280,7 +280,10 @@ pub fn run(cfg: &MatchConfig, stop: Arc<AtomicBool>) -> Result<Report, MatchErro
     if sprt_stopped.is_none() && !first_player_decided && !queue.is_empty() {
         let queue = Arc::new(Mutex::new(queue));
         let drain = Arc::new(AtomicBool::new(false));
-        let (tx, rx) = channel::<Played>();
+        // A rendezvous: a worker hands over a game only when the collector
+        // takes it, so a stop (SPRT, first-player rule) is seen by each
+        // worker at most one game late however busy the machine is.
+        let (tx, rx) = sync_channel::<Played>(0);
         let workers = cfg.concurrency.max(1).min(queue.lock().unwrap().len());
         let mut handles = Vec::new();
         for w in 0..workers {
@@ -436,7 +439,7 @@ fn worker(
     queue: &Mutex<VecDeque<ScheduledGame>>,
     drain: &AtomicBool,
     stop: &AtomicBool,
-    tx: &std::sync::mpsc::Sender<Played>,
+    tx: &SyncSender<Played>,
 ) {
     let mut procs: HashMap<usize, EngineProcess> = HashMap::new();
     loop {
