@@ -266,9 +266,7 @@ def candidates_and_rings(d):
     token = wait(d, "the pointer on the third row", hover_third_row)
     wait(d, "the previewed line", lambda: d.find_elements(By.CSS_SELECTOR, "#overlay .ov-pv"))
     versions = state(d)["version"]
-    time.sleep(2.5)
-    if state(d)["version"] == versions:
-        fail("no analysis update while hovering")
+    wait(d, "an analysis update while hovering", lambda: state(d)["version"] > versions, 60)
     third, classes, shown = d.execute_script(
         "const r = document.querySelectorAll('#candidates tbody tr')[2];"
         "return [r.dataset.token, r.className, previewLine && previewLine.token]")
@@ -297,7 +295,9 @@ def engines_game(d):
          lambda: len(state(d)["moves"]) >= 1 and not state(d)["over"] and pause.is_displayed(), 60)
     pause.click()
     wait(d, "the pause", lambda: state(d)["paused"] and pause.text == "Resume")
-    time.sleep(0.3)
+    # Once the server says paused, a turn still being thought is dropped:
+    # nothing may change from here on. A second of watching can only miss
+    # a change, never invent one.
     held = len(state(d)["moves"])
     clocks = d.find_element(By.ID, "clocks").text
     time.sleep(1.2)
@@ -326,10 +326,14 @@ def engines_game(d):
 
 def clocks(d):
     new_game(d, "odd", 3, "human", "human")
+    started = time.time()
     first = d.find_element(By.ID, "clock-b").text
-    time.sleep(1.1)
-    later = d.find_element(By.ID, "clock-b").text
-    if first == later or not later.startswith("Black "):
+    # Black thinks for at least a second, and the clock shows it.
+    later = wait(d, "Black's clock running for a second",
+                 lambda: time.time() - started >= 1.1
+                 and d.find_element(By.ID, "clock-b").text != first
+                 and d.find_element(By.ID, "clock-b").text)
+    if not later.startswith("Black "):
         fail(f"Black's clock shows {first!r}, then {later!r}")
     click_cell(d, "C3")
     wait(d, "White's clock", lambda: state(d)["clock"]["running"] == "w")

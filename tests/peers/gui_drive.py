@@ -404,8 +404,8 @@ def download_sgf(d, downloads, s):
         os.remove(os.path.join(downloads, f))
     d.find_element(By.ID, "download").click()
     path = os.path.join(downloads, "oddity-game.sgf")
+    # Chromium writes to a .crdownload file and renames it when complete.
     wait(d, "the downloaded SGF", lambda: os.path.exists(path) and os.path.getsize(path) > 0)
-    time.sleep(0.2)
     with open(path, "rb") as f:
         data = f.read()
     game = sgf.Sgf_game.from_bytes(data)
