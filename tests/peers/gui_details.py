@@ -289,8 +289,11 @@ def engines_game(d):
     for control in ["colours", "confirm", "clear", "resign"]:
         if d.find_element(By.ID, control).is_displayed():
             fail(f"{control} shown in a game between engines")
+    # At 0.25 s a turn the game may be over before a busy browser looks at
+    # it: Pause is tried in a game where White thinks 5 s a turn, which
+    # cannot end before the click.
+    new_game(d, "xodd", 8, "e", "slow", seconds="5")
     pause = d.find_element(By.ID, "pause")
-    # Pause as soon as the engines have started: the game must still be on.
     wait(d, "the engines' first turn, and Pause offered",
          lambda: len(state(d)["moves"]) >= 1 and not state(d)["over"] and pause.is_displayed(), 60)
     pause.click()
