@@ -253,8 +253,8 @@ fn by_games(
         args.plies,
         checked.len(),
         args.visits,
-        100.0 * check.share.0,
-        100.0 * check.share.1,
+        percent(check.share.0),
+        percent(check.share.1),
         games,
         args.check_st,
         args.seed
@@ -268,4 +268,10 @@ fn by_games(
         );
     }
     Ok(())
+}
+
+/// A share as a percentage without float noise (0.55 as `55`, 0.375 as
+/// `37.5`).
+fn percent(share: f64) -> f64 {
+    (share * 10_000.0).round() / 100.0
 }
