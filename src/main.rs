@@ -37,7 +37,8 @@ enum Command {
     Solve(Box<cli::solve::SolveArgs>),
     /// How often engines find a winning turn, judged by the solver.
     Accuracy(Box<cli::accuracy::AccuracyArgs>),
-    /// An openings file of short openings closest to even, for `match`.
+    /// An openings file for `match`: openings closest to even by search, or
+    /// kept by how self-play games from them end (--check-games).
     Openings(Box<cli::openings::OpeningsArgs>),
     /// Who wins at strong play: the first player's share in self-play,
     /// one study cell per command; tables and pictures of the study.

@@ -272,8 +272,11 @@ fn refuses_to_overwrite_results_without_resume() {
 }
 
 /// The openings files shipped under `openings/` are for each game's default
-/// board, hold a hundred openings that `oddity match --openings` accepts,
-/// and keep the closest to even first.
+/// board, hold openings that `oddity match --openings` accepts, and keep
+/// the closest to even first: by search value (a hundred, each line ending
+/// `# 0.503`) or, in a file kept by its games (`oddity openings
+/// --check-games`), by the first player's share of the games from each
+/// (`# first player 4 of 8`), every one inside the default window 35-65%.
 #[test]
 fn shipped_openings_files_are_legal_and_sorted() {
     for kind in [
@@ -291,16 +294,34 @@ fn shipped_openings_files_are_legal_and_sorted() {
         let start = AnyGame::new(&GameSpec::default_for(kind));
         let openings = oddity::tournament::schedule::read_openings(&bytes, &start)
             .unwrap_or_else(|e| panic!("{path}: {e}"));
-        assert_eq!(openings.len(), 100, "{path}");
-        let values: Vec<f64> = String::from_utf8(bytes)
-            .unwrap()
+        let text = String::from_utf8(bytes).unwrap();
+        let by_games = text.lines().next().unwrap().contains("--check-games");
+        let comments: Vec<&str> = text
             .lines()
             .filter_map(|l| l.split_once("# ").filter(|(m, _)| !m.is_empty()))
-            .map(|(_, v)| v.trim().parse::<f64>().unwrap())
+            .map(|(_, c)| c.trim())
             .collect();
-        assert_eq!(values.len(), 100, "{path}");
+        assert_eq!(comments.len(), openings.len(), "{path}");
+        let evenness: Vec<f64> = if by_games {
+            assert!(!openings.is_empty(), "{path}");
+            comments
+                .iter()
+                .map(|c| {
+                    let rest = c
+                        .strip_prefix("first player ")
+                        .expect("first player K of N");
+                    let (k, n) = rest.split_once(" of ").expect("K of N");
+                    let share = k.parse::<f64>().unwrap() / n.parse::<f64>().unwrap();
+                    assert!((0.35..=0.65).contains(&share), "{path}: {c}");
+                    share
+                })
+                .collect()
+        } else {
+            assert_eq!(openings.len(), 100, "{path}");
+            comments.iter().map(|c| c.parse::<f64>().unwrap()).collect()
+        };
         assert!(
-            values
+            evenness
                 .windows(2)
                 .all(|w| (w[0] - 0.5).abs() <= (w[1] - 0.5).abs() + 0.001),
             "{path}: not sorted by distance from even"

@@ -1,39 +1,108 @@
-//! `oddity openings`: an openings file for `oddity match --openings`, of
-//! short openings whose value is closest to even.
+//! `oddity openings`: an openings file for `oddity match --openings`: short
+//! openings whose search value is closest to even, or, with
+//! `--check-games`, openings built turn by turn with search and kept by how
+//! self-play games from them end.
 
 use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use clap::Args;
 
 use crate::cli::args::GameArgs;
 use crate::search::{Limits, SearchParams, bounds};
-use crate::tournament::openings::{Request, balanced};
+use crate::tournament::opening_games::{self, Check};
+use crate::tournament::openings::{Request, balanced, searched_lines};
 
 #[derive(Args, Debug)]
+#[command(after_help = "Examples:\n  \
+    oddity openings --game xodd --candidates 200 --keep 100 --visits 50000 > openings/xodd.txt\n  \
+    oddity openings --game odd --plies 4 --candidates 40 --visits 20000 \\\n    \
+    --check-games 8 --check-st 0.2 --results odd-openings.jsonl > openings/odd.txt\n\n\
+    Without --check-games, random openings of --plies turns are searched and the\n\
+    --keep closest to even by the search's value are printed. With it, each\n\
+    candidate is built turn by turn (the first player's turns drawn at random,\n\
+    the second player's the search's choice after --visits), then --check-games\n\
+    games of the engine against itself are played from it, seats swapped, and\n\
+    it is kept when the first player won a share within --keep-share.\n\
+    Running the same command again resumes the games. See docs/match.md.")]
 pub struct OpeningsArgs {
     #[command(flatten)]
     pub game: GameArgs,
     /// Turns per opening.
     #[arg(long, default_value_t = 2)]
     pub plies: usize,
-    /// Random openings to search.
+    /// Candidate openings to search (and, with --check-games, to play from).
     #[arg(long, default_value_t = 300)]
     pub candidates: usize,
-    /// Openings to keep: the closest to even.
+    /// Most openings to print: the closest to even.
     #[arg(long, default_value_t = 100)]
     pub keep: usize,
-    /// Search visits per opening.
+    /// Search visits per opening (with --check-games: per second player's
+    /// turn of a candidate).
     #[arg(long, default_value_t = 200_000)]
     pub visits: u64,
-    /// Seconds per opening (with --visits, whichever comes first).
-    #[arg(long, value_name = "S")]
+    /// Seconds per opening (with --visits, whichever comes first; not with
+    /// --check-games, whose candidates are the same on every run).
+    #[arg(long, value_name = "S", conflicts_with = "check_games")]
     pub time: Option<f64>,
-    /// Search threads (default: every core).
-    #[arg(long)]
+    /// Search threads (default: every core; one with --check-games).
+    #[arg(long, conflicts_with = "check_games")]
     pub threads: Option<usize>,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+
+    /// Keep openings by their games: play this many games (seat-swapped
+    /// pairs, an even number) of the engine against itself from each
+    /// candidate.
+    #[arg(long, value_name = "N")]
+    pub check_games: Option<usize>,
+    /// With --check-games: seconds per move of those games.
+    #[arg(
+        long,
+        value_name = "SECS",
+        default_value_t = 0.2,
+        requires = "check_games"
+    )]
+    pub check_st: f64,
+    /// With --check-games: keep an opening when its first player won this
+    /// share of its games (bounds included).
+    #[arg(long, value_name = "LO-HI", default_value = "0.35-0.65", value_parser = parse_share, requires = "check_games")]
+    pub keep_share: (f64, f64),
+    /// With --check-games: the games' results file (one JSON object per
+    /// game); an existing file of the same candidates is resumed.
+    #[arg(long, value_name = "FILE", requires = "check_games")]
+    pub results: Option<PathBuf>,
+    /// With --check-games: the engine, playing both seats (the program
+    /// `oddity` means this executable).
+    #[arg(
+        long,
+        value_name = "COMMAND",
+        default_value = "oddity gtp --threads 1",
+        requires = "check_games"
+    )]
+    pub engine: String,
+    /// With --check-games: games played at the same time.
+    #[arg(long, default_value_t = 1, requires = "check_games")]
+    pub concurrency: usize,
+    /// With --check-games: stop a game after this many turns without
+    /// result. Default: 4 x the board's points.
+    #[arg(long, value_name = "N", requires = "check_games")]
+    pub max_turns: Option<usize>,
+}
+
+/// `LO-HI`, two shares with 0 <= LO <= HI <= 1.
+fn parse_share(text: &str) -> Result<(f64, f64), String> {
+    let bad = || format!("'{text}': expected LO-HI with 0 <= LO <= HI <= 1, e.g. 0.35-0.65");
+    let (lo, hi) = text.split_once('-').ok_or_else(bad)?;
+    let lo: f64 = lo.trim().parse().map_err(|_| bad())?;
+    let hi: f64 = hi.trim().parse().map_err(|_| bad())?;
+    if !(0.0..=1.0).contains(&lo) || !(0.0..=1.0).contains(&hi) || lo > hi {
+        return Err(bad());
+    }
+    Ok((lo, hi))
 }
 
 pub fn run(args: &OpeningsArgs) -> Result<(), String> {
@@ -57,6 +126,9 @@ pub fn run(args: &OpeningsArgs) -> Result<(), String> {
         time: args.time.map(Duration::from_secs_f64),
         soft_time: None,
     };
+    if let Some(games) = args.check_games {
+        return by_games(args, games, &params, &limits);
+    }
     let live = std::io::stderr().is_terminal();
     let request = Request {
         spec,
@@ -89,4 +161,117 @@ pub fn run(args: &OpeningsArgs) -> Result<(), String> {
         println!("{}  # {:.3}", o.moves.join(" "), o.value);
     }
     Ok(())
+}
+
+/// `--check-games`: candidates built turn by turn, kept by their games.
+fn by_games(
+    args: &OpeningsArgs,
+    games: usize,
+    params: &SearchParams,
+    limits: &Limits,
+) -> Result<(), String> {
+    let spec = args.game.spec()?;
+    if games == 0 || games % 2 == 1 {
+        return Err(format!(
+            "--check-games: {games} is not a positive even number (the games come in seat-swapped pairs)"
+        ));
+    }
+    let per_move = Duration::try_from_secs_f64(args.check_st)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| {
+            format!(
+                "--check-st: {} is not a positive number of seconds",
+                args.check_st
+            )
+        })?;
+    let results = args
+        .results
+        .clone()
+        .ok_or("--check-games needs --results FILE: the candidates' games are kept there")?;
+    let live = std::io::stderr().is_terminal();
+    let lines = searched_lines(
+        &spec,
+        args.plies,
+        args.candidates,
+        args.seed,
+        params,
+        limits,
+        &mut |k, n| {
+            if live {
+                eprint!("\rcandidate {k}/{n}   ");
+            }
+        },
+    )
+    .map_err(|e| e.to_string())?;
+    if live {
+        eprint!("\r{:30}\r", "");
+    }
+    let check = Check {
+        engine: args.engine.clone(),
+        games,
+        per_move,
+        share: args.keep_share,
+        results,
+        concurrency: args.concurrency,
+        seed: args.seed,
+        max_turns: args.max_turns.unwrap_or(4 * spec.topology().cells().len()),
+        progress: live,
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let stop = Arc::clone(&stop);
+        let _ = ctrlc::set_handler(move || {
+            if stop.swap(true, Ordering::SeqCst) {
+                std::process::exit(130);
+            }
+            eprintln!("\nstopping: games in progress are abandoned; run again to resume");
+        });
+    }
+    let checked = opening_games::play(&spec, &lines, &check, Arc::clone(&stop))?;
+    if stop.load(Ordering::SeqCst) {
+        return Err(
+            "interrupted before every candidate's games were played: run again to resume".into(),
+        );
+    }
+    let mut kept = opening_games::select(&checked, check.share);
+    kept.truncate(args.keep);
+    let (first, second) = checked
+        .iter()
+        .fold((0, 0), |(f, s), c| (f + c.first, s + c.second));
+    eprintln!(
+        "{} of {} candidates kept; over all candidates the first player won {first} of {} games",
+        kept.len(),
+        checked.len(),
+        first + second
+    );
+    println!(
+        "# {}: {} openings of up to {} turns, of {} candidates built turn by turn (the first player's turns random, the second's searched {} visits), \
+         kept where the first player won {}-{}% of {} self-play games at {} s per move (oddity openings --check-games, seed {})",
+        spec.title(),
+        kept.len(),
+        args.plies,
+        checked.len(),
+        args.visits,
+        percent(check.share.0),
+        percent(check.share.1),
+        games,
+        args.check_st,
+        args.seed
+    );
+    for c in kept {
+        println!(
+            "{}  # first player {} of {}",
+            c.moves.join(" "),
+            c.first,
+            c.first + c.second
+        );
+    }
+    Ok(())
+}
+
+/// A share as a percentage without float noise (0.55 as `55`, 0.375 as
+/// `37.5`).
+fn percent(share: f64) -> f64 {
+    (share * 10_000.0).round() / 100.0
 }

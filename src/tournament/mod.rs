@@ -1,7 +1,9 @@
 //! `oddity match`: engine-vs-engine tournaments refereed by the rules core.
 //!
 //! - [`schedule`]: the deterministic schedule, shards and openings;
-//! - [`openings`]: balanced openings, searched for the ones closest to even;
+//! - [`openings`]: balanced openings, searched for the ones closest to even,
+//!   or built turn by turn with search for [`opening_games`] to keep by
+//!   how self-play games from them end;
 //! - [`referee`]: one game, with forfeits for every kind of misbehaviour;
 //! - [`results`]: results files, merging, the summary tables;
 //! - [`stats`]: Elo, LOS and SPRT arithmetic;
@@ -17,6 +19,7 @@
 
 pub mod balance;
 pub mod balance_report;
+pub mod opening_games;
 pub mod openings;
 pub mod referee;
 pub mod results;

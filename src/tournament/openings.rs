@@ -1,12 +1,18 @@
-//! Balanced openings: short random openings, each searched long, and the
-//! ones whose value is closest to even kept, so that the two games of a
-//! seat-swapped pair start from a position neither seat is favoured in.
+//! Balanced openings, so that the two games of a seat-swapped pair start
+//! from a position neither seat is favoured in. Two ways to find them:
+//! [`balanced`] searches short random openings long and keeps the ones whose
+//! value is closest to even; [`searched_lines`] builds candidates turn by
+//! turn with search, for [`super::opening_games`] to keep by how self-play
+//! games from them end (the search's value can say even where the games do
+//! not: Odd 5).
 
 use serde::Serialize;
 
 use super::schedule::random_openings;
 use crate::rules::game::GameSpec;
+use crate::rules::moves::Turn;
 use crate::rules::position::AnyGame;
+use crate::rules::random::{below, rng_from_seed};
 use crate::rules::record::{GameRecord, ReplayError};
 use crate::search::{Engine, Limits, SearchParams, StopFlag};
 
@@ -78,4 +84,79 @@ pub fn balanced(
     });
     found.truncate(*keep);
     Ok(found)
+}
+
+/// Candidate openings of `plies` turns (duplicates dropped, sorted), built
+/// turn by turn: each turn of the first player (the seat to move at the
+/// start) is a legal turn drawn at random, each turn of the second player
+/// is the search's choice after `limits` (one thread, so the lines are the
+/// same on every run). The first player's edge, which the second player's
+/// best answers leave to it, is thus spent on unchosen turns by differing
+/// amounts, and self-play from the candidates finds the ones that are fair.
+/// Only stone turns are played (no swap); a line ends early where the game
+/// would end. `progress` is told of each line built.
+pub fn searched_lines(
+    spec: &GameSpec,
+    plies: usize,
+    count: usize,
+    seed: u64,
+    params: &SearchParams,
+    limits: &Limits,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Vec<Vec<String>>, ReplayError> {
+    let start = AnyGame::new(spec);
+    let first = start.to_move();
+    let params = SearchParams {
+        threads: 1,
+        ..params.clone()
+    };
+    let mut lines = Vec::with_capacity(count);
+    for k in 0..count {
+        progress(k + 1, count);
+        let mut rng = rng_from_seed(seed ^ (k as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let mut tokens: Vec<String> = Vec::new();
+        let mut game = start.clone();
+        for _ in 0..plies {
+            let turn = if game.to_move() == first {
+                let turns: Vec<Turn> = game
+                    .legal_turns()
+                    .into_iter()
+                    .filter(|t| matches!(t, Turn::Stones(..)))
+                    .collect();
+                if turns.is_empty() {
+                    break;
+                }
+                turns[below(&mut rng, turns.len() as u32) as usize]
+            } else {
+                let record = GameRecord::replay(start.clone(), &tokens)?;
+                let mut engine = Engine::new(SearchParams {
+                    seed: seed.wrapping_add(k as u64),
+                    ..params.clone()
+                });
+                engine.set_position(&record);
+                let report = engine.search(limits, &StopFlag::new(), None);
+                match report
+                    .candidates
+                    .into_iter()
+                    .map(|c| c.turn)
+                    .find(|t| matches!(t, Turn::Stones(..)))
+                {
+                    Some(turn) => turn,
+                    None => break,
+                }
+            };
+            let mut next = game.clone();
+            if next.play_turn(&turn).is_err() || next.is_over() {
+                break;
+            }
+            tokens.push(game.token(&turn));
+            game = next;
+        }
+        if !tokens.is_empty() {
+            lines.push(tokens);
+        }
+    }
+    lines.sort();
+    lines.dedup();
+    Ok(lines)
 }
