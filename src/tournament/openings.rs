@@ -8,11 +8,10 @@
 
 use serde::Serialize;
 
-use super::schedule::random_openings;
+use super::schedule::{opening_rng, random_openings, random_stone_turn};
 use crate::rules::game::GameSpec;
 use crate::rules::moves::Turn;
 use crate::rules::position::AnyGame;
-use crate::rules::random::{below, rng_from_seed};
 use crate::rules::record::{GameRecord, ReplayError};
 use crate::search::{Engine, Limits, SearchParams, StopFlag};
 
@@ -113,20 +112,15 @@ pub fn searched_lines(
     let mut lines = Vec::with_capacity(count);
     for k in 0..count {
         progress(k + 1, count);
-        let mut rng = rng_from_seed(seed ^ (k as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let mut rng = opening_rng(seed, k);
         let mut tokens: Vec<String> = Vec::new();
         let mut game = start.clone();
         for _ in 0..plies {
             let turn = if game.to_move() == first {
-                let turns: Vec<Turn> = game
-                    .legal_turns()
-                    .into_iter()
-                    .filter(|t| matches!(t, Turn::Stones(..)))
-                    .collect();
-                if turns.is_empty() {
+                let Some(turn) = random_stone_turn(&game, &mut rng) else {
                     break;
-                }
-                turns[below(&mut rng, turns.len() as u32) as usize]
+                };
+                turn
             } else {
                 let record = GameRecord::replay(start.clone(), &tokens)?;
                 let mut engine = Engine::new(SearchParams {

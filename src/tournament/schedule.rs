@@ -11,7 +11,7 @@
 use crate::lines::{self, LineError};
 use crate::rules::moves::{TokenError, Turn};
 use crate::rules::position::AnyGame;
-use crate::rules::random::{below, rng_from_seed};
+use crate::rules::random::{Rng, below, rng_from_seed};
 
 /// Who plays whom.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -185,24 +185,34 @@ pub enum OpeningProblem {
     Over,
 }
 
+/// The random numbers of opening `k` of a file made with `seed`.
+pub fn opening_rng(seed: u64, k: usize) -> Rng {
+    rng_from_seed(seed ^ (k as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+}
+
+/// A legal turn of stones (no pass, no swap) chosen at random; `None` when
+/// there is none.
+pub fn random_stone_turn(game: &AnyGame, rng: &mut Rng) -> Option<Turn> {
+    let turns: Vec<Turn> = game
+        .legal_turns()
+        .into_iter()
+        .filter(|t| matches!(t, Turn::Stones(..)))
+        .collect();
+    (!turns.is_empty()).then(|| turns[below(rng, turns.len() as u32) as usize])
+}
+
 /// `count` openings of `plies` random legal turns each (no pass, swap or
 /// resignation), reproducible from `seed`.
 pub fn random_openings(start: &AnyGame, plies: usize, count: usize, seed: u64) -> Vec<Vec<String>> {
     (0..count)
         .map(|k| {
-            let mut rng = rng_from_seed(seed ^ (k as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            let mut rng = opening_rng(seed, k);
             let mut game = start.clone();
             let mut tokens = Vec::new();
             for _ in 0..plies {
-                let turns: Vec<Turn> = game
-                    .legal_turns()
-                    .into_iter()
-                    .filter(|t| matches!(t, Turn::Stones(..)))
-                    .collect();
-                if turns.is_empty() {
+                let Some(turn) = random_stone_turn(&game, &mut rng) else {
                     break;
-                }
-                let turn = turns[below(&mut rng, turns.len() as u32) as usize];
+                };
                 let mut next = game.clone();
                 next.play_turn(&turn).expect("a legal turn plays");
                 if next.is_over() {
