@@ -328,3 +328,52 @@ fn shipped_openings_files_are_legal_and_sorted() {
         );
     }
 }
+
+/// Each shipped openings file has been measured as docs/balance.md says: 200
+/// games of the default against itself from it (`openings/results/
+/// GAME-selfplay-0.2.jsonl`), every game starting with one of the file's
+/// openings, the first player winning 45-55% of them. Changing a file
+/// without measuring it again fails here.
+#[test]
+fn shipped_openings_files_were_measured_even_in_self_play() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    for kind in [
+        GameKind::Odd,
+        GameKind::Xodd,
+        GameKind::Yodd,
+        GameKind::Onyx,
+    ] {
+        let file = format!("{root}/openings/{}.txt", kind.name());
+        let text = std::fs::read_to_string(&file).unwrap();
+        let openings: std::collections::HashSet<Vec<String>> = text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .map(|l| {
+                let turns = l.split('#').next().unwrap();
+                turns.split_whitespace().map(str::to_string).collect()
+            })
+            .collect();
+        let games_file = format!("{root}/openings/results/{}-selfplay-0.2.jsonl", kind.name());
+        let games =
+            oddity::tournament::results::read_results(std::path::Path::new(&games_file)).unwrap();
+        assert!(games.len() >= 200, "{games_file}: {} games", games.len());
+        for g in &games {
+            assert!(
+                openings.contains(&g.opening),
+                "{games_file}: game {} starts with {:?}, not an opening of {file}",
+                g.id,
+                g.opening
+            );
+        }
+        let first = games
+            .iter()
+            .filter(|g| g.winner_seat.as_deref() == Some("b"))
+            .count();
+        let share = first as f64 / games.len() as f64;
+        assert!(
+            (0.45..=0.55).contains(&share),
+            "{games_file}: first player {first} of {}",
+            games.len()
+        );
+    }
+}
