@@ -7,8 +7,8 @@
 //! processes, as a client), `tournament`, `analysis`, `render` (board
 //! pictures, on the rules alone), `gui` (the web page, on `render` and the
 //! engine processes, not on `search`) and `cli`; `heat` (per-cell heat of
-//! candidate turns) and `lines` (text lines read as bytes) serve several of
-//! them.
+//! candidate turns), `lines` (text lines read as bytes) and `fairness` (what
+//! the balance study found for each board) serve several of them.
 
 pub use oddity_rules as rules;
 pub use oddity_rules::with_game;
@@ -18,6 +18,7 @@ pub use oddity_solver as solver;
 pub mod analysis;
 pub mod cli;
 pub mod engine;
+pub mod fairness;
 pub mod gtp;
 #[cfg(feature = "gui")]
 pub mod gui;

@@ -174,8 +174,9 @@ fn the_report_of_the_sample_is_the_committed_table() {
     }
 }
 
-/// docs/balance.md's tables are the report of docs/balance/results as it
-/// stands (regenerate them with the command the doc gives).
+/// docs/balance.md's tables and docs/balance/summary.tsv are the report of
+/// docs/balance/results as it stands (regenerate them with the command the
+/// doc gives).
 #[test]
 fn the_docs_tables_are_the_report_of_the_kept_results() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -188,8 +189,17 @@ fn the_docs_tables_are_the_report_of_the_kept_results() {
     files.sort();
     let mut args = vec!["--report"];
     args.extend(files.iter().map(String::as_str));
+    let summary = std::env::temp_dir().join(format!("oddity-summary-{}.tsv", std::process::id()));
+    let summary_arg = summary.display().to_string();
     args.extend(["--solved", "docs/solved.md", "--link", "balance"]);
+    args.extend(["--summary", summary_arg.as_str()]);
     let report = ok(&balance(&args));
+    // The summary the engine builds in (`oddity --help`, the GUI) is the
+    // kept games' too.
+    let written = std::fs::read_to_string(&summary).unwrap();
+    let _ = std::fs::remove_file(&summary);
+    let committed = std::fs::read_to_string(root.join("docs/balance/summary.tsv")).unwrap();
+    assert_eq!(written, committed, "docs/balance/summary.tsv is stale");
     let doc = std::fs::read_to_string(root.join("docs/balance.md")).unwrap();
     let begin = "<!-- report begin -->\n";
     let section = doc
@@ -198,4 +208,28 @@ fn the_docs_tables_are_the_report_of_the_kept_results() {
         .map(|(s, _)| s)
         .expect("docs/balance.md has the report markers");
     assert_eq!(section, report);
+}
+
+/// The `--help` lines that docs/balance.md quotes ("The study in the
+/// engine") are what `oddity --help` says.
+#[test]
+fn the_docs_quote_of_the_help_is_the_help() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = std::fs::read_to_string(root.join("docs/balance.md")).unwrap();
+    let section = doc
+        .split_once("## The study in the engine")
+        .and_then(|(_, rest)| rest.split_once("```\n"))
+        .and_then(|(_, rest)| rest.split_once("```"))
+        .map(|(quote, _)| quote)
+        .expect("docs/balance.md quotes the help");
+    let out = Command::new(oddity()).arg("--help").output().unwrap();
+    let help = String::from_utf8_lossy(&out.stdout);
+    let help_lines: Vec<&str> = help.lines().map(str::trim).collect();
+    assert!(!section.trim().is_empty());
+    for line in section.lines().filter(|l| !l.trim().is_empty()) {
+        assert!(
+            help_lines.contains(&line.trim()),
+            "docs/balance.md quotes '{line}', which `oddity --help` does not say"
+        );
+    }
 }

@@ -25,7 +25,7 @@ pub struct GameArgs {
     #[arg(long)]
     pub no_pie: bool,
     /// Odd: the smallest group that counts (default: the board side).
-    #[arg(long)]
+    #[arg(long, long_help = crate::fairness::min_group_help(crate::fairness::findings()))]
     pub min_group: Option<usize>,
 }
 

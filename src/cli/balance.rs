@@ -87,6 +87,11 @@ pub struct BalanceArgs {
     /// With --report: leave out the study's planned boards without games.
     #[arg(long, requires = "report")]
     pub played_only: bool,
+    /// With --report: also write the summary the engine builds in
+    /// (docs/balance/summary.tsv: a line per proven board and per level of
+    /// each board), which `--help` and the GUI's new-game form quote.
+    #[arg(long, value_name = "FILE", requires = "report")]
+    pub summary: Option<PathBuf>,
     /// No line per finished game on stderr.
     #[arg(long)]
     pub quiet: bool,
@@ -300,6 +305,10 @@ fn report(args: &BalanceArgs) -> Result<(), String> {
                     .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
             }
         }
+    }
+    if let Some(path) = &args.summary {
+        std::fs::write(path, balance_report::summary(&cells, &solved))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     print!(
         "{}",

@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 
 use super::balance::{CellKey, CellStats};
+use crate::fairness::{self, Finding};
 use crate::render::Style;
 use crate::render::table::{ShareCell, ShareGrid, share_grid_svg};
 use crate::rules::game::{GameSpec, Rules};
@@ -479,6 +480,53 @@ pub fn markdown(
         }
         out.push_str(&table);
         out.push('\n');
+    }
+    out
+}
+
+/// The study's summary for the engine (`crate::fairness`): a line per
+/// proven board and per level of play of each board, in the tables' order.
+pub fn summary(cells: &BTreeMap<CellKey, CellStats>, solved: &[Solved]) -> String {
+    let mut out = String::from(fairness::HEADER);
+    out.push('\n');
+    for kind in GAMES {
+        for row in rows_of(kind, cells, solved, &[]) {
+            let board = row.board;
+            let finding = match (row.solved, &row.stats) {
+                (Some(first), _) => {
+                    let share = if first { 1.0 } else { 0.0 };
+                    Finding {
+                        game: board.game,
+                        size: board.size,
+                        rules: board.rules,
+                        level: "proven".into(),
+                        first_wins: 0,
+                        second_wins: 0,
+                        share,
+                        low: share,
+                        high: share,
+                    }
+                }
+                (None, Some(s)) => {
+                    let Some(share) = s.share() else { continue };
+                    let (low, high) = s.interval();
+                    Finding {
+                        game: board.game,
+                        size: board.size,
+                        rules: board.rules,
+                        level: row.level_text.trim_end_matches(" s").to_string(),
+                        first_wins: s.first_wins,
+                        second_wins: s.second_wins,
+                        share,
+                        low,
+                        high,
+                    }
+                }
+                (None, None) => continue,
+            };
+            out.push_str(&finding.line());
+            out.push('\n');
+        }
     }
     out
 }

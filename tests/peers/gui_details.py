@@ -346,6 +346,46 @@ def clocks(d):
     log(f"  clocks: {later!r}, Black used {used:.1f} s")
 
 
+def balance_note(d):
+    """The new-game form quotes the balance study for the board and variant it
+    describes, as /api/games gives it, and follows the smallest group."""
+    catalogue = d.execute_async_script(
+        "const done = arguments[0]; fetch('/api/games').then((r) => r.json()).then(done)")
+    odd = next(g for g in catalogue["games"] if g["id"] == "odd")
+    side5 = next(s for s in odd["sizes"] if s["size"] == 5)
+    Select(d.find_element(By.ID, "game")).select_by_value("odd")
+    size_box = d.find_element(By.ID, "size")
+    size_box.clear()
+    size_box.send_keys("5")
+    note = lambda: d.find_element(By.ID, "balance-note").text
+    for m in [None] + [b["min_group"] for b in side5["balance"]][:3]:
+        box = d.find_element(By.ID, "min-group")
+        box.clear()
+        if m is not None:
+            box.send_keys(str(m))
+        finding = next(b for b in side5["balance"] if b["min_group"] == (m or 5))
+        wait(d, f"the study's note for Odd 5, m = {m}",
+             lambda: finding["text"] in note() and note().startswith("Balance study:"))
+        if side5["even_min_groups"]:
+            even = " or ".join(str(x) for x in side5["even_min_groups"])
+            if f"smallest group {even}" not in note():
+                fail(f"no closest-to-even suggestion ({even}) in {note()!r}")
+    d.find_element(By.ID, "min-group").clear()
+    shot_at(d, "balance-note", "gui-balance-note.png")
+    Select(d.find_element(By.ID, "game")).select_by_value("onyx")
+    size_box.clear()
+    size_box.send_keys("12")
+    onyx12 = next(s for s in next(g for g in catalogue["games"] if g["id"] == "onyx")["sizes"]
+                  if s["size"] == 12)
+    box = d.find_element(By.ID, "open-start")
+    for _ in range(2):
+        box.click()
+        variant = next(b for b in onyx12["balance"]
+                       if b["open_start"] == box.is_selected() and b["swap"])
+        wait(d, "the study's note for the Onyx variant", lambda: variant["text"] in note())
+    log("balance note follows the form")
+
+
 def main():
     shots = sys.argv[4]
     os.makedirs(shots, exist_ok=True)
@@ -363,6 +403,7 @@ def main():
         candidates_and_rings(d)
         engines_game(d)
         clocks(d)
+        balance_note(d)
         no_console_errors(d)
         log("all details checked")
     finally:

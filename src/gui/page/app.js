@@ -622,6 +622,33 @@ function formForGame() {
   if (board) $("min-group").max = board.cells;
   document.querySelectorAll(".min-group-only").forEach((e) => { e.hidden = !game.has_min_group; });
   document.querySelectorAll(".start-options-only").forEach((e) => { e.hidden = !game.has_start_options; });
+  balanceNote();
+}
+
+// What the balance study (docs/balance.md) found for the board and rule
+// variant the form describes, and on an Odd side the smallest groups
+// closest to even.
+function balanceNote() {
+  const game = gameInfo($("game").value);
+  const n = Number($("size").value) || game.default_size;
+  const board = game.sizes.find((b) => b.size === n);
+  const notes = board ? board.balance : [];
+  let note;
+  let even = "";
+  if (game.has_min_group) {
+    const m = Number($("min-group").value) || n;
+    note = notes.find((b) => b.min_group === m);
+    if (board && board.even_min_groups.length) {
+      even = ` Closest to even on this side: smallest group ${board.even_min_groups.join(" or ")}.`;
+    }
+  } else if (game.has_start_options) {
+    note = notes.find((b) => b.open_start === $("open-start").checked && b.swap === $("swap-rule").checked);
+  } else {
+    note = notes[0];
+  }
+  $("balance-note").textContent = note
+    ? `Balance study: ${note.text}.${even}`
+    : `The balance study has no games of this board and variant.${even}`;
 }
 
 // ---- controls ----
@@ -748,6 +775,7 @@ function wire() {
     formForGame();
   });
   $("size").addEventListener("input", formForGame);
+  ["min-group", "open-start", "swap-rule"].forEach((id) => $(id).addEventListener("input", balanceNote));
   $("new-game").addEventListener("submit", async (e) => {
     e.preventDefault();
     const game = $("game").value;
