@@ -748,132 +748,194 @@ fn turns_parameter_limits_genmove_to_gogui_turns() {
     assert!(e.ok("oddity-param").lines().any(|l| l == "turns gogui"));
 }
 
-/// GoGui mode with `--gogui-wait`, Xodd: the cases of the parity rule
-/// entered one stone at a time, as clicks in GoGui send them. A first stone
-/// that a second may follow waits (the side to move stays): a second stone
-/// completes the turn, a pass ends it with the one stone where that is
-/// legal. A first stone no second may follow is a whole turn at once.
-/// Without `--gogui-wait` only a stone that cannot end the turn alone
-/// waits.
+/// The side to move, the points GoGui may click, the last turn of the
+/// game record and the board, as the ruler gives them.
+fn side(e: &mut Engine) -> String {
+    e.ok("gogui-rules_side_to_move")
+}
+
+fn legal(e: &mut Engine) -> Vec<String> {
+    let list = e.ok("gogui-rules_legal_moves");
+    list.split(' ').map(String::from).collect()
+}
+
+fn last_turn(e: &mut Engine) -> String {
+    let sgf = e.ok("printsgf");
+    let k = sgf.rfind(';').unwrap();
+    sgf[k + 1..].trim_end_matches(')').to_string()
+}
+
+fn board(e: &mut Engine) -> String {
+    e.ok("gogui-rules_board")
+}
+
+/// GoGui mode with `--gogui-wait`, Xodd, as a person clicks (GoGui's
+/// click always sends the mover's colour): every stone waits (the side to
+/// move stays), a click on a waiting stone changes its colour, and Pass
+/// ends the turn with the waiting stones. Every case of the parity rule:
+/// stones of either colour, first or second, alone or two, and passes.
 #[test]
 fn gogui_clicks_enter_xodd_turns() {
     let wait = ["--game", "xodd", "--size", "4", "--gogui", "--gogui-wait"];
     let mut e = Engine::start(&wait);
-    let side = |e: &mut Engine| e.ok("gogui-rules_side_to_move");
-    let legal = |e: &mut Engine| -> Vec<String> {
-        let list = e.ok("gogui-rules_legal_moves");
-        list.split(' ').map(String::from).collect()
-    };
-    let last_turn = |e: &mut Engine| {
-        let sgf = e.ok("printsgf");
-        let k = sgf.rfind(';').unwrap();
-        sgf[k + 1..].trim_end_matches(')').to_string()
-    };
-    // Black's first turn is one stone: no second may follow, it ends at once.
+    // Black's first turn is one stone, of either colour: the stone waits,
+    // no second may follow, and a click on it makes it white.
     e.ok("play b A1");
+    assert_eq!(side(&mut e), "black");
+    assert_eq!(board(&mut e), "....\n....\n....\nX...");
+    assert_eq!(legal(&mut e), ["A1", "pass"]);
+    assert_eq!(e.fails("play b B2"), "illegal move");
+    e.ok("play b A1");
+    assert_eq!(board(&mut e), "....\n....\n....\nO...");
+    e.ok("play b A1");
+    assert_eq!(board(&mut e), "....\n....\n....\nX...");
+    e.ok("play b A1");
+    e.ok("play b pass");
+    assert_eq!(last_turn(&mut e), "B[W:A1]");
     assert_eq!(side(&mut e), "white");
-    // A new white group makes the total even: the stone cannot end the turn
-    // (no pass), and waits for a second stone that changes the parity again.
+    // White: a black stone on D4 is a new group and leaves the total even,
+    // so it cannot end the turn alone (no pass); a new white group (C1)
+    // makes it odd again. Stones of the other colour, first and second.
     e.ok("play w D4");
+    e.ok("play w D4");
+    assert_eq!(board(&mut e), "...X\n....\n....\nO...");
     assert_eq!(side(&mut e), "white");
-    assert_eq!(e.ok("gogui-rules_board"), "...O\n....\n....\nX...");
     let l = legal(&mut e);
     assert!(!l.contains(&"pass".into()), "{l:?}");
-    // D3 joins D4 and keeps the parity: refused; B3 (a cell before D4) is
-    // a new group: listed and accepted.
     assert!(
-        !l.contains(&"D3".into()) && l.contains(&"B3".into()),
+        l.contains(&"D4".into()) && l.contains(&"C1".into()),
         "{l:?}"
     );
+    assert!(!l.contains(&"A1".into()), "{l:?}");
     assert_eq!(e.fails("play w pass"), "illegal move");
-    assert_eq!(e.fails("play w D3"), "illegal move");
+    // An occupied point, a point that is no point: refused, changing nothing.
+    assert_eq!(e.fails("play w A1"), "illegal move");
+    assert_eq!(e.fails("play w Z9"), "syntax error");
+    assert_eq!(board(&mut e), "...X\n....\n....\nO...");
+    e.ok("play w C1");
+    assert_eq!(board(&mut e), "...X\n....\n....\nO.O.");
+    assert_eq!(legal(&mut e), ["C1", "D4", "pass"]);
+    // A third stone is refused; the two wait until Pass.
+    assert_eq!(e.fails("play w B2"), "illegal move");
     assert_eq!(side(&mut e), "white");
-    e.ok("play w B3");
-    assert_eq!(last_turn(&mut e), "W[W:B3,W:D4]");
+    e.ok("play w pass");
+    assert_eq!(last_turn(&mut e), "W[W:C1,B:D4]");
     assert_eq!(side(&mut e), "black");
-    // A2 joins A1 and may end the turn alone, and a second stone may
-    // follow: it waits, with Pass and the stones that keep the parity
-    // (joining one group) listed.
-    e.ok("play b A2");
-    assert_eq!(side(&mut e), "black");
-    assert_eq!(legal(&mut e), ["B1", "B2", "A3", "pass"]);
-    assert_eq!(e.fails("play b C1"), "illegal move");
-    // Pass ends the turn with the one stone.
+    // Black, two stones of the other colour: white B1 joins A1 and C1 (the
+    // total goes from 3 to 2), a white B3 is a new group (3 again).
+    for p in ["B1", "B1", "B3"] {
+        e.ok(&format!("play b {p}"));
+    }
+    assert_eq!(board(&mut e), "...X\n.X..\n....\nOOO.");
+    // Black B3 with white B1 makes 3 too: Pass is listed either way.
+    assert!(legal(&mut e).contains(&"pass".into()));
+    e.ok("play b B3");
+    assert_eq!(board(&mut e), "...X\n.O..\n....\nOOO.");
     e.ok("play b pass");
-    assert_eq!(last_turn(&mut e), "B[B:A2]");
-    assert_eq!(side(&mut e), "white");
-    // `undo` takes back one move as GoGui counts them: the pass, leaving
-    // A2 waiting; then a second stone makes the two-stone turn.
+    assert_eq!(last_turn(&mut e), "B[W:B1,W:B3]");
+    // `undo` takes back one move as GoGui counts them: the pass (the
+    // stones wait again), then the colour change, then the stone.
     e.ok("undo");
     assert_eq!(side(&mut e), "black");
-    assert_eq!(last_turn(&mut e), "W[W:B3,W:D4]");
-    assert_eq!(e.ok("gogui-rules_board"), "...O\n.O..\nX...\nX...");
-    e.ok("play b A3");
-    assert_eq!(last_turn(&mut e), "B[B:A2,B:A3]");
-    assert_eq!(side(&mut e), "white");
-    // Undo: A3 goes, A2 waits again; undo: A2 goes; undo: White's second
-    // stone goes, its first (D4) waits.
+    assert_eq!(last_turn(&mut e), "W[W:C1,B:D4]");
+    assert_eq!(board(&mut e), "...X\n.O..\n....\nOOO.");
     e.ok("undo");
-    assert_eq!(e.ok("gogui-rules_board"), "...O\n.O..\nX...\nX...");
-    assert_eq!(side(&mut e), "black");
+    assert_eq!(board(&mut e), "...X\n.X..\n....\nOOO.");
     e.ok("undo");
-    assert_eq!(e.ok("gogui-rules_board"), "...O\n.O..\n....\nX...");
-    e.ok("undo");
-    assert_eq!(e.ok("gogui-rules_board"), "...O\n....\n....\nX...");
-    assert_eq!(side(&mut e), "white");
-    e.ok("play w B3");
-    // A new group and one that joins: the second is refused and the first
-    // stone keeps waiting.
-    e.ok("play b C1");
-    assert_eq!(e.fails("play b A2"), "illegal move");
-    assert_eq!(e.ok("gogui-rules_board"), "...O\n.O..\n....\nX.X.");
-    e.ok("play b C3");
-    assert_eq!(last_turn(&mut e), "B[B:C1,B:C3]");
+    assert_eq!(board(&mut e), "...X\n....\n....\nOOO.");
+    // A mixed turn instead: white B1 (total 2), black B3 (a new group: 3).
+    e.ok("play b B3");
+    e.ok("play b pass");
+    assert_eq!(last_turn(&mut e), "B[W:B1,B:B3]");
+    // White: a stone of its own colour that may end the turn alone (A2
+    // joins the white group: the total stays 3), then Pass.
+    e.ok("play w A2");
+    assert!(legal(&mut e).contains(&"pass".into()));
+    e.ok("play w pass");
+    assert_eq!(last_turn(&mut e), "W[W:A2]");
     // With nothing waiting, `pass` is a pass; two end the game, and then
     // `pass` is accepted and changes nothing, and `undo` takes it back.
-    e.ok("play w pass");
     e.ok("play b pass");
+    e.ok("play w pass");
     assert_eq!(e.ok("gogui-rules_legal_moves"), "");
     let result = e.ok("gogui-rules_final_result");
-    e.ok("play w pass");
+    assert!(result.starts_with("B+") || result.starts_with("W+"));
+    assert_eq!(e.fails("play b C3"), "illegal move");
+    e.ok("play b pass");
     e.ok("undo");
     assert_eq!(e.ok("gogui-rules_final_result"), result);
     e.ok("undo");
     assert_eq!(e.ok("gogui-rules_final_result"), "unknown");
+    assert_eq!(side(&mut e), "white");
+}
+
+/// Without `--gogui-wait` (the engines' mode, gogui-twogtp's): a stone
+/// ends the turn at once where the stones with it make a legal turn, and
+/// waits where they do not; a click on a waiting stone changes its colour
+/// there too.
+#[test]
+fn gogui_stones_wait_only_where_needed_without_gogui_wait() {
+    let mut e = Engine::start(&["--game", "xodd", "--size", "4", "--gogui"]);
+    e.ok("play b A1");
+    assert_eq!(last_turn(&mut e), "B[B:A1]");
+    // A new white group leaves the total even: it waits, and turned black
+    // it still does (two black groups).
+    e.ok("play w D4");
+    e.ok("play w D4");
+    assert_eq!(side(&mut e), "white");
+    assert_eq!(board(&mut e), "...X\n....\n....\nX...");
+    // A white C1 with it makes the total 3: the turn ends at once.
+    e.ok("play w C1");
+    assert_eq!(last_turn(&mut e), "W[W:C1,B:D4]");
     assert_eq!(side(&mut e), "black");
-
-    // The last empty point: a stone there may end the turn and no second
-    // may follow, so it is the whole turn at once.
-    let mut e = Engine::start(&["--game", "xodd", "--size", "3", "--gogui", "--gogui-wait"]);
-    e.ok("oddity-set_position b B:A3 B:B3 W:A2 W:B2 W:C2 B:A1 B:B1 B:C1");
-    e.ok("play b C3");
-    assert_eq!(side(&mut e), "white");
-    assert_eq!(last_turn(&mut e), "B[B:C3]");
-
-    // Without --gogui-wait: a stone that may end the turn alone does.
-    let mut e = Engine::start(&wait[..5]);
-    for p in ["b A1", "w D4", "w B3", "b A2"] {
-        e.ok(&format!("play {p}"));
-    }
-    assert_eq!(side(&mut e), "white");
-    assert_eq!(last_turn(&mut e), "B[B:A2]");
+    // B1 joins A1: one stone ends the turn.
+    e.ok("play b B1");
+    assert_eq!(last_turn(&mut e), "B[B:B1]");
     e.ok("undo");
-    assert_eq!(last_turn(&mut e), "W[W:B3,W:D4]");
-    assert_eq!(e.ok("gogui-rules_board"), "...O\n.O..\n....\nX...");
+    assert_eq!(last_turn(&mut e), "W[W:C1,B:D4]");
+    assert_eq!(board(&mut e), "...X\n....\n....\nX.O.");
+    // Odd: every stone is a whole turn; the colour of `play` names it.
+    let mut e = Engine::start(&["--game", "odd", "--size", "3", "--gogui"]);
+    e.ok("play b C3");
+    assert_eq!(last_turn(&mut e), "B[B:C3]");
+    e.ok("play b A1");
+    assert_eq!(last_turn(&mut e), "W[B:A1]");
+}
 
-    // Yodd: the same scheme on the hex-hex board.
+/// Odd with `--gogui-wait`: each turn is one stone, of either colour: the
+/// stone waits for a click on it (its colour changes) or Pass.
+#[test]
+fn gogui_clicks_enter_odd_turns_of_either_colour() {
+    let mut e = Engine::start(&["--game", "odd", "--size", "3", "--gogui", "--gogui-wait"]);
+    e.ok("play b C3");
+    assert_eq!(side(&mut e), "black");
+    assert_eq!(legal(&mut e), ["C3", "pass"]);
+    assert_eq!(e.fails("play b A1"), "illegal move");
+    e.ok("play b C3");
+    e.ok("play b pass");
+    assert_eq!(last_turn(&mut e), "B[W:C3]");
+    assert_eq!(side(&mut e), "white");
+    // With nothing waiting there is no pass in Odd.
+    assert!(!legal(&mut e).contains(&"pass".into()));
+    assert_eq!(e.fails("play w pass"), "illegal move");
+    e.ok("play w A1");
+    e.ok("play w pass");
+    assert_eq!(last_turn(&mut e), "W[W:A1]");
+    e.ok("undo");
+    e.ok("undo");
+    assert_eq!(side(&mut e), "white");
+    assert!(!board(&mut e).contains('X'));
+    // Yodd: the same on the hex-hex board; a black stone for White waits
+    // for a second one.
     let mut e = Engine::start(&["--game", "yodd", "--size", "3", "--gogui", "--gogui-wait"]);
     e.ok("play b C3");
-    assert_eq!(side(&mut e), "white");
+    e.ok("play b pass");
     e.ok("play w A1");
-    assert_eq!(side(&mut e), "white");
+    e.ok("play w A1");
     assert!(!legal(&mut e).contains(&"pass".into()));
     e.ok("play w E5");
-    e.ok("play b C2");
-    assert_eq!(side(&mut e), "black");
-    assert!(legal(&mut e).contains(&"pass".into()));
-    e.ok("play b D4");
-    assert_eq!(last_turn(&mut e), "B[B:C2,B:D4]");
+    e.ok("play w pass");
+    assert_eq!(last_turn(&mut e), "W[B:A1,W:E5]");
 }
 
 /// The case: Xodd 9, E5; White E2 and G6; then D5, which could end
@@ -886,16 +948,17 @@ fn gogui_clicks_enter_a_two_stone_turn_whose_first_stone_may_end_it() {
     for p in ["b E5", "w E2", "w G6", "b D5"] {
         e.ok(&format!("play {p}"));
     }
-    assert_eq!(e.ok("gogui-rules_side_to_move"), "white");
+    assert_eq!(side(&mut e), "white");
     let mut e = Engine::start(&args);
-    for p in ["b E5", "w E2", "w G6", "b D5"] {
+    for p in ["b E5", "b pass", "w E2", "w G6", "w pass", "b D5"] {
         e.ok(&format!("play {p}"));
     }
-    assert_eq!(e.ok("gogui-rules_side_to_move"), "black");
-    assert_eq!(e.ok("gogui-rules_legal_moves"), "D4 E4 C5 F5 D6 E6 pass");
+    assert_eq!(side(&mut e), "black");
+    assert!(legal(&mut e).contains(&"pass".into()));
     e.ok("play b C5");
+    e.ok("play b pass");
     assert!(e.ok("printsgf").ends_with(";W[W:E2,W:G6]\n;B[B:C5,B:D5])"));
-    assert_eq!(e.ok("gogui-rules_side_to_move"), "white");
+    assert_eq!(side(&mut e), "white");
 }
 
 /// The moves a GoGui window sends: the engine asked again for the same
@@ -974,24 +1037,61 @@ fn gogui_genmove_with_a_waiting_stone() {
     e.ok("play w D4");
     assert_eq!(
         e.fails("genmove w"),
-        "the waiting stone needs a second stone"
+        "the waiting stones are not a legal turn"
     );
     assert_eq!(e.ok("gogui-rules_board"), "...O\n....\n....\nX...");
     e.ok("play w B3");
+    e.ok("play w pass");
     e.ok("play b A2");
     assert_eq!(e.ok("reg_genmove b"), "pass");
     assert_eq!(e.ok("gogui-rules_side_to_move"), "black");
     assert_eq!(e.ok("genmove b"), "pass");
     assert!(e.ok("printsgf").ends_with(";B[B:A2])"));
-    // The engine's stone: White may join B3 or D4; if a second white stone
-    // may follow, it waits, and `undo` takes it back.
+    // The engine's stone waits too, and `undo` takes it back.
     let before = e.ok("gogui-rules_board");
     let v = e.ok("genmove w");
-    if e.ok("gogui-rules_side_to_move") == "white" {
-        assert_ne!(e.ok("gogui-rules_board"), before, "{v}");
-        e.ok("undo");
-        assert_eq!(e.ok("gogui-rules_board"), before);
-        assert_eq!(e.ok("gogui-rules_side_to_move"), "white");
+    assert_eq!(e.ok("gogui-rules_side_to_move"), "white", "{v}");
+    assert_ne!(e.ok("gogui-rules_board"), before, "{v}");
+    e.ok("undo");
+    assert_eq!(e.ok("gogui-rules_board"), before);
+    assert_eq!(e.ok("gogui-rules_side_to_move"), "white");
+}
+
+/// With `--gogui-wait` and `turns all` the engine plays every turn, one
+/// GoGui move at a time as a person clicks it: its first stone, a move on
+/// a stone of the other colour (GoGui asking again), the second stone, and
+/// the pass that ends the turn. A second engine as GoGui's ruler takes the
+/// same moves and keeps the same game.
+#[test]
+fn gogui_engine_plays_every_turn_with_waiting_stones() {
+    for (game, size) in [("odd", "3"), ("xodd", "4"), ("yodd", "3")] {
+        let args = [
+            "--game",
+            game,
+            "--size",
+            size,
+            "--gogui",
+            "--gogui-wait",
+            "--param",
+            "turns=all",
+        ];
+        let mut engine = Engine::start(&args);
+        let mut ruler = Engine::start(&args);
+        let mut moves = 0;
+        while ruler.ok("gogui-rules_final_result") == "unknown" {
+            let seat = ruler.ok("gogui-rules_side_to_move");
+            let v = engine.ok(&format!("genmove {seat}"));
+            assert!(!v.contains(':') && !v.contains(','), "{game}: {v}");
+            ruler.ok(&format!("play {seat} {v}"));
+            assert_eq!(board(&mut ruler), board(&mut engine), "{game}");
+            moves += 1;
+            assert!(moves < 500, "{game}");
+        }
+        let sgf = engine.ok("printsgf");
+        assert_eq!(sgf, ruler.ok("printsgf"), "{game}");
+        // Some turn had a stone of the other colour or two stones.
+        let other = sgf.contains(";B[W:") || sgf.contains(";W[B:") || sgf.contains(',');
+        assert!(other, "{game}: {sgf}");
     }
 }
 

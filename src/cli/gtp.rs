@@ -46,9 +46,9 @@ pub struct GtpArgs {
     /// sizes and vertex names (see protocol.md).
     #[arg(long)]
     pub gogui: bool,
-    /// With --gogui: every first stone of an Xodd/Yodd turn that a second
-    /// may follow waits for it, and Pass ends the turn with the one stone,
-    /// so that a person can click every turn (see protocol.md).
+    /// With --gogui, Odd/Xodd/Yodd: every stone waits until Pass ends the
+    /// turn, and a click on a waiting stone changes its colour, so that a
+    /// person can click every turn (see protocol.md).
     #[arg(long, requires = "gogui")]
     pub gogui_wait: bool,
     /// Any engine parameter as NAME=VALUE (repeatable), e.g.

@@ -5,23 +5,30 @@
 //! `play`; the ruler is a second engine process that GoGui replays from
 //! `clear_board` whenever it redraws. So how a move is taken depends only
 //! on the moves before it and on the command line (`--gogui-wait`, which
-//! the ruler shares):
-//! - a first stone that cannot end the turn alone waits for a second one
-//!   (the side to move stays);
-//! - with `--gogui-wait`, so does one that may end the turn alone where a
-//!   second may follow, and a pass ends that turn with the one stone;
-//! - any other first stone is a whole turn at once (every Odd turn, Black's
-//!   first Xodd/Yodd turn, without `--gogui-wait` a stone that may end the
-//!   turn alone);
+//! the ruler shares). The stones of the turn being entered **wait** (the
+//! side to move stays) until the turn is complete:
+//! - a stone on a waiting stone's point changes that stone's colour (a
+//!   second click on it): this is how a person puts a stone of the other
+//!   colour, since a GoGui click always has the mover's colour;
+//! - a pass ends the turn with the waiting stones (a pass where none
+//!   waits);
+//! - with `--gogui-wait` every stone waits, so every turn is its stones
+//!   (each clicked once, or twice for the other colour) and a pass;
+//! - without it a stone ends the turn at once where the stones with it make
+//!   a legal turn, and waits only where they do not;
+//! - a stone is refused (and changes nothing) where no legal turn has
+//!   stones, of some colours, on the waiting stones' points and on its own;
 //! - a move of the other seat (gogui-twogtp sends whole turns, the seats
-//!   taking turns) ends the waiting stone's turn with it alone, where it
-//!   may; where it may not, a stone of the other colour is its second stone.
+//!   taking turns) ends the waiting stones' turn first, where they make a
+//!   legal turn; where they do not, a stone of the other colour is one of
+//!   the turn's stones (typed in GoGui's shell).
 //!
 //! `undo` takes back one such move, as GoGui counts them.
 
 use crate::rules::moves::{Colour, Stone, Turn};
 use crate::rules::position::AnyGame;
 use crate::rules::record::GameRecord;
+use crate::rules::topology::Cell;
 
 /// One move as GoGui counts them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,11 +38,25 @@ pub(super) enum Click {
     Resign,
 }
 
+/// The stones of the turn being entered, and the seat entering it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Held {
+    pub seat: Colour,
+    pub stones: Vec<Stone>,
+}
+
+impl Held {
+    /// The turn these stones make.
+    fn turn(&self) -> Turn {
+        Turn::stones(self.stones[0], self.stones.get(1).copied())
+    }
+}
+
 /// The turn being entered, and the moves entered, for `undo`.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Entry {
-    /// The first stone of the turn being entered, and the seat entering it.
-    pub held: Option<(Colour, Stone)>,
+    /// The waiting stones of the turn being entered.
+    pub held: Option<Held>,
     /// The record's turn count when `moves` began.
     base: usize,
     /// The moves entered since then, in order.
@@ -55,7 +76,7 @@ impl Entry {
             self.base = record.moves().len();
         }
         let mut next = record.clone();
-        let mut held = self.held;
+        let mut held = self.held.clone();
         take(&mut next, &mut held, colour, click, wait_always)?;
         *record = next;
         self.held = held;
@@ -80,16 +101,27 @@ impl Entry {
         true
     }
 
-    /// Before `seat` moves: a waiting stone of the other seat that may end
-    /// its turn alone becomes that turn (what the next move of `seat` would
-    /// do).
+    /// Before `seat` moves: waiting stones of the other seat that make a
+    /// legal turn become that turn (what the next move of `seat` would do).
     pub fn settle(&mut self, record: &mut GameRecord, seat: Colour) {
-        if let Some((mover, first)) = self.held
-            && mover != seat
-            && record.play(mover, Turn::Stones(first, None)).is_ok()
-        {
-            self.held = None;
-        }
+        settle(record, &mut self.held, seat);
+    }
+
+    /// The waiting stones of `seat`, if any.
+    pub fn held_by(&self, seat: Colour) -> Option<&[Stone]> {
+        self.held
+            .as_ref()
+            .filter(|h| h.seat == seat)
+            .map(|h| h.stones.as_slice())
+    }
+}
+
+fn settle(record: &mut GameRecord, held: &mut Option<Held>, seat: Colour) {
+    if let Some(h) = held
+        && h.seat != seat
+        && record.play(h.seat, h.turn()).is_ok()
+    {
+        *held = None;
     }
 }
 
@@ -97,7 +129,7 @@ impl Entry {
 /// changed (callers work on copies).
 fn take(
     record: &mut GameRecord,
-    held: &mut Option<(Colour, Stone)>,
+    held: &mut Option<Held>,
     colour: Colour,
     click: Click,
     wait_always: bool,
@@ -109,23 +141,43 @@ fn take(
             _ => Err("the game is over".into()),
         };
     }
-    if let Some((mover, first)) = *held
-        && mover != colour
-        && record.play(mover, Turn::Stones(first, None)).is_ok()
-    {
-        *held = None;
-    }
-    let mover = record.position().to_move();
-    let turn = match (*held, click) {
+    settle(record, held, colour);
+    let pos = record.position();
+    let mover = pos.to_move();
+    let turn = match (held.as_mut(), click) {
         (_, Click::Resign) => Turn::Resign,
         (None, Click::Pass) => Turn::Pass,
-        (Some((_, first)), Click::Pass) => Turn::Stones(first, None),
-        (Some((_, first)), Click::Stone(s)) => Turn::stones(first, Some(s)),
-        (None, Click::Stone(s)) if waits(record.position(), s, wait_always) => {
-            *held = Some((mover, s));
+        (Some(h), Click::Pass) => h.turn(),
+        (Some(h), Click::Stone(s)) if h.stones.iter().any(|w| w.cell == s.cell) => {
+            for w in h.stones.iter_mut().filter(|w| w.cell == s.cell) {
+                w.colour = w.colour.opposite();
+            }
             return Ok(());
         }
-        (None, Click::Stone(s)) => Turn::Stones(s, None),
+        (h, Click::Stone(s)) => {
+            let mut stones = h.map_or_else(Vec::new, |h| h.stones.clone());
+            stones.push(s);
+            let cells: Vec<Cell> = stones.iter().map(|w| w.cell).collect();
+            if pos.stone_at(s.cell).is_some() || !viable(pos, &cells) {
+                return Err(format!(
+                    "no legal turn has stones on {}",
+                    cells
+                        .iter()
+                        .map(|&c| pos.topology().name(c))
+                        .collect::<Vec<_>>()
+                        .join(" and ")
+                ));
+            }
+            let whole = Held {
+                seat: mover,
+                stones,
+            };
+            if wait_always || pos.clone().play_turn(&whole.turn()).is_err() {
+                *held = Some(whole);
+                return Ok(());
+            }
+            whole.turn()
+        }
     };
     let topo = record.position().topology();
     record
@@ -135,23 +187,33 @@ fn take(
     Ok(())
 }
 
-/// Whether `first` waits for a second stone: where one may follow, and
-/// the stone cannot end the turn alone or `wait_always`.
-fn waits(pos: &AnyGame, first: Stone, wait_always: bool) -> bool {
-    (wait_always || pos.clone().play_turn(&Turn::Stones(first, None)).is_err())
-        && second_may_follow(pos, first)
-}
-
-/// Whether some legal turn of the mover has `first` and a second stone.
-fn second_may_follow(pos: &AnyGame, first: Stone) -> bool {
-    let topo = pos.topology();
-    topo.cells()
-        .iter()
-        .filter(|&&cell| cell != first.cell && pos.stone_at(cell).is_none())
-        .flat_map(|&cell| Colour::BOTH.map(|colour| Stone { cell, colour }))
-        .any(|second| {
-            pos.clone()
-                .play_turn(&Turn::stones(first, Some(second)))
-                .is_ok()
-        })
+/// Whether some legal turn of the mover puts stones, of some colours, on
+/// exactly these cells, or on these and one more.
+pub(super) fn viable(pos: &AnyGame, cells: &[Cell]) -> bool {
+    let legal = |stones: &[Stone]| {
+        let turn = Turn::stones(stones[0], stones.get(1).copied());
+        pos.clone().play_turn(&turn).is_ok()
+    };
+    let stone = |cell, colour| Stone { cell, colour };
+    match *cells {
+        [a] => Colour::BOTH.into_iter().any(|ca| {
+            legal(&[stone(a, ca)])
+                || pos
+                    .topology()
+                    .cells()
+                    .iter()
+                    .filter(|&&b| b != a && pos.stone_at(b).is_none())
+                    .any(|&b| {
+                        Colour::BOTH
+                            .into_iter()
+                            .any(|cb| legal(&[stone(a, ca), stone(b, cb)]))
+                    })
+        }),
+        [a, b] => Colour::BOTH.into_iter().any(|ca| {
+            Colour::BOTH
+                .into_iter()
+                .any(|cb| legal(&[stone(a, ca), stone(b, cb)]))
+        }),
+        _ => false,
+    }
 }

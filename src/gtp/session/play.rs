@@ -16,6 +16,7 @@ use crate::rules::kind::GameKind;
 use crate::rules::moves::{Colour, Stone, TokenErrorKind, Turn};
 use crate::rules::position::AnyGame;
 use crate::rules::record::GameRecord;
+use crate::rules::topology::Cell;
 
 impl Session {
     pub(super) fn play(&mut self, args: &[String], _: &mut Ctx) -> Reply {
@@ -231,8 +232,14 @@ impl Session {
             return syntax();
         };
         if self.enters_stones() {
-            if self.record.is_over() || self.entry.held.is_some_and(|(s, _)| s == seat) {
+            if self.record.is_over() {
                 return self.genmove_pass(seat, commit);
+            }
+            if let Some(held) = self.entry.held_by(seat) {
+                return match self.planned_step(seat, held) {
+                    Some(cell) => self.genmove_stone(seat, cell, commit),
+                    None => self.genmove_pass(seat, commit),
+                };
             }
             self.entry.settle(&mut self.record, seat);
         }
@@ -249,12 +256,25 @@ impl Session {
         let Some(turn) = self.choose(seat, &report) else {
             return err("game is over");
         };
-        let token = match (self.gogui, self.gogui_vertex(seat, &turn)) {
-            (false, _) => self.pos().token(&turn),
-            (true, Some(vertex)) => vertex,
+        if commit {
+            self.plan = None;
+        }
+        let token = match (self.gogui, self.gogui_vertex(seat, &turn), turn) {
+            (false, ..) => self.pos().token(&turn),
+            (true, Some(vertex), _) => vertex,
+            // With --gogui-wait a turn GoGui has no name for is played over
+            // several GoGui moves: its first stone now, then (GoGui asking
+            // again, the stones waiting) a click on a stone to change its
+            // colour, the second stone, and the pass that ends the turn.
+            (true, None, Turn::Stones(first, _)) if self.enters_stones() && self.wait_always => {
+                if commit {
+                    self.plan = Some((seat, turn));
+                }
+                return self.genmove_stone(seat, first.cell, commit);
+            }
             // GoGui would take any other answer for a malformed vertex, and
             // its game would part from the engine's: play nothing.
-            (true, None) => {
+            (true, None, _) => {
                 return err(format!("{} is not a GoGui move", self.pos().token(&turn)));
             }
         };
@@ -277,11 +297,52 @@ impl Session {
         }
     }
 
+    /// The next GoGui move of the turn the engine chose (`genmove` with
+    /// --gogui-wait), with `held` of it placed: a waiting stone of the
+    /// wrong colour (a click on it changes the colour), else a stone still
+    /// to place; `None` when the stones are all placed (the pass ends the
+    /// turn) or they are not that turn's.
+    fn planned_step(&self, seat: Colour, held: &[Stone]) -> Option<Cell> {
+        let Some((s, Turn::Stones(a, b))) = self.plan else {
+            return None;
+        };
+        let planned: Vec<Stone> = std::iter::once(a).chain(b).collect();
+        if s != seat
+            || !held
+                .iter()
+                .all(|h| planned.iter().any(|p| p.cell == h.cell))
+        {
+            return None;
+        }
+        match held.iter().find(|h| !planned.contains(h)) {
+            Some(wrong) => Some(wrong.cell),
+            None => planned
+                .iter()
+                .find(|p| !held.iter().any(|h| h.cell == p.cell))
+                .map(|p| p.cell),
+        }
+    }
+
+    /// Answers a GoGui move of the engine's that puts a stone of `seat`'s
+    /// colour on `cell`, or changes the colour of its waiting stone there.
+    fn genmove_stone(&mut self, seat: Colour, cell: Cell, commit: bool) -> Reply {
+        let click = Click::Stone(Stone { cell, colour: seat });
+        if commit
+            && let Err(e) = self
+                .entry
+                .enter(&mut self.record, seat, click, self.wait_always)
+        {
+            log::error!("the engine's own stone: {e}");
+            return err("internal error");
+        }
+        ok(Grid::new(self.pos().topology()).name(cell))
+    }
+
     /// GoGui mode, Odd/Xodd/Yodd: `genmove` answers `pass` after the end of
-    /// the game (changing nothing), and with the seat's own first stone
-    /// waiting, where it ends the turn with that stone: GoGui asks its
-    /// engine for a move again after such a stone (with `--gogui-wait`,
-    /// after the engine's own too).
+    /// the game (changing nothing), and with the seat's own stones waiting,
+    /// where it ends the turn with them: GoGui asks its engine for a move
+    /// again after such a stone (with `--gogui-wait`, after the engine's
+    /// own too).
     fn genmove_pass(&mut self, seat: Colour, commit: bool) -> Reply {
         let mut record = self.record.clone();
         let mut entry = self.entry.clone();
@@ -294,7 +355,7 @@ impl Session {
             }
             Err(e) => {
                 log::info!("{e}");
-                err("the waiting stone needs a second stone")
+                err("the waiting stones are not a legal turn")
             }
         }
     }

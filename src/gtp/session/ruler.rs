@@ -6,7 +6,7 @@ use super::reply::{Ctx, Reply, arity, ok};
 use super::state::Session;
 use crate::gtp::gogui::Grid;
 use crate::rules::kind::GameKind;
-use crate::rules::moves::{Colour, Turn};
+use crate::rules::moves::{Colour, Stone, Turn};
 
 impl Session {
     pub(super) fn analyze_commands(&mut self, args: &[String], _: &mut Ctx) -> Reply {
@@ -41,13 +41,13 @@ impl Session {
     }
 
     /// GoGui's grid row by row from the top, one character a point: `X`
-    /// black, `O` white, `.` empty, `?` not on the board. A waiting first
-    /// stone of an Xodd/Yodd turn is shown.
+    /// black, `O` white, `.` empty, `?` not on the board. The waiting
+    /// stones of an Odd/Xodd/Yodd turn are shown.
     pub(super) fn rules_board(&mut self, args: &[String], _: &mut Ctx) -> Reply {
         arity(args, 0, || {
             let pos = self.pos();
             let grid = Grid::new(pos.topology());
-            let waiting = self.entry.held.map(|(_, s)| s);
+            let waiting: &[Stone] = self.entry.held.as_ref().map_or(&[], |h| &h.stones);
             let lines: Vec<String> = (0..grid.side)
                 .rev()
                 .map(|y| {
@@ -55,7 +55,8 @@ impl Session {
                         .map(|x| match grid.cell(x, y) {
                             None => '?',
                             Some(c) => match waiting
-                                .filter(|s| s.cell == c)
+                                .iter()
+                                .find(|s| s.cell == c)
                                 .map(|s| s.colour)
                                 .or_else(|| pos.stone_at(c))
                             {
@@ -71,45 +72,37 @@ impl Session {
         })
     }
 
-    /// The points GoGui may click now, for a stone of the mover's colour:
-    /// those that start a legal turn, or with a first Xodd/Yodd stone
-    /// waiting, those that complete one with it. `pass` where the turn may
-    /// pass, end after the waiting stone, or swap (Onyx).
+    /// The points GoGui may click now (its click puts a stone of the
+    /// mover's colour, and a click on a waiting stone changes its colour):
+    /// the points of the legal turns, with stones of either colour; with
+    /// stones waiting, those points and the points that complete a legal
+    /// turn with them. `pass` where the turn may pass, end with the
+    /// waiting stones as they are, or White may swap (Onyx).
     pub(super) fn rules_legal_moves(&mut self, args: &[String], _: &mut Ctx) -> Reply {
         arity(args, 0, || {
             if self.record.is_over() {
                 return ok("");
             }
             let pos = self.pos();
-            let colour = pos.to_move();
-            let turns = pos.legal_turns();
+            let held = self.entry.held.as_ref().map(|h| h.stones.as_slice());
             let mut cells = BTreeSet::new();
             let mut pass = false;
-            for turn in &turns {
-                match (self.entry.held, turn) {
-                    (None, Turn::Stones(a, b)) => {
-                        cells.extend(
-                            std::iter::once(a)
-                                .chain(b)
-                                .filter(|s| s.colour == colour)
-                                .map(|s| s.cell),
-                        );
-                    }
-                    (None, Turn::Pass | Turn::Swap) => pass = true,
-                    (Some((_, first)), Turn::Stones(a, None)) => pass |= *a == first,
-                    (Some((_, first)), Turn::Stones(a, Some(b))) => {
-                        let other = if *a == first {
-                            b
-                        } else if *b == first {
-                            a
-                        } else {
-                            continue;
-                        };
-                        if other.colour == colour {
-                            cells.insert(other.cell);
+            for turn in &pos.legal_turns() {
+                let stones: Vec<Stone> = match turn {
+                    Turn::Stones(a, b) => std::iter::once(*a).chain(*b).collect(),
+                    _ => Vec::new(),
+                };
+                match held {
+                    None if stones.is_empty() => pass = true,
+                    None => cells.extend(stones.iter().map(|s| s.cell)),
+                    Some(held) => {
+                        // A turn with a stone on each waiting stone's point.
+                        if held.iter().all(|h| stones.iter().any(|s| s.cell == h.cell)) {
+                            cells.extend(stones.iter().map(|s| s.cell));
+                            pass |= held.len() == stones.len()
+                                && held.iter().all(|h| stones.contains(h));
                         }
                     }
-                    _ => {}
                 }
             }
             let grid = Grid::new(pos.topology());

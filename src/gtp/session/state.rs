@@ -8,6 +8,7 @@ use crate::gtp::clock::Clock;
 use crate::gtp::think::{Params, StopFlag, Thinker};
 use crate::rules::game::{GameSpec, Rules};
 use crate::rules::kind::GameKind;
+use crate::rules::moves::{Colour, Turn};
 use crate::rules::position::AnyGame;
 use crate::rules::record::GameRecord;
 
@@ -36,9 +37,13 @@ pub struct Session {
     /// GoGui mode, Odd/Xodd/Yodd: the turn being entered one stone at a
     /// time.
     pub(super) entry: Entry,
-    /// GoGui mode: every first stone that a second may follow waits for it
-    /// (`--gogui-wait`), not only those that cannot end the turn alone.
+    /// GoGui mode: every stone waits until a pass ends the turn
+    /// (`--gogui-wait`), not only those that cannot end the turn without
+    /// more stones or another colour.
     pub(super) wait_always: bool,
+    /// GoGui mode with `--gogui-wait`: the engine's turn being played over
+    /// several GoGui moves, and its seat.
+    pub(super) plan: Option<(Colour, Turn)>,
     pub(super) quit: bool,
     pub(super) stop: StopFlag,
 }
@@ -55,6 +60,7 @@ impl Session {
             gogui: false,
             entry: Default::default(),
             wait_always: false,
+            plan: None,
             quit: false,
             stop: StopFlag::new(),
         })
@@ -92,6 +98,7 @@ impl Session {
     /// After an internal error: drop half-done state.
     pub fn recover(&mut self) {
         self.entry = Default::default();
+        self.plan = None;
         self.thinker.clear();
     }
 
@@ -100,6 +107,7 @@ impl Session {
         let start = make_game(&spec)?;
         self.record = GameRecord::new(start);
         self.entry = Default::default();
+        self.plan = None;
         self.thinker.clear();
         self.clock.left = [None, None];
         Ok(())
