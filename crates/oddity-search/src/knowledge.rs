@@ -41,6 +41,9 @@ pub struct Resolved {
     pub rave_depth: u32,
     pub priors: bool,
     pub prior_weight: f32,
+    /// Priors from the learned patterns ([`crate::patterns`]) instead of
+    /// the hand-written ones.
+    pub patterns: bool,
     pub playouts: bool,
     pub replies: u32,
     pub bridges: bool,
@@ -60,6 +63,7 @@ pub fn defaults(kind: GameKind) -> Resolved {
         rave_depth: u32::MAX,
         priors: true,
         prior_weight: 4.0,
+        patterns: false,
         playouts: true,
         replies: 100,
         bridges: false,

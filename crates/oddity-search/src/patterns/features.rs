@@ -14,6 +14,10 @@
 //! - `size` (only where a smallest group counts, Odd): whether the group
 //!   it makes stays below the smallest counted size, reaches it, or joins
 //!   a group already counted, likewise;
+//! - `count` (Odd): how the stone changes the number of counted groups
+//!   (-2 or less, -1, 0, +1), times two plus whether the count after it
+//!   has the parity the mover wins with (Black odd, White even,
+//!   `docs/rules.md`);
 //! - `distance`: steps on the board to the nearer of the last two stones
 //!   placed (1, 2, 3, 4 or more, or none known).
 //!
@@ -28,9 +32,9 @@ use oddity_rules::topology::{BoardKind, Cell, Topology};
 use super::shape::{BLACK, EMPTY, Layout, OFF, OFF_BOARD, WHITE};
 
 /// Feature groups of a candidate.
-pub const GROUPS: usize = 5;
+pub const GROUPS: usize = 6;
 /// The groups' names, as the weights file spells them.
-pub const GROUP_NAMES: [&str; GROUPS] = ["shape", "joins", "touches", "size", "distance"];
+pub const GROUP_NAMES: [&str; GROUPS] = ["shape", "joins", "touches", "size", "count", "distance"];
 /// No value in this group.
 pub const NONE: u32 = u32::MAX;
 
@@ -41,11 +45,33 @@ pub type Features = [u32; GROUPS];
 const JOINS: u32 = 8;
 const TOUCHES: u32 = 8;
 const SIZE: u32 = 6;
+const COUNT: u32 = 8;
 const DISTANCE: u32 = 5;
 
 /// How many values each group has on a board whose ring has `len` points.
 pub fn group_sizes(len: usize) -> [u32; GROUPS] {
-    [(2u32 << (2 * len)) + 3, JOINS, TOUCHES, SIZE, DISTANCE]
+    [
+        (2u32 << (2 * len)) + 3,
+        JOINS,
+        TOUCHES,
+        SIZE,
+        COUNT,
+        DISTANCE,
+    ]
+}
+
+/// What a stone joins and touches.
+struct Merge {
+    /// Groups of its colour it joins.
+    joined: usize,
+    /// Groups of the other colour it touches.
+    touched: usize,
+    /// The size of the group it makes.
+    size: usize,
+    /// Whether a joined group was counted already (Odd).
+    counted_before: bool,
+    /// How the number of counted groups changes (Odd).
+    count_change: i32,
 }
 
 /// A board's stones, ring codes and groups, for feature extraction.
@@ -63,6 +89,8 @@ pub struct FeatureBoard {
     size: Vec<u16>,
     /// The last two stones placed, the newest first.
     last: [Option<Cell>; 2],
+    /// Odd: groups of at least the smallest counted size, both colours.
+    counted: u32,
 }
 
 fn digit(colour: Colour) -> u32 {
@@ -88,6 +116,7 @@ impl FeatureBoard {
             parent: Vec::new(),
             size: Vec::new(),
             last: [None; 2],
+            counted: 0,
         };
         board.load(game, last);
         Some(board)
@@ -136,6 +165,20 @@ impl FeatureBoard {
             }
         }
         self.last = [last.first().copied(), last.get(1).copied()];
+        self.counted = match self.min_group {
+            Some(m) => self
+                .topo
+                .cells()
+                .iter()
+                .filter(|c| {
+                    let i = c.index();
+                    self.stones[i] != EMPTY as u8
+                        && self.parent[i] as usize == i
+                        && usize::from(self.size[i]) >= m
+                })
+                .count() as u32,
+            None => 0,
+        };
     }
 
     /// Plays `action` on the board: a stone updates its neighbours' rings
@@ -146,6 +189,10 @@ impl FeatureBoard {
         }
         let (c, d) = (action.cell(), digit(action.colour()));
         debug_assert_eq!(self.stones[c.index()], EMPTY as u8);
+        if self.min_group.is_some() {
+            let change = self.merge(c, d as u8).count_change;
+            self.counted = self.counted.wrapping_add_signed(change);
+        }
         self.stones[c.index()] = d as u8;
         for (i, &n) in self.layout.ring(c).iter().enumerate() {
             if n != OFF {
@@ -196,6 +243,11 @@ impl FeatureBoard {
         }
     }
 
+    /// The board this is a feature board of.
+    pub fn topology(&self) -> &'static Topology {
+        self.topo
+    }
+
     /// The stone on `cell`: [`EMPTY`], [`BLACK`] or [`WHITE`].
     pub fn stone(&self, cell: Cell) -> u32 {
         u32::from(self.stones[cell.index()])
@@ -209,7 +261,7 @@ impl FeatureBoard {
     /// The features of `action` (legal here) for `mover`.
     pub fn features(&self, action: Action, mover: Colour) -> Features {
         let specials = group_sizes(self.layout.len)[0] - 3;
-        let special = |k: u32| [specials + k, NONE, NONE, NONE, NONE];
+        let special = |k: u32| [specials + k, NONE, NONE, NONE, NONE, NONE];
         match action {
             Action::PASS => return special(0),
             Action::END_TURN => return special(1),
@@ -218,31 +270,13 @@ impl FeatureBoard {
         }
         let (c, colour) = (action.cell(), action.colour());
         let mine = u32::from(colour == mover);
-        let own = digit(colour) as u8;
-        let mut roots = [usize::MAX; 6];
-        let (mut joined, mut touched) = (0, 0);
-        let mut other_roots = [usize::MAX; 6];
-        let (mut size, mut counted_before) = (1usize, false);
-        for &n in self.topo.neighbours(c) {
-            let s = self.stones[n.index()];
-            if s == EMPTY as u8 {
-                continue;
-            }
-            let r = self.root(n.index());
-            if s == own {
-                if !roots[..joined].contains(&r) {
-                    roots[joined] = r;
-                    joined += 1;
-                    size += usize::from(self.size[r]);
-                    counted_before |= self
-                        .min_group
-                        .is_some_and(|m| usize::from(self.size[r]) >= m);
-                }
-            } else if !other_roots[..touched].contains(&r) {
-                other_roots[touched] = r;
-                touched += 1;
-            }
-        }
+        let Merge {
+            joined,
+            touched,
+            size,
+            counted_before,
+            count_change,
+        } = self.merge(c, digit(colour) as u8);
         let shape = self.layout.canonical(colour.index(), self.codes[c.index()]) * 2 + mine;
         let joins = (joined.min(3) as u32) * 2 + mine;
         let touches = (touched.min(3) as u32) * 2 + mine;
@@ -252,6 +286,15 @@ impl FeatureBoard {
             Some(m) if size >= m => 2 + mine,
             Some(_) => mine,
         };
+        let count = match self.min_group {
+            None => NONE,
+            Some(_) => {
+                let after = self.counted.wrapping_add_signed(count_change);
+                // Black wins with an odd count, White with an even one.
+                let wins = (after % 2 == 1) == (mover == Colour::Black);
+                (count_change.clamp(-2, 1) + 2) as u32 * 2 + u32::from(wins)
+            }
+        };
         let distance = self
             .last
             .iter()
@@ -259,7 +302,44 @@ impl FeatureBoard {
             .map(|&l| self.steps(c, l))
             .min()
             .map_or(DISTANCE - 1, |d| (d.clamp(1, 4) - 1) as u32);
-        [shape, joins, touches, size_class, distance]
+        [shape, joins, touches, size_class, count, distance]
+    }
+
+    /// What a stone of `own` colour on `c` would join and touch.
+    fn merge(&self, c: Cell, own: u8) -> Merge {
+        let mut roots = [usize::MAX; 6];
+        let mut other_roots = [usize::MAX; 6];
+        let mut m = Merge {
+            joined: 0,
+            touched: 0,
+            size: 1,
+            counted_before: false,
+            count_change: 0,
+        };
+        let counts = |size: usize| self.min_group.is_some_and(|g| size >= g);
+        for &n in self.topo.neighbours(c) {
+            let s = self.stones[n.index()];
+            if s == EMPTY as u8 {
+                continue;
+            }
+            let r = self.root(n.index());
+            if s == own {
+                if !roots[..m.joined].contains(&r) {
+                    roots[m.joined] = r;
+                    m.joined += 1;
+                    m.size += usize::from(self.size[r]);
+                    if counts(usize::from(self.size[r])) {
+                        m.counted_before = true;
+                        m.count_change -= 1;
+                    }
+                }
+            } else if !other_roots[..m.touched].contains(&r) {
+                other_roots[m.touched] = r;
+                m.touched += 1;
+            }
+        }
+        m.count_change += i32::from(counts(m.size));
+        m
     }
 
     /// Steps between two cells: king steps on the square board (its ring
@@ -309,6 +389,7 @@ mod tests {
                     assert_eq!(board.code(c), scratch.code(c), "ring of {c:?}");
                     assert_eq!(board.stone(c), scratch.stone(c));
                 }
+                assert_eq!(board.counted, scratch.counted);
                 let mover = game.to_move();
                 for &a in &actions {
                     assert_eq!(
@@ -375,9 +456,10 @@ mod tests {
             .features(Action::stone(centre, Colour::Black), Colour::Black));
         // Joins 2 groups (mover's colour), touches none, makes a group of 3
         // (the smallest counted size), one step from the last stone.
-        assert_eq!(f[1..], [2 * 2 + 1, 1, 2 + 1, 0]);
+        // The count goes from 0 to 1 (+1, value 3): odd, which Black wins.
+        assert_eq!(f[1..], [2 * 2 + 1, 1, 2 + 1, 3 * 2 + 1, 0]);
         let f = with_game!(&game, g => FeatureBoard::new(g, &[]).unwrap()
             .features(Action::stone(centre, Colour::White), Colour::Black));
-        assert_eq!(f[1..], [0, 2 * 2, 0, DISTANCE - 1]);
+        assert_eq!(f[1..], [0, 2 * 2, 0, 2 * 2, DISTANCE - 1]);
     }
 }

@@ -148,6 +148,7 @@ mod tests {
                             NONE,
                             NONE,
                             NONE,
+                            NONE,
                         ]
                     })
                     .collect();

@@ -6,10 +6,12 @@
 
 mod features;
 mod fit;
+mod prior;
 mod shape;
 mod weights;
 
 pub use features::{FeatureBoard, Features, GROUP_NAMES, GROUPS, NONE, group_sizes};
 pub use fit::{Decision, fit, hit_in_top};
+pub use prior::priors;
 pub use shape::Layout;
 pub use weights::{Weights, WeightsError};

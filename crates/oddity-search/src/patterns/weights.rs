@@ -193,7 +193,7 @@ mod tests {
     fn the_text_reads_back() {
         let mut w = Weights::uniform("odd", 6);
         w.set_gamma(w.index(0, 17), 2.5);
-        w.set_gamma(w.index(4, 3), 0.125);
+        w.set_gamma(w.index(5, 3), 0.125);
         let text = w.to_text(&["made by hand".into()]);
         assert_eq!(Weights::parse(&text).unwrap(), w);
     }
