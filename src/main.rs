@@ -43,6 +43,10 @@ enum Command {
     /// Who wins at strong play: the first player's share in self-play,
     /// one study cell per command; tables and pictures of the study.
     Balance(Box<cli::balance::BalanceArgs>),
+    /// Positions valued by perfect play, as a data file for `train`.
+    TrainData(Box<cli::train::TrainDataArgs>),
+    /// Pattern weights fitted to data files, with their accuracy.
+    Train(Box<cli::train::TrainArgs>),
 }
 
 fn main() {
@@ -62,6 +66,8 @@ fn main() {
         Some(Command::Accuracy(args)) => cli::accuracy::run(args),
         Some(Command::Openings(args)) => cli::openings::run(args),
         Some(Command::Balance(args)) => cli::balance::run(args),
+        Some(Command::TrainData(args)) => cli::train::run_data(args),
+        Some(Command::Train(args)) => cli::train::run(args),
         None => cli::gtp::run(&cli.gtp),
     };
     if let Err(message) = result {

@@ -306,6 +306,7 @@ documents! {
     fuzzing => "docs/fuzzing.md",
     gui => "docs/gui.md",
     r#match => "docs/match.md",
+    patterns => "docs/patterns.md",
     rules => "docs/rules.md",
     soak => "docs/soak.md",
     solved => "docs/solved.md",

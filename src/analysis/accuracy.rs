@@ -149,7 +149,7 @@ pub fn wilson(k: usize, n: usize) -> (f64, f64) {
 
 /// A position of `spec` from a random game, with about `empty` empty
 /// points; `None` when the game ended first.
-fn draw_position(spec: &GameSpec, empty: usize, rng: &mut Rng) -> Option<GameRecord> {
+pub(crate) fn draw_position(spec: &GameSpec, empty: usize, rng: &mut Rng) -> Option<GameRecord> {
     let mut record = GameRecord::new(AnyGame::new(spec));
     while empty_points(record.position()) > empty {
         let turns = record.position().legal_turns();

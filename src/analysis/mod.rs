@@ -11,3 +11,4 @@ pub mod query;
 pub mod queue;
 pub mod result;
 pub mod setup;
+pub mod train_data;

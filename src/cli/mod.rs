@@ -15,5 +15,6 @@ pub mod perft;
 pub mod position;
 pub mod render;
 pub mod solve;
+pub mod train;
 
 pub use args::{GameArgs, parse_game_kind, parse_tuning};

@@ -22,7 +22,8 @@
 //! colour-choosing playouts in Xodd and Yodd, the capture replies in Onyx,
 //! several playouts per leaf in Odd (32) and Onyx (2).
 //! The Xodd/Yodd priors stay available (`priors=on`) but are off by
-//! default.
+//! default. The learned patterns ([`crate::patterns`], `patterns=on`) give
+//! priors in Xodd, Yodd and Odd instead; off by default for now.
 
 use oddity_rules::game::Game;
 use oddity_rules::kind::GameKind;
@@ -41,6 +42,9 @@ pub struct Resolved {
     pub rave_depth: u32,
     pub priors: bool,
     pub prior_weight: f32,
+    /// Priors from the learned patterns ([`crate::patterns`]) instead of
+    /// the hand-written ones.
+    pub patterns: bool,
     pub playouts: bool,
     pub replies: u32,
     pub bridges: bool,
@@ -60,6 +64,7 @@ pub fn defaults(kind: GameKind) -> Resolved {
         rave_depth: u32::MAX,
         priors: true,
         prior_weight: 4.0,
+        patterns: false,
         playouts: true,
         replies: 100,
         bridges: false,
@@ -75,7 +80,10 @@ pub fn defaults(kind: GameKind) -> Resolved {
         // a stone's worth depends on the groups it touches (measured:
         // 12-32% against plain with RAVE on, see STRENGTH.md). The
         // group-count priors helped at 1000 visits but cost Xodd 70 points
-        // against plain at 0.2 s per move, so they are off too.
+        // against plain at 0.2 s per move, so they are off too. The learned
+        // patterns' priors (`patterns`, off here until the documented
+        // examples are made again with them) won 99-1 (Xodd 12) and 100-0
+        // (Yodd 8) against this default at 0.2 s per move (STRENGTH.md).
         GameKind::Xodd | GameKind::Yodd => Resolved {
             rave: false,
             priors: false,

@@ -98,6 +98,7 @@ mod filter;
 pub mod knowledge;
 mod limits;
 mod params;
+pub mod patterns;
 mod report;
 mod searcher;
 pub mod time;

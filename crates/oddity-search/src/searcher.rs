@@ -13,6 +13,7 @@ use crate::engine::{AnySearcher, Progress};
 use crate::knowledge::Knowledge;
 use crate::limits::{CLEAR_RATIO, Limits, StopFlag};
 use crate::params::{SearchParams, default_exploration};
+use crate::patterns::Weights;
 use crate::report::{Candidate, FinalBoards, Report};
 use crate::tree::{ROOT, Tally, Tree, TreeConfig, VISIT_CAP, Worker};
 
@@ -26,6 +27,11 @@ fn tree_config(kind: GameKind, params: &SearchParams) -> TreeConfig {
         expand_divisor: r.expand.max(1),
         priors: r.priors,
         prior_weight: r.prior_weight,
+        patterns: if r.patterns {
+            Weights::builtin(kind)
+        } else {
+            None
+        },
         rave: r.rave,
         rave_equiv: r.rave_equiv,
         rave_depth: r.rave_depth,

@@ -11,6 +11,7 @@ use std::fmt;
 
 use crate::knowledge::{self, Resolved};
 use crate::params::Policy;
+use crate::patterns::Weights;
 use oddity_rules::kind::GameKind;
 
 /// Overrides of the default policy's settings; `None` = the game's default.
@@ -28,6 +29,9 @@ pub struct Tuning {
     pub priors: Option<bool>,
     /// Progressive-bias weight, in playouts won by a child with prior 1.
     pub prior_weight: Option<f32>,
+    /// Priors from the learned pattern weights built into the program
+    /// (Xodd, Yodd, Odd) instead of the hand-written ones.
+    pub patterns: Option<bool>,
     /// The per-game playout policy instead of uniformly random playouts.
     pub playouts: Option<bool>,
     /// Onyx playouts: percent of moves that answer a capture pattern next
@@ -53,12 +57,13 @@ pub struct Tuning {
 }
 
 /// The names [`Tuning::set`] accepts, in listing order.
-pub const NAMES: [&str; 14] = [
+pub const NAMES: [&str; 15] = [
     "rave",
     "rave_equiv",
     "rave_depth",
     "priors",
     "prior_weight",
+    "patterns",
     "playouts",
     "replies",
     "bridges",
@@ -130,6 +135,7 @@ impl Tuning {
             }
             "priors" => self.priors = parse_switch(value)?,
             "prior_weight" => self.prior_weight = parse_number(value, 0.0, 1e6)?,
+            "patterns" => self.patterns = parse_switch(value)?,
             "playouts" => self.playouts = parse_switch(value)?,
             "replies" => {
                 self.replies = parse_number(value, 0.0, 100.0)?.map(|x| x.round() as u32);
@@ -163,6 +169,7 @@ impl Tuning {
             "rave_depth" => show(self.rave_depth),
             "priors" => show_switch(self.priors),
             "prior_weight" => show(self.prior_weight),
+            "patterns" => show_switch(self.patterns),
             "playouts" => show_switch(self.playouts),
             "replies" => show(self.replies),
             "bridges" => show_switch(self.bridges),
@@ -179,10 +186,12 @@ impl Tuning {
     /// The settings for `kind` under `policy` (plain: no knowledge at all).
     pub fn resolve(&self, kind: GameKind, policy: Policy) -> Resolved {
         let d = knowledge::defaults(kind);
+        let patterns = self.patterns.unwrap_or(d.patterns) && Weights::builtin(kind).is_some();
         match policy {
             Policy::Plain => Resolved {
                 rave: false,
                 priors: false,
+                patterns: false,
                 playouts: false,
                 expand: crate::tree::EXPAND_DIVISOR,
                 leaf_playouts: 1,
@@ -193,7 +202,9 @@ impl Tuning {
                 rave: self.rave.unwrap_or(d.rave),
                 rave_equiv: self.rave_equiv.unwrap_or(d.rave_equiv),
                 rave_depth: self.rave_depth.unwrap_or(d.rave_depth),
-                priors: self.priors.unwrap_or(d.priors) && knowledge::has_priors(kind),
+                // The learned priors go through the same hook.
+                priors: patterns || self.priors.unwrap_or(d.priors) && knowledge::has_priors(kind),
+                patterns,
                 prior_weight: self.prior_weight.unwrap_or(d.prior_weight),
                 playouts: self.playouts.unwrap_or(d.playouts),
                 replies: self.replies.unwrap_or(d.replies),
@@ -238,6 +249,24 @@ mod tests {
         for name in NAMES {
             assert!(t.get(name).is_some(), "{name} has no value");
         }
+    }
+
+    #[test]
+    fn patterns_give_the_priors_where_weights_exist() {
+        for kind in GameKind::ALL {
+            assert!(!Tuning::default().resolve(kind, Policy::Default).patterns);
+        }
+        let on = Tuning {
+            patterns: Some(true),
+            ..Tuning::default()
+        };
+        let odd = on.resolve(GameKind::Odd, Policy::Default);
+        assert!(odd.patterns && odd.priors);
+        let xodd = on.resolve(GameKind::Xodd, Policy::Default);
+        assert!(xodd.patterns && xodd.priors);
+        // Onyx has no weights: its own priors, no patterns.
+        let onyx = on.resolve(GameKind::Onyx, Policy::Default);
+        assert!(!onyx.patterns && onyx.priors);
     }
 
     #[test]

@@ -11,9 +11,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use oddity_rules::moves::{Action, Colour};
 use oddity_rules::random::below;
+use oddity_rules::topology::Cell;
 
 use crate::filter::MoveFilter;
 use crate::knowledge::Knowledge;
+use crate::patterns::Weights;
 
 use Ordering::{Acquire, Relaxed, Release};
 
@@ -35,6 +37,9 @@ pub(crate) struct TreeConfig {
     /// Progressive-bias weight: a child with prior 1 counts as having won
     /// this many extra playouts.
     pub(crate) prior_weight: f32,
+    /// With `priors`: the learned pattern weights give them
+    /// ([`crate::patterns::priors`]) instead of [`crate::knowledge::priors`].
+    pub(crate) patterns: Option<&'static Weights>,
     /// Keep AMAF statistics and blend them into selection.
     pub(crate) rave: bool,
     /// Visits at which a child's own rate and its AMAF rate weigh the same.
@@ -471,7 +476,20 @@ impl<G: Knowledge> Tree<G> {
             w.actions.swap(i, j);
         }
         let with_priors = self.config.priors
-            && crate::knowledge::priors(game, &w.actions, &mut w.priors)
+            && match self.config.patterns {
+                Some(weights) => {
+                    let last = self.last_stones(w);
+                    crate::patterns::priors(
+                        game,
+                        weights,
+                        &last,
+                        &w.actions,
+                        &mut w.features,
+                        &mut w.priors,
+                    )
+                }
+                None => crate::knowledge::priors(game, &w.actions, &mut w.priors),
+            }
             && w.priors.len() == n;
         if with_priors {
             // Highest prior first (the random order breaks ties), so the
@@ -497,6 +515,24 @@ impl<G: Knowledge> Tree<G> {
         node.num_children.store(n as u16, Relaxed);
         node.first_child.store(first, Release);
         Some(first)
+    }
+
+    /// The last two stones placed on the way from the root to the current
+    /// node, newest first (the root's own history is not known here).
+    fn last_stones(&self, w: &Worker) -> [Option<Cell>; 2] {
+        let mut last = [None; 2];
+        let mut k = 0;
+        for &(i, _) in w.path[1..].iter().rev() {
+            let a = Action::from_bits(self.node(i).action.load(Relaxed));
+            if a.is_stone() {
+                last[k] = Some(a.cell());
+                k += 1;
+                if k == 2 {
+                    break;
+                }
+            }
+        }
+        last
     }
 
     /// UCT selection among the children `first..first + n` for `mover`.
@@ -818,6 +854,7 @@ mod tests {
             expand_divisor: 4,
             priors: false,
             prior_weight: 0.0,
+            patterns: None,
             rave: true,
             rave_equiv: 1000.0,
             rave_depth: u32::MAX,

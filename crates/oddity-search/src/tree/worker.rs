@@ -6,6 +6,8 @@ use oddity_rules::moves::{Action, Colour};
 use oddity_rules::random::Rng;
 use oddity_rules::topology::Topology;
 
+use crate::patterns::FeatureBoard;
+
 use super::tally::Tally;
 /// Per-thread state: random numbers and reused buffers, so an iteration
 /// allocates nothing.
@@ -16,6 +18,8 @@ pub(crate) struct Worker {
     pub(crate) path: Vec<(u32, Colour)>,
     pub(crate) actions: Vec<Action>,
     pub(crate) priors: Vec<f32>,
+    /// The learned priors' board, kept to reuse its buffers.
+    pub(crate) features: Option<FeatureBoard>,
     /// RAVE: indexed by a stone action's bits (see [`STONE_BITS`]), how
     /// many of the current iteration's playouts ended with that stone on
     /// the board, counted by the winner's colour.
@@ -145,6 +149,7 @@ impl Worker {
             path: Vec::with_capacity(512),
             actions: Vec::with_capacity(1024),
             priors: Vec::with_capacity(1024),
+            features: None,
             on_final_board: vec![[0; 2]; STONE_BITS],
             final_counts: vec![0; 4 * COUNT_PLANES * MAX_WORDS],
             counted_words: 0,
