@@ -443,14 +443,14 @@ fn ownership_of(
         .collect()
 }
 
-/// The knowledge prior of every legal first action at `position`, highest
-/// first.
+/// The default search's prior of every legal first action at `position`
+/// (learned or hand-written, as the search has them), highest first.
 fn policy_of(position: &AnyGame) -> Vec<PolicyEntry> {
     let mut actions: Vec<Action> = Vec::new();
     let mut priors = Vec::new();
     let known = crate::with_game!(position, g => {
         g.legal_actions(&mut actions);
-        knowledge::priors(g, &actions, &mut priors)
+        knowledge::default_priors(g, &actions, &mut priors)
     });
     if !known || priors.len() != actions.len() {
         return Vec::new();

@@ -21,9 +21,9 @@
 //! `--policy plain` at equal time (STRENGTH.md): RAVE in Odd and Onyx, the
 //! colour-choosing playouts in Xodd and Yodd, the capture replies in Onyx,
 //! several playouts per leaf in Odd (32) and Onyx (2).
-//! The Xodd/Yodd priors stay available (`priors=on`) but are off by
-//! default. The learned patterns ([`crate::patterns`], `patterns=on`) give
-//! priors in Xodd, Yodd and Odd instead; off by default for now.
+//! The Xodd/Yodd hand-written priors stay available (`priors=on`,
+//! `patterns=off`) but are off by default: the learned patterns
+//! ([`crate::patterns`]) give the priors there.
 
 use oddity_rules::game::Game;
 use oddity_rules::kind::GameKind;
@@ -81,12 +81,12 @@ pub fn defaults(kind: GameKind) -> Resolved {
         // 12-32% against plain with RAVE on, see STRENGTH.md). The
         // group-count priors helped at 1000 visits but cost Xodd 70 points
         // against plain at 0.2 s per move, so they are off too. The learned
-        // patterns' priors (`patterns`, off here until the documented
-        // examples are made again with them) won 99-1 (Xodd 12) and 100-0
-        // (Yodd 8) against this default at 0.2 s per move (STRENGTH.md).
+        // patterns' priors won 99-1 (Xodd 12) and 100-0 (Yodd 8) against
+        // the default without them at 0.2 s per move (STRENGTH.md).
         GameKind::Xodd | GameKind::Yodd => Resolved {
             rave: false,
             priors: false,
+            patterns: true,
             ..base
         },
         // An Odd playout costs about a quarter of a descent through the
@@ -115,6 +115,19 @@ pub fn defaults(kind: GameKind) -> Resolved {
             ..base
         },
     }
+}
+
+/// The priors the default search gives the actions of a position at the
+/// root: the learned patterns' where they are on by default (no last
+/// stones are known there, as at the tree's root), else [`priors`].
+pub fn default_priors<G: Knowledge>(game: &G, actions: &[Action], out: &mut Vec<f32>) -> bool {
+    let kind = game.spec().kind;
+    if defaults(kind).patterns
+        && let Some(weights) = crate::patterns::Weights::builtin(kind)
+    {
+        return crate::patterns::priors(game, weights, &[None, None], actions, &mut None, out);
+    }
+    priors(game, actions, out)
 }
 
 /// Whether [`priors`] can give priors in this game (when false, the

@@ -253,20 +253,26 @@ mod tests {
 
     #[test]
     fn patterns_give_the_priors_where_weights_exist() {
-        for kind in GameKind::ALL {
-            assert!(!Tuning::default().resolve(kind, Policy::Default).patterns);
+        let auto = Tuning::default();
+        for kind in [GameKind::Xodd, GameKind::Yodd] {
+            let r = auto.resolve(kind, Policy::Default);
+            assert!(r.patterns && r.priors);
         }
+        assert!(!auto.resolve(GameKind::Odd, Policy::Default).patterns);
         let on = Tuning {
             patterns: Some(true),
             ..Tuning::default()
         };
         let odd = on.resolve(GameKind::Odd, Policy::Default);
         assert!(odd.patterns && odd.priors);
-        let xodd = on.resolve(GameKind::Xodd, Policy::Default);
-        assert!(xodd.patterns && xodd.priors);
         // Onyx has no weights: its own priors, no patterns.
         let onyx = on.resolve(GameKind::Onyx, Policy::Default);
         assert!(!onyx.patterns && onyx.priors);
+        let off = Tuning {
+            patterns: Some(false),
+            ..Tuning::default()
+        };
+        assert!(!off.resolve(GameKind::Xodd, Policy::Default).priors);
     }
 
     #[test]
