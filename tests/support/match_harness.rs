@@ -28,8 +28,13 @@ pub fn fake_engine() -> PathBuf {
         cmd.args(["build", "--example", "fake_engine"])
             .current_dir(env!("CARGO_MANIFEST_DIR"))
             .env("CARGO_TARGET_DIR", target);
+        // The profile `cargo test` itself builds with, so that the
+        // libraries it has built already are reused, not built again for
+        // the `dev` profile.
         if profile_dir.file_name().is_some_and(|n| n == "release") {
             cmd.arg("--release");
+        } else {
+            cmd.args(["--profile", "test"]);
         }
         let status = cmd.status().expect("cargo runs");
         assert!(status.success(), "building the fake engine failed");
