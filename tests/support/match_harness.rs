@@ -25,12 +25,13 @@ pub fn fake_engine() -> PathBuf {
     if !*built {
         let target = profile_dir.parent().expect("target dir");
         let mut cmd = Command::new(env!("CARGO"));
-        cmd.args(["build", "--example", "fake_engine"])
+        cmd.args(["build", "--workspace", "--example", "fake_engine"])
             .current_dir(env!("CARGO_MANIFEST_DIR"))
             .env("CARGO_TARGET_DIR", target);
-        // The profile `cargo test` itself builds with, so that the
-        // libraries it has built already are reused, not built again for
-        // the `dev` profile.
+        // The packages (`--workspace`, which decides the dependencies'
+        // features) and the profile that `cargo test --workspace` builds
+        // with, so that the libraries it has built already are reused, not
+        // built again.
         if profile_dir.file_name().is_some_and(|n| n == "release") {
             cmd.arg("--release");
         } else {
