@@ -544,6 +544,38 @@ fn accuracy_judges_each_engine_by_the_solver() {
     assert!(!ok && err.contains("--contenders"), "{err}");
 }
 
+/// `--contested` draws the same positions and keeps those where some turn
+/// also loses: the won positions split into the contested ones judged and
+/// the ones every turn wins.
+#[test]
+fn contested_accuracy_keeps_the_positions_where_the_choice_matters() {
+    let all = small_accuracy(&["--contenders", "plain"]);
+    let contested = small_accuracy(&["--contenders", "plain", "--contested"]);
+    assert_eq!(contested["contested"], true);
+    let (a, c) = (&all["all"], &contested["all"]);
+    assert_eq!(a["uncontested"], 0);
+    for field in ["drawn", "unsolved", "lost"] {
+        assert_eq!(a[field], c[field], "{field}");
+    }
+    let (won, judged, every) = (
+        a["judged"].as_u64().unwrap(),
+        c["judged"].as_u64().unwrap(),
+        c["uncontested"].as_u64().unwrap(),
+    );
+    assert_eq!(won, judged + every, "{c}");
+    // Odd 3 at 2-7 empty points has both kinds among 12 positions.
+    assert!(judged > 0 && every > 0, "{c}");
+    let (ok, _, err) = oddity(&[
+        "accuracy",
+        "--game",
+        "odd",
+        "--stages",
+        "15-18",
+        "--contested",
+    ]);
+    assert!(!ok && err.contains("--contested needs"), "{err}");
+}
+
 /// The rows of docs/solved.md that take the solver under a second, run:
 /// the winner, the winning first turns and the number of turns as the
 /// table gives them.

@@ -57,6 +57,10 @@ pub struct Plan {
     /// Positions with at most this many empty points are judged by a
     /// retrograde table (within `solver_memory_mb`); 0 for none.
     pub table_empty: usize,
+    /// Keep only positions where the choice matters: some legal turn
+    /// loses as well (judged by the position's retrograde table, so every
+    /// stage must lie within `table_empty`).
+    pub contested: bool,
     pub seed: u64,
 }
 
@@ -115,6 +119,9 @@ pub struct StageResult {
     pub unsolved: usize,
     /// Of those, solved as lost for the mover (no winning turn to find).
     pub lost: usize,
+    /// Of those, won by every legal turn (left out when the plan keeps
+    /// only contested positions).
+    pub uncontested: usize,
     /// Won positions whose every contender's choice was judged.
     pub judged: usize,
     pub scores: Vec<Score>,
@@ -181,7 +188,7 @@ pub fn measure(
     let mut results = Vec::new();
     for (k, stage) in plan.stages.iter().enumerate() {
         let mut scores: Vec<(usize, usize)> = vec![(0, 0); contenders.len()];
-        let (mut unsolved, mut lost, mut drawn) = (0, 0, 0);
+        let (mut unsolved, mut lost, mut uncontested, mut drawn) = (0, 0, 0, 0);
         let mut judged = 0;
         let mut misses = Vec::new();
         let mut attempts = 0;
@@ -227,6 +234,19 @@ pub fn measure(
                     continue;
                 }
             }
+            if plan.contested {
+                match &table {
+                    Some(t) if every_turn_wins(t, &record) => {
+                        uncontested += 1;
+                        continue;
+                    }
+                    Some(_) => {}
+                    None => {
+                        unsolved += 1;
+                        continue;
+                    }
+                }
+            }
             // Each choice is judged by solving the position after it.
             let mut verdicts: Vec<(Option<bool>, Option<Turn>)> = Vec::new();
             for contender in contenders {
@@ -257,6 +277,7 @@ pub fn measure(
             drawn,
             unsolved,
             lost,
+            uncontested,
             judged,
             scores: contenders
                 .iter()
@@ -311,6 +332,7 @@ pub fn pooled(results: &[StageResult]) -> Option<StageResult> {
         drawn: sum(|r| r.drawn),
         unsolved: sum(|r| r.unsolved),
         lost: sum(|r| r.lost),
+        uncontested: sum(|r| r.uncontested),
         judged: sum(|r| r.judged),
         scores,
         misses: results.iter().flat_map(|r| r.misses.clone()).collect(),
@@ -340,6 +362,21 @@ fn judge(
     s.winner().map(|w| w == mover)
 }
 
+/// Whether every legal turn of `record`'s position keeps the mover's win,
+/// by the position's retrograde table.
+fn every_turn_wins(table: &Retrograde, record: &GameRecord) -> bool {
+    let position = record.position();
+    let mover = position.to_move();
+    position.legal_turns().iter().all(|turn| {
+        let mut after = position.clone();
+        after.play_turn(turn).is_ok()
+            && match after.winner() {
+                Some(w) => w == mover,
+                None => with_game!(&after, g => table.wins(g, mover)),
+            }
+    })
+}
+
 /// A solver budget that fits a command line's seconds.
 pub fn solve_limits(seconds: f64) -> SolveLimits {
     SolveLimits {
@@ -367,9 +404,10 @@ mod tests {
     fn pooled_stages_sum_their_counts() {
         let stage = |min, max, judged, correct| StageResult {
             stage: Stage { min, max },
-            drawn: judged + 3,
+            drawn: judged + 6,
             unsolved: 1,
             lost: 2,
+            uncontested: 3,
             judged,
             scores: vec![Score {
                 contender: "default".into(),
@@ -384,8 +422,14 @@ mod tests {
         let all = pooled(&[stage(4, 8, 10, 9), stage(9, 12, 30, 30)]).unwrap();
         assert_eq!(all.stage, Stage { min: 4, max: 12 });
         assert_eq!(
-            (all.drawn, all.unsolved, all.lost, all.judged),
-            (46, 2, 4, 40)
+            (
+                all.drawn,
+                all.unsolved,
+                all.lost,
+                all.uncontested,
+                all.judged
+            ),
+            (52, 2, 4, 6, 40)
         );
         let s = &all.scores[0];
         assert_eq!((s.positions, s.correct), (40, 39));

@@ -38,6 +38,10 @@ pub struct AccuracyArgs {
     /// 0 for never.
     #[arg(long, default_value_t = 16)]
     pub table_empty: usize,
+    /// Keep only positions where the choice matters: at least one winning
+    /// and one losing turn (every stage must lie within --table-empty).
+    #[arg(long)]
+    pub contested: bool,
     /// Engines to judge: `default` (the engine as it plays), `search` (the
     /// default without its endgame solver), `plain` (textbook UCT).
     #[arg(long, default_value = "default,search,plain")]
@@ -114,9 +118,16 @@ pub fn run(args: &AccuracyArgs) -> Result<(), String> {
     if args.positions == 0 {
         return Err("--positions must be at least 1".into());
     }
+    let stages = stages(&args.stages)?;
+    if args.contested && stages.iter().any(|s| s.max > args.table_empty) {
+        return Err(format!(
+            "--contested needs every stage within --table-empty ({} empty points)",
+            args.table_empty
+        ));
+    }
     let plan = Plan {
         spec,
-        stages: stages(&args.stages)?,
+        stages,
         positions: args.positions,
         limits: Limits {
             time: Some(Duration::from_secs_f64(args.time)),
@@ -125,6 +136,7 @@ pub fn run(args: &AccuracyArgs) -> Result<(), String> {
         solve: solve_limits(args.solve_time),
         solver_memory_mb: args.solve_memory.max(1),
         table_empty: args.table_empty,
+        contested: args.contested,
         seed: args.seed,
     };
     let contenders = contenders(args)?;
@@ -150,6 +162,7 @@ pub fn run(args: &AccuracyArgs) -> Result<(), String> {
             "time": args.time,
             "solve_time": args.solve_time,
             "table_empty": args.table_empty,
+            "contested": args.contested,
             "seed": args.seed,
             "stages": results,
             "all": pooled(&results),
@@ -175,7 +188,11 @@ fn table(args: &AccuracyArgs, results: &[StageResult]) -> String {
         args.table_empty,
         args.seed
     );
-    let _ = write!(out, "empty   drawn unsolved lost judged");
+    let _ = write!(out, "empty   drawn unsolved lost");
+    if args.contested {
+        let _ = write!(out, " all-win");
+    }
+    let _ = write!(out, " judged");
     if let Some(first) = results.first() {
         for s in &first.scores {
             let _ = write!(out, "  {:>22}", s.contender);
@@ -190,9 +207,13 @@ fn table(args: &AccuracyArgs, results: &[StageResult]) -> String {
     {
         let _ = write!(
             out,
-            "{:>5} {:>7} {:>8} {:>4} {:>6}",
-            name, r.drawn, r.unsolved, r.lost, r.judged
+            "{:>5} {:>7} {:>8} {:>4}",
+            name, r.drawn, r.unsolved, r.lost
         );
+        if args.contested {
+            let _ = write!(out, " {:>7}", r.uncontested);
+        }
+        let _ = write!(out, " {:>6}", r.judged);
         for s in &r.scores {
             let _ = write!(
                 out,

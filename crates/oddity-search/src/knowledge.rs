@@ -34,6 +34,8 @@ use oddity_rules::parity::{ColourChoice, ParityGame};
 use oddity_rules::random::{Rng, random_below};
 use oddity_rules::topology::Cell;
 
+use crate::patterns::{FeatureBoard, Weights};
+
 /// The settings in force for one game: the defaults with the overrides.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Resolved {
@@ -122,12 +124,26 @@ pub fn defaults(kind: GameKind) -> Resolved {
 /// stones are known there, as at the tree's root), else [`priors`].
 pub fn default_priors<G: Knowledge>(game: &G, actions: &[Action], out: &mut Vec<f32>) -> bool {
     let kind = game.spec().kind;
-    if defaults(kind).patterns
-        && let Some(weights) = crate::patterns::Weights::builtin(kind)
-    {
-        return crate::patterns::priors(game, weights, &[None, None], actions, &mut None, out);
+    let patterns = Weights::builtin(kind).filter(|_| defaults(kind).patterns);
+    action_priors(game, patterns, || [None, None], actions, &mut None, out)
+}
+
+/// The priors of `actions` (legal in `game`) as the tree gives them: the
+/// learned patterns' ([`crate::patterns::priors`]) when `patterns` has
+/// weights, else the hand-written [`priors`]. `last` (the last stones
+/// placed, newest first) and `features` serve the patterns only.
+pub(crate) fn action_priors<G: Knowledge>(
+    game: &G,
+    patterns: Option<&Weights>,
+    last: impl FnOnce() -> [Option<Cell>; 2],
+    actions: &[Action],
+    features: &mut Option<FeatureBoard>,
+    out: &mut Vec<f32>,
+) -> bool {
+    match patterns {
+        Some(weights) => crate::patterns::priors(game, weights, &last(), actions, features, out),
+        None => priors(game, actions, out),
     }
-    priors(game, actions, out)
 }
 
 /// Whether [`priors`] can give priors in this game (when false, the

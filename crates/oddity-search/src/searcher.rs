@@ -27,11 +27,7 @@ fn tree_config(kind: GameKind, params: &SearchParams) -> TreeConfig {
         expand_divisor: r.expand.max(1),
         priors: r.priors,
         prior_weight: r.prior_weight,
-        patterns: if r.patterns {
-            Weights::builtin(kind)
-        } else {
-            None
-        },
+        patterns: Weights::builtin(kind).filter(|_| r.patterns),
         rave: r.rave,
         rave_equiv: r.rave_equiv,
         rave_depth: r.rave_depth,

@@ -476,20 +476,14 @@ impl<G: Knowledge> Tree<G> {
             w.actions.swap(i, j);
         }
         let with_priors = self.config.priors
-            && match self.config.patterns {
-                Some(weights) => {
-                    let last = self.last_stones(w);
-                    crate::patterns::priors(
-                        game,
-                        weights,
-                        &last,
-                        &w.actions,
-                        &mut w.features,
-                        &mut w.priors,
-                    )
-                }
-                None => crate::knowledge::priors(game, &w.actions, &mut w.priors),
-            }
+            && crate::knowledge::action_priors(
+                game,
+                self.config.patterns,
+                || self.last_stones(&w.path),
+                &w.actions,
+                &mut w.features,
+                &mut w.priors,
+            )
             && w.priors.len() == n;
         if with_priors {
             // Highest prior first (the random order breaks ties), so the
@@ -519,10 +513,10 @@ impl<G: Knowledge> Tree<G> {
 
     /// The last two stones placed on the way from the root to the current
     /// node, newest first (the root's own history is not known here).
-    fn last_stones(&self, w: &Worker) -> [Option<Cell>; 2] {
+    fn last_stones(&self, path: &[(u32, Colour)]) -> [Option<Cell>; 2] {
         let mut last = [None; 2];
         let mut k = 0;
-        for &(i, _) in w.path[1..].iter().rev() {
+        for &(i, _) in path[1..].iter().rev() {
             let a = Action::from_bits(self.node(i).action.load(Relaxed));
             if a.is_stone() {
                 last[k] = Some(a.cell());
