@@ -333,7 +333,7 @@ impl<const W: usize> StoneDraw<W> for PatternPlayout {
             r -= w;
         }
         let i = block * BLOCK + leaf;
-        let colour = if i % 2 == 0 {
+        let colour = if i & 1 == 0 {
             Colour::Black
         } else {
             Colour::White
