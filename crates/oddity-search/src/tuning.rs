@@ -200,9 +200,10 @@ impl Tuning {
     pub fn resolve(&self, kind: GameKind, policy: Policy) -> Resolved {
         let d = knowledge::defaults(kind);
         let patterns = self.patterns.unwrap_or(d.patterns) && Weights::builtin(kind).is_some();
-        // The policy's features are those of the parity games.
+        // The policy plays the turns of the games where two stones may
+        // make a turn (Xodd, Yodd: their playout takes a stone policy).
         let pattern_playouts = self.pattern_playouts.unwrap_or(d.pattern_playouts)
-            && matches!(kind, GameKind::Xodd | GameKind::Yodd)
+            && kind.has_two_stone_turns()
             && Weights::builtin(kind).is_some();
         match policy {
             Policy::Plain => Resolved {
@@ -293,6 +294,30 @@ mod tests {
             ..Tuning::default()
         };
         assert!(!off.resolve(GameKind::Xodd, Policy::Default).priors);
+    }
+
+    #[test]
+    fn pattern_playouts_are_off_by_default_and_only_in_xodd_and_yodd() {
+        for kind in GameKind::ALL {
+            assert!(
+                !Tuning::default()
+                    .resolve(kind, Policy::Default)
+                    .pattern_playouts
+            );
+        }
+        let mut on = Tuning::default();
+        on.set("pattern_playouts", "on").unwrap();
+        on.set("pattern_temperature", "2").unwrap();
+        for kind in GameKind::ALL {
+            let r = on.resolve(kind, Policy::Default);
+            assert_eq!(r.pattern_playouts, kind.has_two_stone_turns(), "{kind}");
+            assert_eq!(r.pattern_temperature, 2.0);
+            assert!(!on.resolve(kind, Policy::Plain).pattern_playouts);
+        }
+        assert_eq!(
+            on.set("pattern_temperature", "0"),
+            Err(TuningError::BadValue)
+        );
     }
 
     #[test]
