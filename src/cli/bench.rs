@@ -32,7 +32,8 @@ pub struct BenchArgs {
     pub playouts: bool,
     /// Time the playouts of --policy as its search plays them (the default
     /// policy's colour choice in Xodd and Yodd, capture replies in Onyx,
-    /// with --param overrides; plain's are the kernel) instead of the search.
+    /// the learned patterns' with `--param pattern_playouts=on`, with the
+    /// other --param overrides; plain's are the kernel) instead of the search.
     #[arg(long, conflicts_with_all = ["playouts", "stop_latency"])]
     pub policy_playouts: bool,
     /// Search without limits, set the stop flag after --seconds and report
@@ -124,6 +125,10 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         let settings = tuning.resolve(spec.kind, args.policy);
         let playout = Playout {
             smart: args.policy_playouts && settings.playouts,
+            patterns: (args.policy_playouts && settings.pattern_playouts)
+                .then(|| crate::search::patterns::Weights::builtin(spec.kind))
+                .flatten(),
+            temperature: settings.pattern_temperature,
             replies: settings.replies,
             bridges: settings.bridges,
         };
@@ -218,11 +223,13 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
     })
 }
 
-/// Which playouts [`playout_loop`] times: the bare kernel, or the default
-/// policy's with its reply settings.
+/// Which playouts [`playout_loop`] times: the bare kernel, the default
+/// policy's with its reply settings, or the learned patterns'.
 #[derive(Clone, Copy)]
 struct Playout {
     smart: bool,
+    patterns: Option<&'static crate::search::patterns::Weights>,
+    temperature: f32,
     replies: u32,
     bridges: bool,
 }
@@ -238,10 +245,13 @@ fn playout_loop<G: Knowledge>(
     let begin = Instant::now();
     let mut n = 0u64;
     let mut sink = 0u32;
+    let mut policy = None;
     loop {
         for _ in 0..64 {
             let mut g = start.clone();
-            let winner = if playout.smart {
+            let winner = if let Some(weights) = playout.patterns {
+                g.pattern_playout(&mut rng, weights, playout.temperature, &mut policy)
+            } else if playout.smart {
                 g.policy_playout(&mut rng, playout.replies, playout.bridges)
             } else {
                 g.playout(&mut rng)

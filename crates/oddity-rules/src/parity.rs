@@ -460,6 +460,134 @@ impl<const W: usize> ParityGame<W> {
             change: groups.map(|g| 1 - g as i32),
         })
     }
+    /// Number of distinct `colour` groups next to the empty `cell`: a stone
+    /// of that colour there joins them (and flips the parity of the total
+    /// exactly when the number is even).
+    #[inline]
+    pub fn groups_next_to(&self, cell: usize, colour: Colour) -> u32 {
+        self.adjacent_groups(cell, colour)
+    }
+
+    /// Turns to the end with every stone drawn by `policy`, as
+    /// [`StoneDraw`] says; returns the winner. A turn is one stone when it
+    /// leaves the total odd, else that stone and a parity-flipping second
+    /// one (as in [`Game::playout`], a turn never takes a second stone it
+    /// does not need). Each stone is drawn in proportion to the policy's
+    /// weight among the stones legal at that point: a first stone that
+    /// leaves the total even must have a completion, a second stone must
+    /// flip the parity. The playout ends when no stone is legal.
+    pub fn playout_drawing<P: StoneDraw<W>>(&mut self, rng: &mut Rng, policy: &mut P) -> Colour {
+        if self.is_over() {
+            return self.winner_by_groups();
+        }
+        policy.start(self);
+        if self.first.is_some() {
+            if !self.total_is_odd() {
+                let (cell, c) = self
+                    .drawn_stone(rng, policy, Self::flips)
+                    .expect("a legal first stone has a completion");
+                self.place_drawn(cell, c, policy);
+            }
+            self.end_turn();
+        }
+        while let Some((cell, c)) = self.drawn_stone(rng, policy, Self::first_stone_completes) {
+            let alone = self.turns == 0 || !self.flips(cell, c);
+            self.place_drawn(cell, c, policy);
+            if !alone {
+                let (cell, c) = self
+                    .drawn_stone(rng, policy, Self::flips)
+                    .expect("the first stone has a completion");
+                self.place_drawn(cell, c, policy);
+            }
+            self.end_turn();
+        }
+        self.winner_by_groups()
+    }
+
+    /// Whether a stone of `c` on the empty `cell` can start a turn: it
+    /// leaves the total odd, or some other cell then takes a stone that
+    /// makes it odd (the two stones make a turn in either order).
+    fn first_stone_completes(&self, cell: usize, c: Colour) -> bool {
+        self.turns == 0
+            || !self.flips(cell, c)
+            || self.has_flipper_after(Action::stone(Cell(cell as u16), c), self.tables.on_board)
+    }
+
+    fn place_drawn<P: StoneDraw<W>>(&mut self, cell: usize, c: Colour, policy: &mut P) {
+        self.place(cell, c);
+        policy.placed(self, cell, c);
+    }
+
+    /// A stone for which `legal` holds, drawn in proportion to `policy`'s
+    /// weights among those stones: a few draws from all stones, rejecting
+    /// the others, then an exact draw over the legal ones (together exactly
+    /// the weights' distribution over the legal stones). `None` when no
+    /// legal stone has weight.
+    fn drawn_stone<P: StoneDraw<W>>(
+        &self,
+        rng: &mut Rng,
+        policy: &P,
+        legal: impl Fn(&Self, usize, Colour) -> bool,
+    ) -> Option<(usize, Colour)> {
+        for _ in 0..DRAW_TRIES {
+            let (cell, c) = policy.draw(self, rng)?;
+            if legal(self, cell, c) {
+                return Some((cell, c));
+            }
+        }
+        let empty = self.empty();
+        let stones = || {
+            empty
+                .iter()
+                .flat_map(|cell| Colour::BOTH.map(|c| (cell, c)))
+                .filter(|&(cell, c)| legal(self, cell, c))
+        };
+        let total: f64 = stones().map(|(cell, c)| policy.weight(self, cell, c)).sum();
+        if total <= 0.0 {
+            return None;
+        }
+        let mut r = unit_interval(rng) * total;
+        let mut last = None;
+        for (cell, c) in stones() {
+            let w = policy.weight(self, cell, c);
+            if w > 0.0 {
+                if r < w {
+                    return Some((cell, c));
+                }
+                r -= w;
+                last = Some((cell, c));
+            }
+        }
+        // Rounding left `r` past the last weight.
+        last
+    }
+}
+
+/// Draws of [`StoneDraw::draw`] tried before an exact draw over the legal
+/// stones.
+const DRAW_TRIES: usize = 8;
+
+/// A number in `[0, 1)` from the top 53 bits of one draw.
+#[inline(always)]
+fn unit_interval(rng: &mut Rng) -> f64 {
+    (next_u64(rng) >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+}
+
+/// The stone policy of [`ParityGame::playout_drawing`]: a weight for every
+/// stone (empty cell, colour) for the side to move, kept up to date as the
+/// playout places stones.
+pub trait StoneDraw<const W: usize> {
+    /// Readies the weights for a playout from `game`.
+    fn start(&mut self, game: &ParityGame<W>);
+    /// `game` has just had a stone of `colour` placed on `cell`.
+    fn placed(&mut self, game: &ParityGame<W>, cell: usize, colour: Colour);
+    /// A stone drawn among all empty cells and both colours in proportion
+    /// to [`StoneDraw::weight`] for `game`'s side to move; `None` when every
+    /// weight is 0.
+    fn draw(&self, game: &ParityGame<W>, rng: &mut Rng) -> Option<(usize, Colour)>;
+    /// The weight (at least 0) of a stone of `colour` on the empty `cell`
+    /// for `game`'s side to move.
+    fn weight(&self, game: &ParityGame<W>, cell: usize, colour: Colour) -> f64;
 }
 
 /// What [`ParityGame::playout_choosing`] tells its colour chooser about a

@@ -34,7 +34,7 @@ use oddity_rules::parity::{ColourChoice, ParityGame};
 use oddity_rules::random::{Rng, random_below};
 use oddity_rules::topology::Cell;
 
-use crate::patterns::{FeatureBoard, Weights};
+use crate::patterns::{FeatureBoard, PatternPlayout, Weights};
 
 /// The settings in force for one game: the defaults with the overrides.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -48,6 +48,11 @@ pub struct Resolved {
     /// the hand-written ones.
     pub patterns: bool,
     pub playouts: bool,
+    /// Xodd/Yodd: the learned patterns' softmax playouts
+    /// ([`crate::patterns::PatternPlayout`]) instead of `playouts`.
+    pub pattern_playouts: bool,
+    /// Their gammas are raised to `1 / pattern_temperature`.
+    pub pattern_temperature: f32,
     pub replies: u32,
     pub bridges: bool,
     pub expand: u32,
@@ -68,6 +73,8 @@ pub fn defaults(kind: GameKind) -> Resolved {
         prior_weight: 4.0,
         patterns: false,
         playouts: true,
+        pattern_playouts: false,
+        pattern_temperature: 1.0,
         replies: 100,
         bridges: false,
         expand: crate::tree::EXPAND_DIVISOR,
@@ -215,6 +222,21 @@ pub trait Knowledge: Game {
     /// ignore both.
     fn policy_playout(&mut self, rng: &mut Rng, reply_percent: u32, bridges: bool) -> Colour;
 
+    /// Plays the game out with every stone drawn by the learned pattern
+    /// weights at `temperature` ([`PatternPlayout`], kept in `policy`
+    /// between playouts) and returns the winner. Xodd and Yodd only; the
+    /// other games play the rules' random playout.
+    fn pattern_playout(
+        &mut self,
+        rng: &mut Rng,
+        weights: &'static Weights,
+        temperature: f32,
+        policy: &mut Option<PatternPlayout>,
+    ) -> Colour {
+        let _ = (weights, temperature, policy);
+        self.playout(rng)
+    }
+
     /// Onyx: whether the mover's stone on `cell` captures or prevents a
     /// capture. False in the other games.
     fn is_capture_point(&self, cell: Cell) -> bool {
@@ -237,6 +259,27 @@ impl<const W: usize> Knowledge for ParityGame<W> {
     #[inline]
     fn policy_playout(&mut self, rng: &mut Rng, _: u32, _: bool) -> Colour {
         self.playout_choosing(rng, &mut greedy_colour)
+    }
+
+    #[inline]
+    fn pattern_playout(
+        &mut self,
+        rng: &mut Rng,
+        weights: &'static Weights,
+        temperature: f32,
+        policy: &mut Option<PatternPlayout>,
+    ) -> Colour {
+        let topo = self.topology();
+        if !policy
+            .as_ref()
+            .is_some_and(|p| p.fits(weights, temperature, topo))
+        {
+            *policy = PatternPlayout::new(weights, temperature, topo);
+        }
+        match policy {
+            Some(p) => self.playout_drawing(rng, p),
+            None => self.playout(rng),
+        }
     }
 }
 

@@ -33,6 +33,12 @@ fn tree_config(kind: GameKind, params: &SearchParams) -> TreeConfig {
         rave_depth: r.rave_depth,
         leaf_playouts: r.leaf_playouts.max(1),
         smart_playouts: r.playouts,
+        pattern_temperature: r.pattern_temperature,
+        pattern_playouts: if r.pattern_playouts {
+            Weights::builtin(kind)
+        } else {
+            None
+        },
         reply_percent: r.replies,
         bridge_replies: r.bridges,
     }

@@ -34,6 +34,11 @@ pub struct Tuning {
     pub patterns: Option<bool>,
     /// The per-game playout policy instead of uniformly random playouts.
     pub playouts: Option<bool>,
+    /// Xodd/Yodd playouts draw every stone by the learned pattern weights
+    /// (a softmax policy) instead of the per-game playout policy.
+    pub pattern_playouts: Option<bool>,
+    /// The pattern playouts raise each gamma to `1 / pattern_temperature`.
+    pub pattern_temperature: Option<f32>,
     /// Onyx playouts: percent of moves that answer a capture pattern next
     /// to the last stone (0: none).
     pub replies: Option<u32>,
@@ -57,7 +62,7 @@ pub struct Tuning {
 }
 
 /// The names [`Tuning::set`] accepts, in listing order.
-pub const NAMES: [&str; 15] = [
+pub const NAMES: [&str; 17] = [
     "rave",
     "rave_equiv",
     "rave_depth",
@@ -65,6 +70,8 @@ pub const NAMES: [&str; 15] = [
     "prior_weight",
     "patterns",
     "playouts",
+    "pattern_playouts",
+    "pattern_temperature",
     "replies",
     "bridges",
     "expand",
@@ -137,6 +144,10 @@ impl Tuning {
             "prior_weight" => self.prior_weight = parse_number(value, 0.0, 1e6)?,
             "patterns" => self.patterns = parse_switch(value)?,
             "playouts" => self.playouts = parse_switch(value)?,
+            "pattern_playouts" => self.pattern_playouts = parse_switch(value)?,
+            "pattern_temperature" => {
+                self.pattern_temperature = parse_number(value, 0.01, 100.0)?;
+            }
             "replies" => {
                 self.replies = parse_number(value, 0.0, 100.0)?.map(|x| x.round() as u32);
             }
@@ -171,6 +182,8 @@ impl Tuning {
             "prior_weight" => show(self.prior_weight),
             "patterns" => show_switch(self.patterns),
             "playouts" => show_switch(self.playouts),
+            "pattern_playouts" => show_switch(self.pattern_playouts),
+            "pattern_temperature" => show(self.pattern_temperature),
             "replies" => show(self.replies),
             "bridges" => show_switch(self.bridges),
             "expand" => show(self.expand),
@@ -187,12 +200,18 @@ impl Tuning {
     pub fn resolve(&self, kind: GameKind, policy: Policy) -> Resolved {
         let d = knowledge::defaults(kind);
         let patterns = self.patterns.unwrap_or(d.patterns) && Weights::builtin(kind).is_some();
+        // The policy plays the turns of the games where two stones may
+        // make a turn (Xodd, Yodd: their playout takes a stone policy).
+        let pattern_playouts = self.pattern_playouts.unwrap_or(d.pattern_playouts)
+            && kind.has_two_stone_turns()
+            && Weights::builtin(kind).is_some();
         match policy {
             Policy::Plain => Resolved {
                 rave: false,
                 priors: false,
                 patterns: false,
                 playouts: false,
+                pattern_playouts: false,
                 expand: crate::tree::EXPAND_DIVISOR,
                 leaf_playouts: 1,
                 endgame: false,
@@ -207,6 +226,8 @@ impl Tuning {
                 patterns,
                 prior_weight: self.prior_weight.unwrap_or(d.prior_weight),
                 playouts: self.playouts.unwrap_or(d.playouts),
+                pattern_playouts,
+                pattern_temperature: self.pattern_temperature.unwrap_or(d.pattern_temperature),
                 replies: self.replies.unwrap_or(d.replies),
                 bridges: self.bridges.unwrap_or(d.bridges),
                 expand: self.expand.unwrap_or(d.expand),
@@ -273,6 +294,30 @@ mod tests {
             ..Tuning::default()
         };
         assert!(!off.resolve(GameKind::Xodd, Policy::Default).priors);
+    }
+
+    #[test]
+    fn pattern_playouts_are_off_by_default_and_only_in_xodd_and_yodd() {
+        for kind in GameKind::ALL {
+            assert!(
+                !Tuning::default()
+                    .resolve(kind, Policy::Default)
+                    .pattern_playouts
+            );
+        }
+        let mut on = Tuning::default();
+        on.set("pattern_playouts", "on").unwrap();
+        on.set("pattern_temperature", "2").unwrap();
+        for kind in GameKind::ALL {
+            let r = on.resolve(kind, Policy::Default);
+            assert_eq!(r.pattern_playouts, kind.has_two_stone_turns(), "{kind}");
+            assert_eq!(r.pattern_temperature, 2.0);
+            assert!(!on.resolve(kind, Policy::Plain).pattern_playouts);
+        }
+        assert_eq!(
+            on.set("pattern_temperature", "0"),
+            Err(TuningError::BadValue)
+        );
     }
 
     #[test]

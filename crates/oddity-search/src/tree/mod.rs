@@ -50,6 +50,11 @@ pub(crate) struct TreeConfig {
     pub(crate) leaf_playouts: u32,
     /// [`crate::knowledge::Knowledge::policy_playout`] instead of the rules' random playout.
     pub(crate) smart_playouts: bool,
+    /// Xodd/Yodd: [`crate::knowledge::Knowledge::pattern_playout`] with these
+    /// weights instead of either of the above.
+    pub(crate) pattern_playouts: Option<&'static Weights>,
+    /// Their temperature.
+    pub(crate) pattern_temperature: f32,
     /// Onyx: percent of playout moves that answer a capture pattern.
     pub(crate) reply_percent: u32,
     /// Onyx: the replies also answer cuts of two-point bridges.
@@ -308,7 +313,14 @@ impl<G: Knowledge> Tree<G> {
     /// configured policy; returns the winner.
     #[inline(always)]
     fn playout(&self, game: &mut G, w: &mut Worker) -> Colour {
-        if self.config.smart_playouts {
+        if let Some(weights) = self.config.pattern_playouts {
+            game.pattern_playout(
+                &mut w.rng,
+                weights,
+                self.config.pattern_temperature,
+                &mut w.pattern_playout,
+            )
+        } else if self.config.smart_playouts {
             game.policy_playout(
                 &mut w.rng,
                 self.config.reply_percent,
@@ -856,6 +868,8 @@ mod tests {
             reply_percent: 0,
             bridge_replies: false,
             smart_playouts: false,
+            pattern_playouts: None,
+            pattern_temperature: 1.0,
         }
     }
 

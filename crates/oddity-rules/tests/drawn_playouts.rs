@@ -1,0 +1,344 @@
+//! Xodd and Yodd playouts whose stones a policy draws
+//! ([`ParityGame::playout_drawing`]): they end in legal, finished games
+//! with the winner an independent recount gives, and each stone is drawn
+//! in proportion to the policy's weights among the legal stones.
+
+use oddity_rules::game::{Game, GameSpec, Rules};
+use oddity_rules::kind::GameKind;
+use oddity_rules::moves::{Action, Colour, Stone};
+use oddity_rules::parity::{ParityGame, StoneDraw};
+use oddity_rules::position::AnyGame;
+use oddity_rules::random::{Rng, below, next_u64, rng_from_seed};
+use oddity_rules::topology::{Cell, Topology};
+
+/// A test policy: a weight per (cell, colour, mover) from a fixed rule,
+/// drawn by a linear scan; it logs every stone placed with the turn it
+/// belongs to.
+struct Logged {
+    weigh: fn(usize, Colour, Colour) -> f64,
+    log: Vec<(usize, Colour, u32)>,
+}
+
+impl<const W: usize> StoneDraw<W> for Logged {
+    fn start(&mut self, _: &ParityGame<W>) {
+        self.log.clear();
+    }
+
+    fn placed(&mut self, game: &ParityGame<W>, cell: usize, colour: Colour) {
+        self.log.push((cell, colour, game.turns_played()));
+    }
+
+    fn draw(&self, game: &ParityGame<W>, rng: &mut Rng) -> Option<(usize, Colour)> {
+        let stones: Vec<(usize, Colour)> = game
+            .empty()
+            .iter()
+            .flat_map(|cell| Colour::BOTH.map(|c| (cell, c)))
+            .collect();
+        let total: f64 = stones.iter().map(|&(e, c)| self.weight(game, e, c)).sum();
+        let mut r = (next_u64(rng) >> 11) as f64 / (1u64 << 53) as f64 * total;
+        for &(e, c) in &stones {
+            let w = self.weight(game, e, c);
+            if r < w {
+                return Some((e, c));
+            }
+            r -= w;
+        }
+        stones
+            .iter()
+            .rev()
+            .copied()
+            .find(|&(e, c)| self.weight(game, e, c) > 0.0)
+    }
+
+    fn weight(&self, game: &ParityGame<W>, cell: usize, colour: Colour) -> f64 {
+        (self.weigh)(cell, colour, game.to_move())
+    }
+}
+
+fn uniform(_: usize, _: Colour, _: Colour) -> f64 {
+    1.0
+}
+
+/// Uneven weights that depend on the cell, the colour and the mover.
+fn skewed(cell: usize, colour: Colour, mover: Colour) -> f64 {
+    let base = (cell % 5 + 1) as f64;
+    if colour == mover { base * 3.0 } else { base }
+}
+
+fn spec(kind: GameKind, size: usize) -> GameSpec {
+    GameSpec::new(kind, size, Rules::default()).unwrap()
+}
+
+/// Runs `f` on the concrete Xodd/Yodd game of `any`.
+macro_rules! with_parity {
+    ($any:expr, $g:ident => $body:expr) => {
+        match $any {
+            AnyGame::Parity2($g) => $body,
+            AnyGame::Parity4($g) => $body,
+            AnyGame::Parity10($g) => $body,
+            _ => unreachable!("not Xodd or Yodd"),
+        }
+    };
+}
+
+/// The position after `turns` random turns from the start (fewer if the
+/// game ends first).
+fn random_position(spec: &GameSpec, turns: usize, rng: &mut Rng) -> AnyGame {
+    let mut game = AnyGame::new(spec);
+    let mut actions = Vec::new();
+    let mut played = 0;
+    while played < turns && !game.is_over() {
+        with_parity!(&mut game, g => {
+            actions.clear();
+            g.legal_actions(&mut actions);
+            let a = actions[below(rng, actions.len() as u32) as usize];
+            g.apply(a);
+            if !g.mid_turn() {
+                played += 1;
+            }
+        });
+    }
+    game
+}
+
+/// Groups of `colour` by a flood fill over the neighbour lists.
+fn count_groups(topo: &Topology, stones: &[Stone], colour: Colour) -> u32 {
+    let mut own = vec![false; topo.bits];
+    for s in stones.iter().filter(|s| s.colour == colour) {
+        own[s.cell.index()] = true;
+    }
+    let mut groups = 0;
+    for &c in topo.cells() {
+        if !own[c.index()] {
+            continue;
+        }
+        groups += 1;
+        let mut stack = vec![c];
+        own[c.index()] = false;
+        while let Some(x) = stack.pop() {
+            for &n in topo.neighbours(x) {
+                if own[n.index()] {
+                    own[n.index()] = false;
+                    stack.push(n);
+                }
+            }
+        }
+    }
+    groups
+}
+
+fn stones_of<G: Game>(game: &G) -> Vec<Stone> {
+    game.topology()
+        .cells()
+        .iter()
+        .filter_map(|&cell| game.stone_at(cell).map(|colour| Stone { cell, colour }))
+        .collect()
+}
+
+/// Total groups of both colours with `extra` stones added, by recount.
+fn total_with(topo: &Topology, stones: &[Stone], extra: &[Stone]) -> u32 {
+    let all: Vec<Stone> = stones.iter().chain(extra).copied().collect();
+    count_groups(topo, &all, Colour::Black) + count_groups(topo, &all, Colour::White)
+}
+
+/// The stones that can start a turn in `game` (at a turn's start, not the
+/// first turn), by recount: the stone leaves the total odd, or some other
+/// stone then makes it odd.
+fn legal_first_stones<G: Game>(game: &G) -> Vec<Stone> {
+    let topo = game.topology();
+    let stones = stones_of(game);
+    let empty: Vec<Cell> = topo
+        .cells()
+        .iter()
+        .copied()
+        .filter(|&c| game.stone_at(c).is_none())
+        .collect();
+    let mut legal = Vec::new();
+    for &cell in &empty {
+        for colour in Colour::BOTH {
+            let s = Stone { cell, colour };
+            let ok = total_with(topo, &stones, &[s]) % 2 == 1
+                || empty.iter().filter(|&&e| e != cell).any(|&e| {
+                    Colour::BOTH.into_iter().any(|c2| {
+                        let t = Stone {
+                            cell: e,
+                            colour: c2,
+                        };
+                        total_with(topo, &stones, &[s, t]) % 2 == 1
+                    })
+                });
+            if ok {
+                legal.push(s);
+            }
+        }
+    }
+    legal
+}
+
+/// Plays the logged stones of a playout from `start` (at a turn's start)
+/// through the rules' actions, each turn's stones in cell order, and
+/// checks every action is legal, no stone is legal at the end, and the
+/// finished game's winner is `winner` and agrees with a recount.
+fn replay<const W: usize>(start: &ParityGame<W>, log: &[(usize, Colour, u32)], winner: Colour) {
+    let mut game = start.clone();
+    let mut k = 0;
+    while k < log.len() {
+        let turn = log[k].2;
+        let mut stones: Vec<(usize, Colour)> = log[k..]
+            .iter()
+            .take_while(|s| s.2 == turn)
+            .map(|s| (s.0, s.1))
+            .collect();
+        k += stones.len();
+        assert!(stones.len() <= 2, "a turn of {} stones", stones.len());
+        assert_eq!(game.turns_played(), turn);
+        stones.sort();
+        for (cell, colour) in stones {
+            let a = Action::stone(Cell(cell as u16), colour);
+            assert!(game.is_legal(a), "{a:?} in turn {turn}");
+            game.apply(a);
+        }
+        if game.mid_turn() {
+            assert!(game.is_legal(Action::END_TURN), "turn {turn} ends odd");
+            game.apply(Action::END_TURN);
+        }
+    }
+    let mut actions = Vec::new();
+    game.legal_actions(&mut actions);
+    assert!(
+        actions.iter().all(|a| !a.is_stone()),
+        "a stone is still legal"
+    );
+    game.check_consistency().unwrap();
+    let stones = stones_of(&game);
+    let topo = game.topology();
+    let (black, white) = (
+        count_groups(topo, &stones, Colour::Black),
+        count_groups(topo, &stones, Colour::White),
+    );
+    assert_eq!(game.group_counts(), [black, white]);
+    let recount = if black < white {
+        Colour::Black
+    } else {
+        Colour::White
+    };
+    game.apply(Action::PASS);
+    game.apply(Action::PASS);
+    assert_eq!(game.winner(), Some(winner));
+    assert_eq!(winner, recount);
+}
+
+#[test]
+fn drawn_playouts_end_in_legal_finished_games_with_the_recounted_winner() {
+    for (kind, size, games) in [
+        (GameKind::Xodd, 3, 60),
+        (GameKind::Xodd, 5, 60),
+        (GameKind::Xodd, 12, 10),
+        (GameKind::Yodd, 3, 60),
+        (GameKind::Yodd, 8, 10),
+    ] {
+        let spec = spec(kind, size);
+        let cells = spec.topology().cell_count();
+        for seed in 0..games {
+            let mut rng = rng_from_seed(seed);
+            let turns = below(&mut rng, cells as u32 / 2) as usize;
+            let start = random_position(&spec, turns, &mut rng);
+            if start.is_over() {
+                continue;
+            }
+            for weigh in [uniform, skewed] {
+                let mut policy = Logged {
+                    weigh,
+                    log: Vec::new(),
+                };
+                with_parity!(&start, g => {
+                    let mut end = g.clone();
+                    let winner = end.playout_drawing(&mut rng, &mut policy);
+                    end.check_consistency().unwrap();
+                    replay(g, &policy.log, winner);
+                });
+            }
+        }
+    }
+}
+
+/// Draws the first stone of `samples` playouts from `start` and checks
+/// that only legal stones come and each as often as its share of the legal
+/// stones' weight says (within 6 standard deviations: a fixed seed, and a
+/// margin no correct draw comes near).
+fn first_stones_follow_the_weights<const W: usize>(
+    start: &ParityGame<W>,
+    weigh: fn(usize, Colour, Colour) -> f64,
+    samples: u32,
+    seed: u64,
+) {
+    let legal = legal_first_stones(start);
+    let mover = start.to_move();
+    let total: f64 = legal
+        .iter()
+        .map(|s| weigh(s.cell.index(), s.colour, mover))
+        .sum();
+    let mut counts = vec![0u32; legal.len()];
+    let mut rng = rng_from_seed(seed);
+    let mut policy = Logged {
+        weigh,
+        log: Vec::new(),
+    };
+    for _ in 0..samples {
+        start.clone().playout_drawing(&mut rng, &mut policy);
+        let (cell, colour, _) = policy.log[0];
+        let k = legal
+            .iter()
+            .position(|s| s.cell.index() == cell && s.colour == colour)
+            .unwrap_or_else(|| panic!("illegal first stone {cell} {colour:?}"));
+        counts[k] += 1;
+    }
+    for (s, &n) in legal.iter().zip(&counts) {
+        let p = weigh(s.cell.index(), s.colour, mover) / total;
+        let expected = p * f64::from(samples);
+        let sd = (expected * (1.0 - p)).sqrt();
+        assert!(
+            (f64::from(n) - expected).abs() <= 6.0 * sd + 1.0,
+            "{s:?}: {n} draws, {expected:.1} expected"
+        );
+    }
+}
+
+#[test]
+fn first_stones_are_drawn_by_weight_among_the_legal_ones() {
+    let mut checked_with_illegal = 0;
+    for (kind, size) in [
+        (GameKind::Xodd, 3),
+        (GameKind::Yodd, 2),
+        (GameKind::Xodd, 4),
+    ] {
+        let spec = spec(kind, size);
+        let cells = spec.topology().cell_count();
+        for seed in 0..40u64 {
+            let mut rng = rng_from_seed(seed);
+            // Late positions, where some stones cannot start a turn.
+            let turns = cells / 2 + below(&mut rng, cells as u32 / 2) as usize;
+            let start = random_position(&spec, turns, &mut rng);
+            if start.is_over() || start.turns_played() == 0 {
+                continue;
+            }
+            with_parity!(&start, g => {
+                let legal = legal_first_stones(g);
+                let empty = cells - stones_of(g).len();
+                if legal.is_empty() {
+                    continue;
+                }
+                if legal.len() < 2 * empty {
+                    checked_with_illegal += 1;
+                }
+                for weigh in [uniform, skewed] {
+                    first_stones_follow_the_weights(g, weigh, 3000, seed);
+                }
+            });
+        }
+    }
+    assert!(
+        checked_with_illegal >= 3,
+        "{checked_with_illegal} positions with illegal stones"
+    );
+}
