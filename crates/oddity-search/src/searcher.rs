@@ -13,7 +13,6 @@ use crate::engine::{AnySearcher, Progress};
 use crate::knowledge::Knowledge;
 use crate::limits::{CLEAR_RATIO, Limits, StopFlag};
 use crate::params::{SearchParams, default_exploration};
-use crate::patterns::Weights;
 use crate::report::{Candidate, FinalBoards, Report};
 use crate::tree::{ROOT, Tally, Tree, TreeConfig, VISIT_CAP, Worker};
 
@@ -28,7 +27,7 @@ fn tree_config(kind: GameKind, params: &SearchParams) -> TreeConfig {
         priors: r.priors,
         prior_weight: r.prior_weight,
         patterns: if r.patterns {
-            Weights::builtin(kind)
+            params.tuning.weights_for(kind)
         } else {
             None
         },

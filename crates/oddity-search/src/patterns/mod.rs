@@ -14,4 +14,4 @@ pub use features::{FeatureBoard, Features, GROUP_NAMES, GROUPS, NONE, group_size
 pub use fit::{Decision, fit, hit_in_top};
 pub use prior::priors;
 pub use shape::Layout;
-pub use weights::{Weights, WeightsError};
+pub use weights::{Weights, WeightsError, WeightsFile};
