@@ -220,6 +220,7 @@ pub fn moves_text(record: &GameRecord) -> String {
 /// A read data file: its header, and per position the decision (features
 /// of every legal action) and the hand-written priors' scores of the same
 /// actions (`None` where the game has none).
+#[derive(Debug)]
 pub struct Data {
     pub header: Header,
     pub spec: GameSpec,
