@@ -43,7 +43,8 @@ enum Command {
     /// Who wins at strong play: the first player's share in self-play,
     /// one study cell per command; tables and pictures of the study.
     Balance(Box<cli::balance::BalanceArgs>),
-    /// Positions valued by perfect play, as a data file for `train`.
+    /// Positions valued by perfect play, or the search's choices in games
+    /// against itself, as a data file for `train`.
     TrainData(Box<cli::train::TrainDataArgs>),
     /// Pattern weights fitted to data files, with their accuracy.
     Train(Box<cli::train::TrainArgs>),

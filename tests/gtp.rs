@@ -237,6 +237,34 @@ fn params_and_description() {
 }
 
 #[test]
+fn a_weights_file_is_read_when_set_and_a_bad_one_refused() {
+    let mut e = Engine::start_raw(&["--threads", "1", "--visits", "30"]);
+    let missing = e.fails("oddity-param weights /nonexistent/odd.txt");
+    assert!(
+        missing.starts_with("cannot read /nonexistent/odd.txt"),
+        "{missing}"
+    );
+    let bad = std::env::temp_dir().join(format!("oddity-bad-weights-{}.txt", std::process::id()));
+    std::fs::write(&bad, "game odd\nring 6\nshape 1 x\n").unwrap();
+    let corrupt = e.fails(&format!("oddity-param weights {}", bad.display()));
+    std::fs::remove_file(&bad).unwrap();
+    assert!(corrupt.contains("weights file, line 3: gamma"), "{corrupt}");
+    assert!(e.ok("oddity-param").lines().any(|l| l == "weights builtin"));
+    // Weights of another game leave this game's built-in ones in use.
+    for game in ["xodd", "odd"] {
+        let file = format!(
+            "{}/crates/oddity-search/weights/{game}.txt",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        e.ok(&format!("oddity-param weights {file}"));
+        assert!(e.ok("oddity-param").contains(&format!("weights {file}")));
+        e.ok("oddity-param patterns on");
+        e.ok("clear_board");
+        e.ok("genmove b");
+    }
+}
+
+#[test]
 fn reg_genmove_does_not_play_and_is_reproducible() {
     // A second search continues the first one's tree, so reproducible
     // means: the same commands give the same answer in another process.

@@ -10,5 +10,6 @@ mod prepare;
 pub mod query;
 pub mod queue;
 pub mod result;
+pub mod self_play;
 pub mod setup;
 pub mod train_data;

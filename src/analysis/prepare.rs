@@ -15,7 +15,7 @@ use crate::rules::moves::{Colour, Stone};
 use crate::rules::position::AnyGame;
 use crate::rules::record::{GameRecord, TokenPlayError};
 use crate::search::bounds;
-use crate::search::tuning::NAMES;
+use crate::search::tuning::{NAMES, TuningError};
 use crate::search::{MoveFilter, MoveRule, Policy, SearchParams, knowledge};
 use crate::solver::SolveLimits;
 
@@ -201,10 +201,10 @@ fn override_settings(query: &Query, params: &mut SearchParams) -> Result<(), Que
                     ),
                 };
             }
-            _ => params
-                .tuning
-                .set(name, &text)
-                .map_err(|e| bad(&format!("{e} (policy, exploration, {})", NAMES.join(", "))))?,
+            _ => params.tuning.set(name, &text).map_err(|e| match e {
+                TuningError::Weights(why) => bad(&why),
+                e => bad(&format!("{e} (policy, exploration, {})", NAMES.join(", "))),
+            })?,
         }
     }
     Ok(())

@@ -1,5 +1,6 @@
-//! Training data for the patterns: positions valued by perfect play, kept
-//! as a file of JSON lines (`docs/patterns.md`), and read back as
+//! Training data for the patterns: positions valued by perfect play or
+//! played by the search against itself ([`crate::analysis::self_play`]),
+//! kept as a file of JSON lines (`docs/patterns.md`), and read back as
 //! [`Decision`]s for the fit.
 //!
 //! Positions come from uniformly random games cut when a drawn number of
@@ -27,9 +28,16 @@ use crate::search::patterns::{Decision, FeatureBoard, Layout};
 use crate::solver::retrograde::Retrograde;
 use crate::with_game;
 
-/// The name and version on a data file's first line.
+/// The name and version on a data file's first line. Version 2 added
+/// self-play data (`level`, `chosen`, `visits`); version 1 files (perfect
+/// play only) read as before.
 pub const FORMAT: &str = "oddity-train-data";
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
+
+/// The `source` of positions valued by perfect play.
+pub const PERFECT: &str = "perfect";
+/// The `source` of positions from the search's games against itself.
+pub const SELF_PLAY: &str = "selfplay";
 
 /// A data file's first line.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -42,19 +50,42 @@ pub struct Header {
     /// The rule options as `oddity-rules` spells them, `name=value` joined
     /// by commas (empty for Xodd and Yodd).
     pub rules: String,
-    /// How the labels were made: `perfect` (retrograde tables).
+    /// How the labels were made: `perfect` (retrograde tables) or
+    /// `selfplay` (the search's choices and root visits).
     pub source: String,
+    /// Self-play: the search's level, e.g. `visits=20000 threads=1`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<String>,
     /// The command that wrote the file.
     pub command: String,
 }
 
-/// One position: the turns from the start, and the mover's winning actions
-/// as turn tokens (every other legal action loses).
+/// One position: the turns from the start, then its labels as action
+/// tokens (a stone, or a pass or swap; in Xodd and Yodd a turn's first
+/// stone). Perfect play: `wins`, the mover's winning actions (every other
+/// legal action loses). Self-play: `chosen`, the action the search chose,
+/// and `visits`, each root candidate's visits (candidates not named had
+/// none).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Sample {
     pub moves: String,
-    pub wins: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wins: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chosen: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub visits: Option<Vec<(String, u64)>>,
+}
+
+/// What a self-play position teaches the fit.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Target {
+    /// Every candidate, weighted by its share of the root visits.
+    #[default]
+    Visits,
+    /// The search's choice against every other action.
+    Chosen,
 }
 
 /// What to draw.
@@ -85,22 +116,7 @@ pub fn write(
     out: &mut dyn Write,
     progress: &mut dyn FnMut(Drawn),
 ) -> Result<Drawn, String> {
-    let header = Header {
-        format: FORMAT.into(),
-        version: VERSION,
-        game: plan.spec.kind.name().into(),
-        size: plan.spec.size,
-        rules: plan.spec.rules_text(),
-        source: "perfect".into(),
-        command: command.into(),
-    };
-    let io = |e: std::io::Error| format!("cannot write the data: {e}");
-    writeln!(
-        out,
-        "{}",
-        serde_json::to_string(&header).map_err(|e| e.to_string())?
-    )
-    .map_err(io)?;
+    write_line(out, &Header::new(&plan.spec, PERFECT, None, command))?;
     let mut rng = rng_from_seed(plan.seed);
     let mut counts = Drawn::default();
     let (min, max) = plan.empty;
@@ -125,18 +141,16 @@ pub fn write(
         let position = record.position();
         let sample = Sample {
             moves: moves_text(&record),
-            wins: wins
-                .iter()
-                .filter(|&&(_, w)| w)
-                .map(|&(a, _)| position.token(&turn_of_action(a)))
-                .collect(),
+            wins: Some(
+                wins.iter()
+                    .filter(|&&(_, w)| w)
+                    .map(|&(a, _)| action_token(position, a))
+                    .collect(),
+            ),
+            chosen: None,
+            visits: None,
         };
-        writeln!(
-            out,
-            "{}",
-            serde_json::to_string(&sample).map_err(|e| e.to_string())?
-        )
-        .map_err(io)?;
+        write_line(out, &sample)?;
         counts.kept += 1;
         progress(counts);
     }
@@ -159,12 +173,45 @@ fn winning_actions<G: Game>(game: &G, memory_mb: usize) -> Result<Vec<(Action, b
         .collect())
 }
 
-/// The turn a first action names: one stone, or a pass or swap.
-fn turn_of_action(a: Action) -> Turn {
-    crate::rules::game::turn_of(a, None)
+impl Header {
+    pub fn new(spec: &GameSpec, source: &str, level: Option<String>, command: &str) -> Header {
+        Header {
+            format: FORMAT.into(),
+            version: VERSION,
+            game: spec.kind.name().into(),
+            size: spec.size,
+            rules: spec.rules_text(),
+            source: source.into(),
+            level,
+            command: command.into(),
+        }
+    }
 }
 
-fn moves_text(record: &GameRecord) -> String {
+/// Writes one JSON line.
+pub fn write_line<T: Serialize>(out: &mut dyn Write, value: &T) -> Result<(), String> {
+    let text = serde_json::to_string(value).map_err(|e| e.to_string())?;
+    writeln!(out, "{text}").map_err(|e| format!("cannot write the data: {e}"))
+}
+
+/// An action's token: the turn of that one stone, or the pass or swap.
+pub fn action_token(position: &AnyGame, a: Action) -> String {
+    position.token(&crate::rules::game::turn_of(a, None))
+}
+
+/// The first action of a turn (in Xodd and Yodd its first stone); `None`
+/// for a resignation.
+pub fn first_action(turn: &Turn) -> Option<Action> {
+    match turn {
+        Turn::Pass => Some(Action::PASS),
+        Turn::Swap => Some(Action::SWAP),
+        Turn::Stones(s, _) => Some(s.action()),
+        Turn::Resign => None,
+    }
+}
+
+/// The turns from the start as move tokens.
+pub fn moves_text(record: &GameRecord) -> String {
     let start = record.start();
     let tokens: Vec<String> = record.moves().iter().map(|(_, t)| start.token(t)).collect();
     tokens.join(" ")
@@ -173,6 +220,7 @@ fn moves_text(record: &GameRecord) -> String {
 /// A read data file: its header, and per position the decision (features
 /// of every legal action) and the hand-written priors' scores of the same
 /// actions (`None` where the game has none).
+#[derive(Debug)]
 pub struct Data {
     pub header: Header,
     pub spec: GameSpec,
@@ -182,8 +230,11 @@ pub struct Data {
     pub hand: Vec<Option<Vec<f64>>>,
 }
 
-/// Reads a data file; `name` names it in errors.
-pub fn read(name: &str, input: &mut dyn BufRead) -> Result<Data, String> {
+/// Reads a data file; `name` names it in errors. Self-play positions teach
+/// the fit as `target` says; in every decision `wins` marks what a
+/// prediction should rank first: the winning actions, or the search's
+/// choice.
+pub fn read(name: &str, input: &mut dyn BufRead, target: Target) -> Result<Data, String> {
     let mut lines = input.lines().enumerate();
     let err = |k: usize, why: String| format!("{name}, line {}: {why}", k + 1);
     let (_, first) = lines
@@ -191,9 +242,17 @@ pub fn read(name: &str, input: &mut dyn BufRead) -> Result<Data, String> {
         .ok_or_else(|| format!("{name}: the file is empty"))?;
     let first = first.map_err(|e| format!("{name}: {e}"))?;
     let header: Header = serde_json::from_str(&first).map_err(|e| err(0, e.to_string()))?;
-    if header.format != FORMAT || header.version != VERSION {
-        return Err(err(0, format!("not a {FORMAT} file of version {VERSION}")));
+    if header.format != FORMAT || !(1..=VERSION).contains(&header.version) {
+        return Err(err(
+            0,
+            format!("not a {FORMAT} file of version 1 to {VERSION}"),
+        ));
     }
+    let self_play = match header.source.as_str() {
+        PERFECT => false,
+        SELF_PLAY if header.version >= 2 => true,
+        other => return Err(err(0, format!("unknown source `{other}`"))),
+    };
     let spec = spec_of(&header).map_err(|e| err(0, e))?;
     let start = AnyGame::new(&spec);
     let ring = Layout::get(start.topology())
@@ -215,31 +274,110 @@ pub fn read(name: &str, input: &mut dyn BufRead) -> Result<Data, String> {
         let tokens: Vec<&str> = sample.moves.split_whitespace().collect();
         let record =
             GameRecord::replay(start.clone(), &tokens).map_err(|e| err(k, e.to_string()))?;
-        let position = record.position();
-        let mut wins = Vec::new();
-        for token in &sample.wins {
-            let turn = position
-                .parse_turn(token)
-                .map_err(|e| err(k, e.to_string()))?;
-            wins.push(match turn {
-                Turn::Pass => Action::PASS,
-                Turn::Swap => Action::SWAP,
-                Turn::Stones(s, None) => s.action(),
-                _ => return Err(err(k, format!("{token} is not one action"))),
-            });
+        let labels = if self_play {
+            self_play_labels(&sample, record.position(), target)
+        } else {
+            perfect_labels(&sample, record.position())
         }
+        .map_err(|e| err(k, e))?;
         let last = last_stones(&record);
-        let (decision, hand) = with_game!(position, g => decision_of(g, &last, &wins));
-        if decision.wins.iter().filter(|&&w| w).count() != wins.len() {
-            return Err(err(
-                k,
-                "a winning action is not legal in the position".into(),
-            ));
-        }
+        let (decision, hand) = with_game!(record.position(), g => decision_of(g, &last, &labels))
+            .map_err(|e| err(k, e))?;
         data.decisions.push(decision);
         data.hand.push(hand);
     }
     Ok(data)
+}
+
+/// A position's labels as actions: those a prediction should rank first,
+/// and for the fit, each action's share of the position's weight (`None`:
+/// the first ones win against all the others).
+struct Labels {
+    best: Vec<Action>,
+    shares: Option<Vec<(Action, f64)>>,
+    /// Every action named, with its token (for errors).
+    named: Vec<(Action, String)>,
+}
+
+fn perfect_labels(sample: &Sample, position: &AnyGame) -> Result<Labels, String> {
+    if sample.chosen.is_some() || sample.visits.is_some() {
+        return Err("`chosen` and `visits` belong to self-play data".into());
+    }
+    let wins = sample
+        .wins
+        .as_ref()
+        .ok_or("a position of perfect play needs `wins`")?;
+    let named = actions_of(position, wins.iter())?;
+    Ok(Labels {
+        best: named.iter().map(|(a, _)| *a).collect(),
+        shares: None,
+        named,
+    })
+}
+
+fn self_play_labels(sample: &Sample, position: &AnyGame, target: Target) -> Result<Labels, String> {
+    if sample.wins.is_some() {
+        return Err("`wins` belongs to data of perfect play".into());
+    }
+    let (Some(chosen), Some(visits)) = (&sample.chosen, &sample.visits) else {
+        return Err("a self-play position needs `chosen` and `visits`".into());
+    };
+    let mut named = actions_of(position, std::iter::once(chosen))?;
+    let best = vec![named[0].0];
+    let actions: Vec<Action> = actions_of(position, visits.iter().map(|(t, _)| t))?
+        .into_iter()
+        .map(|(a, token)| {
+            named.push((a, token));
+            a
+        })
+        .collect();
+    if actions
+        .iter()
+        .enumerate()
+        .any(|(i, a)| actions[..i].contains(a))
+    {
+        return Err("an action appears twice in `visits`".into());
+    }
+    let total: u64 = visits.iter().map(|&(_, n)| n).sum();
+    if total == 0 {
+        return Err("`visits` has no visits".into());
+    }
+    let shares = match target {
+        Target::Visits => Some(
+            actions
+                .into_iter()
+                .zip(visits)
+                .map(|(a, &(_, n))| (a, n as f64 / total as f64))
+                .collect(),
+        ),
+        Target::Chosen => None,
+    };
+    Ok(Labels {
+        best,
+        shares,
+        named,
+    })
+}
+
+/// Reads action tokens of `position`, each kept with its action.
+fn actions_of<'a>(
+    position: &AnyGame,
+    tokens: impl Iterator<Item = &'a String>,
+) -> Result<Vec<(Action, String)>, String> {
+    tokens
+        .map(|token| {
+            let turn = position
+                .parse_turn(token)
+                .map_err(|e| format!("{token}: {e}"))?;
+            let action = match turn {
+                Turn::Pass => Action::PASS,
+                Turn::Swap => Action::SWAP,
+                Turn::Stones(s, None) => s.action(),
+                _ => return Err(format!("{token} is not one action")),
+            };
+            Ok((action, token.clone()))
+        })
+        .collect()
 }
 
 fn spec_of(header: &Header) -> Result<GameSpec, String> {
@@ -278,18 +416,27 @@ pub fn last_stones(record: &GameRecord) -> Vec<Cell> {
 fn decision_of<G: knowledge::Knowledge>(
     game: &G,
     last: &[Cell],
-    wins: &[Action],
-) -> (Decision, Option<Vec<f64>>) {
+    labels: &Labels,
+) -> Result<(Decision, Option<Vec<f64>>), String> {
     let board = FeatureBoard::new(game, last).expect("a game with patterns");
     let mut actions = Vec::new();
     game.legal_actions(&mut actions);
+    if let Some((_, token)) = labels.named.iter().find(|(a, _)| !actions.contains(a)) {
+        return Err(format!("{token} is not a legal action in the position"));
+    }
     let mover = game.to_move();
     let decision = Decision {
         candidates: actions.iter().map(|&a| board.features(a, mover)).collect(),
-        wins: actions.iter().map(|a| wins.contains(a)).collect(),
+        wins: actions.iter().map(|a| labels.best.contains(a)).collect(),
+        shares: labels.shares.as_ref().map(|shares| {
+            actions
+                .iter()
+                .map(|a| shares.iter().find(|(b, _)| b == a).map_or(0.0, |&(_, p)| p))
+                .collect()
+        }),
     };
     let mut priors = Vec::new();
     let hand = knowledge::priors(game, &actions, &mut priors)
         .then(|| priors.iter().map(|&p| f64::from(p)).collect());
-    (decision, hand)
+    Ok((decision, hand))
 }

@@ -1,30 +1,70 @@
-//! `oddity train-data` (positions valued by perfect play, as a data file)
-//! and `oddity train` (pattern weights fitted to data files, with their
-//! move-prediction accuracy on held-out positions).
+//! `oddity train-data` (positions valued by perfect play, or the search's
+//! choices in games against itself, as a data file) and `oddity train`
+//! (pattern weights fitted to data files, with their move-prediction
+//! accuracy on held-out positions).
 
 use std::fs::File;
 use std::io::{BufReader, BufWriter, IsTerminal, Write};
 
 use clap::Args;
 
-use crate::analysis::train_data::{self, Data, Plan};
+use crate::analysis::self_play::{self, Level};
+use crate::analysis::train_data::{self, Data, Plan, Target};
 use crate::cli::args::GameArgs;
+use crate::rules::kind::GameKind;
 use crate::rules::random::{below, rng_from_seed};
-use crate::search::patterns::{Decision, GROUP_NAMES, GROUPS, NONE, fit, group_sizes, hit_in_top};
+use crate::search::patterns::{
+    Decision, GROUP_NAMES, GROUPS, NONE, Weights, fit, group_sizes, hit_in_top,
+};
+
+/// Where the labels come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Source {
+    /// Positions of random games valued by retrograde tables.
+    Perfect,
+    /// The default search's games against itself: its choices and root
+    /// visits.
+    Selfplay,
+}
 
 #[derive(Args, Debug)]
+#[command(after_help = "Examples:\n  \
+    oddity train-data --game odd --size 4 --empty 10-14 --positions 1500 --out odd4.jsonl\n  \
+    oddity train-data --game odd --size 5 --source selfplay --visits 20000 --games 100 --out odd5-sp.jsonl\n\n\
+    See docs/patterns.md.")]
 pub struct TrainDataArgs {
     #[command(flatten)]
     pub game: GameArgs,
-    /// Empty points of the positions, as a range like 10-14.
+    /// Where the labels come from.
+    #[arg(long, value_enum, default_value = "perfect")]
+    pub source: Source,
+    /// Perfect play: empty points of the positions, as a range like 10-14.
     #[arg(long, default_value = "10-14")]
     pub empty: String,
-    /// Positions to keep (each with a winning and a losing action).
+    /// Perfect play: positions to keep (each with a winning and a losing
+    /// action).
     #[arg(long, default_value_t = 1000)]
     pub positions: usize,
-    /// Memory for one position's retrograde table, in MiB.
+    /// Perfect play: memory for one position's retrograde table, in MiB.
     #[arg(long, default_value_t = 1024)]
     pub memory: usize,
+    /// Self-play: iterations per search (with --threads 1 the data repeat
+    /// exactly).
+    #[arg(long, value_name = "N", conflicts_with = "st")]
+    pub visits: Option<u64>,
+    /// Self-play: seconds per search.
+    #[arg(long, value_name = "SECS")]
+    pub st: Option<f64>,
+    /// Self-play: games to play.
+    #[arg(long, default_value_t = 10)]
+    pub games: usize,
+    /// Self-play: search threads.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Self-play: the first this many turns of each game are drawn among
+    /// the search's candidates in proportion to their visits.
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    pub sample_turns: usize,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// The data file to write.
@@ -46,9 +86,24 @@ pub struct TrainArgs {
     /// Seeds the order that breaks ties in the predictions.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// What self-play positions teach: every candidate weighted by its
+    /// share of the root visits, or the search's choice against the rest.
+    #[arg(long, value_enum, default_value = "visits")]
+    pub target: TargetArg,
+    /// Also measure these weights files on the held-out positions
+    /// (repeatable).
+    #[arg(long, value_name = "FILE")]
+    pub compare: Vec<String>,
     /// The weights file to write.
     #[arg(long)]
     pub out: String,
+}
+
+/// `--target`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum TargetArg {
+    Visits,
+    Chosen,
 }
 
 /// The command line as typed, with the program named `oddity`.
@@ -69,7 +124,65 @@ fn empty_range(text: &str) -> Result<(usize, usize), String> {
 }
 
 pub fn run_data(args: &TrainDataArgs) -> Result<(), String> {
+    match args.source {
+        Source::Perfect => run_perfect(args),
+        Source::Selfplay => run_self_play(args),
+    }
+}
+
+fn run_self_play(args: &TrainDataArgs) -> Result<(), String> {
     let spec = args.game.spec()?;
+    let level = match (args.visits, args.st) {
+        (Some(0), _) => return Err("--visits must be at least 1".into()),
+        (Some(n), _) => Level::Visits(n),
+        (None, Some(s)) if s.is_finite() && s > 0.0 && s <= 86_400.0 => Level::Seconds(s),
+        (None, Some(s)) => return Err(format!("--st: {s} is not a number of seconds")),
+        (None, None) => {
+            return Err("self-play needs a level: --visits N or --st SECONDS".into());
+        }
+    };
+    if args.games == 0 {
+        return Err("--games must be at least 1".into());
+    }
+    if args.threads == 0 || args.threads > 1024 {
+        return Err("--threads must be 1 to 1024".into());
+    }
+    let plan = self_play::Plan {
+        spec,
+        level,
+        games: args.games,
+        threads: args.threads,
+        sample_turns: args.sample_turns,
+        seed: args.seed,
+    };
+    let file = File::create(&args.out).map_err(|e| format!("cannot create {}: {e}", args.out))?;
+    let mut out = BufWriter::new(file);
+    let live = std::io::stderr().is_terminal();
+    let counts = self_play::write(&plan, &command_line(), &mut out, &mut |c| {
+        if live {
+            eprint!(
+                "\r{}/{} games, {} positions   ",
+                c.games, plan.games, c.positions
+            );
+        }
+    })?;
+    out.flush()
+        .map_err(|e| format!("cannot write {}: {e}", args.out))?;
+    eprintln!(
+        "{}{} positions of {} games in {}",
+        if live { "\r" } else { "" },
+        counts.positions,
+        counts.games,
+        args.out
+    );
+    Ok(())
+}
+
+fn run_perfect(args: &TrainDataArgs) -> Result<(), String> {
+    let spec = args.game.spec()?;
+    if args.visits.is_some() || args.st.is_some() {
+        return Err("--visits and --st are for --source selfplay".into());
+    }
     if spec.kind.has_captures() {
         return Err(format!(
             "{} has no retrograde tables to label positions",
@@ -142,7 +255,11 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     let mut sets: Vec<Data> = Vec::new();
     for name in &args.data {
         let file = File::open(name).map_err(|e| format!("cannot open {name}: {e}"))?;
-        let data = train_data::read(name, &mut BufReader::new(file))?;
+        let target = match args.target {
+            TargetArg::Visits => Target::Visits,
+            TargetArg::Chosen => Target::Chosen,
+        };
+        let data = train_data::read(name, &mut BufReader::new(file), target)?;
         if let Some(first) = sets.first()
             && first.header.game != data.header.game
         {
@@ -155,6 +272,13 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     }
     let game = sets[0].header.game.clone();
     let ring = sets[0].ring;
+    let mut others: Vec<(String, Weights)> = Vec::new();
+    if let Some(w) = Weights::builtin(sets[0].spec.kind) {
+        others.push(("built-in weights".into(), w.clone()));
+    }
+    for name in &args.compare {
+        others.push((name.clone(), read_weights(name, sets[0].spec.kind, ring)?));
+    }
     let mut train = Vec::new();
     let mut held: Vec<(&Decision, &Option<Vec<f64>>)> = Vec::new();
     let mut k = 0;
@@ -174,6 +298,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     });
     let mut rng = rng_from_seed(args.seed);
     let (mut learned, mut hand, mut random) = (Hits::default(), Hits::default(), Hits::default());
+    let mut other_hits: Vec<Hits> = others.iter().map(|_| Hits::default()).collect();
     let mut has_hand = false;
     for (d, hand_scores) in &held {
         let n = d.candidates.len();
@@ -181,14 +306,22 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         for i in (1..n).rev() {
             order.swap(i, below(&mut rng, i as u32 + 1) as usize);
         }
-        let scores: Vec<f64> = d.candidates.iter().map(|f| weights.strength(f)).collect();
-        learned.add(&scores, d, &order);
+        let scores =
+            |w: &Weights| -> Vec<f64> { d.candidates.iter().map(|f| w.strength(f)).collect() };
+        learned.add(&scores(&weights), d, &order);
+        for ((_, w), hits) in others.iter().zip(&mut other_hits) {
+            hits.add(&scores(w), d, &order);
+        }
         random.add(&vec![0.0; n], d, &order);
         if let Some(h) = hand_scores {
             has_hand = true;
             hand.add(h, d, &order);
         }
     }
+    let self_play = sets
+        .iter()
+        .filter(|s| s.header.source == train_data::SELF_PLAY)
+        .count();
     println!(
         "{} positions: {} fitted, {} held out (every {}-th)",
         k,
@@ -196,9 +329,23 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         held.len(),
         args.holdout
     );
-    println!("| ranking | positions | top-1 wins | top-5 has a win |");
+    // A hit: a winning action (perfect play), the search's choice
+    // (self-play).
+    println!(
+        "{}",
+        match self_play {
+            0 => "| ranking | positions | top-1 wins | top-5 has a win |",
+            n if n == sets.len() => {
+                "| ranking | positions | top-1 is the search's choice | top-5 has it |"
+            }
+            _ => "| ranking | positions | top-1 hit | top-5 hit |",
+        }
+    );
     println!("|---|---|---|---|");
     println!("{}", learned.row("patterns (fitted)"));
+    for ((name, _), hits) in others.iter().zip(&other_hits) {
+        println!("{}", hits.row(name));
+    }
     if has_hand {
         println!("{}", hand.row("hand-written priors"));
     }
@@ -220,6 +367,19 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         .map_err(|e| format!("cannot write {}: {e}", args.out))?;
     eprintln!("weights written to {}", args.out);
     Ok(())
+}
+
+/// A weights file for `kind` with rings of `ring` points.
+fn read_weights(name: &str, kind: GameKind, ring: usize) -> Result<Weights, String> {
+    let text = std::fs::read_to_string(name).map_err(|e| format!("cannot read {name}: {e}"))?;
+    let w = Weights::parse(&text).map_err(|e| format!("{name}: {e}"))?;
+    if w.game != kind.name() || w.ring != ring {
+        return Err(format!(
+            "{name} holds weights for {} (ring {}), the data are {kind} (ring {ring})",
+            w.game, w.ring
+        ));
+    }
+    Ok(w)
 }
 
 /// How often each feature value appears among the candidates, and how

@@ -13,7 +13,6 @@ use crate::engine::{AnySearcher, Progress};
 use crate::knowledge::Knowledge;
 use crate::limits::{CLEAR_RATIO, Limits, StopFlag};
 use crate::params::{SearchParams, default_exploration};
-use crate::patterns::Weights;
 use crate::report::{Candidate, FinalBoards, Report};
 use crate::tree::{ROOT, Tally, Tree, TreeConfig, VISIT_CAP, Worker};
 
@@ -27,18 +26,14 @@ fn tree_config(kind: GameKind, params: &SearchParams) -> TreeConfig {
         expand_divisor: r.expand.max(1),
         priors: r.priors,
         prior_weight: r.prior_weight,
-        patterns: Weights::builtin(kind).filter(|_| r.patterns),
+        patterns: params.tuning.weights_for(kind).filter(|_| r.patterns),
         rave: r.rave,
         rave_equiv: r.rave_equiv,
         rave_depth: r.rave_depth,
         leaf_playouts: r.leaf_playouts.max(1),
         smart_playouts: r.playouts,
         pattern_temperature: r.pattern_temperature,
-        pattern_playouts: if r.pattern_playouts {
-            Weights::builtin(kind)
-        } else {
-            None
-        },
+        pattern_playouts: params.tuning.weights_for(kind).filter(|_| r.pattern_playouts),
         reply_percent: r.replies,
         bridge_replies: r.bridges,
     }

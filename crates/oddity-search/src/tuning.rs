@@ -11,7 +11,7 @@ use std::fmt;
 
 use crate::knowledge::{self, Resolved};
 use crate::params::Policy;
-use crate::patterns::Weights;
+use crate::patterns::{Weights, WeightsFile};
 use oddity_rules::kind::GameKind;
 
 /// Overrides of the default policy's settings; `None` = the game's default.
@@ -32,6 +32,9 @@ pub struct Tuning {
     /// Priors from the learned pattern weights built into the program
     /// (Xodd, Yodd, Odd) instead of the hand-written ones.
     pub patterns: Option<bool>,
+    /// The weights the patterns use, read from a file, instead of those
+    /// built into the program (for the file's game only).
+    pub weights: Option<WeightsFile>,
     /// The per-game playout policy instead of uniformly random playouts.
     pub playouts: Option<bool>,
     /// Xodd/Yodd playouts draw every stone by the learned pattern weights
@@ -62,13 +65,14 @@ pub struct Tuning {
 }
 
 /// The names [`Tuning::set`] accepts, in listing order.
-pub const NAMES: [&str; 17] = [
+pub const NAMES: [&str; 18] = [
     "rave",
     "rave_equiv",
     "rave_depth",
     "priors",
     "prior_weight",
     "patterns",
+    "weights",
     "playouts",
     "pattern_playouts",
     "pattern_temperature",
@@ -83,10 +87,12 @@ pub const NAMES: [&str; 17] = [
 ];
 
 /// Why a tuning parameter was refused.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TuningError {
     UnknownName,
     BadValue,
+    /// A weights file that cannot be read, and why.
+    Weights(String),
 }
 
 impl fmt::Display for TuningError {
@@ -94,6 +100,7 @@ impl fmt::Display for TuningError {
         f.write_str(match self {
             TuningError::UnknownName => "unknown parameter",
             TuningError::BadValue => "syntax error",
+            TuningError::Weights(why) => why,
         })
     }
 }
@@ -143,6 +150,12 @@ impl Tuning {
             "priors" => self.priors = parse_switch(value)?,
             "prior_weight" => self.prior_weight = parse_number(value, 0.0, 1e6)?,
             "patterns" => self.patterns = parse_switch(value)?,
+            "weights" => {
+                self.weights = match value.to_ascii_lowercase().as_str() {
+                    "auto" | "default" | "builtin" => None,
+                    _ => Some(WeightsFile::load(value).map_err(TuningError::Weights)?),
+                }
+            }
             "playouts" => self.playouts = parse_switch(value)?,
             "pattern_playouts" => self.pattern_playouts = parse_switch(value)?,
             "pattern_temperature" => {
@@ -181,6 +194,9 @@ impl Tuning {
             "priors" => show_switch(self.priors),
             "prior_weight" => show(self.prior_weight),
             "patterns" => show_switch(self.patterns),
+            "weights" => self
+                .weights
+                .map_or_else(|| "builtin".to_string(), |f| f.path.to_string()),
             "playouts" => show_switch(self.playouts),
             "pattern_playouts" => show_switch(self.pattern_playouts),
             "pattern_temperature" => show(self.pattern_temperature),
@@ -193,6 +209,16 @@ impl Tuning {
             "endgame_empty" => show(self.endgame_empty),
             "endgame_table" => show(self.endgame_table),
             _ => return None,
+        })
+    }
+
+    /// The weights the patterns use in `kind`: the file's when it was made
+    /// for that game, else the built-in ones (`None` without patterns).
+    pub fn weights_for(&self, kind: GameKind) -> Option<&'static Weights> {
+        let builtin = Weights::builtin(kind)?;
+        Some(match self.weights {
+            Some(f) if f.weights.game == kind.name() && f.weights.ring == builtin.ring => f.weights,
+            _ => builtin,
         })
     }
 
@@ -266,6 +292,12 @@ mod tests {
         assert_eq!(t.set("rave", "maybe"), Err(TuningError::BadValue));
         assert_eq!(t.set("rave_equiv", "nan"), Err(TuningError::BadValue));
         assert_eq!(t.set("bogus", "1"), Err(TuningError::UnknownName));
+        let missing = t.set("weights", "/nonexistent/odd.txt").unwrap_err();
+        assert!(
+            missing
+                .to_string()
+                .contains("cannot read /nonexistent/odd.txt")
+        );
         assert_eq!(t, before);
         for name in NAMES {
             assert!(t.get(name).is_some(), "{name} has no value");

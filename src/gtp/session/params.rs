@@ -69,12 +69,15 @@ impl Session {
 }
 
 /// Why an engine parameter was refused (the protocol's words).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ParamError {
     #[error("unknown parameter")]
     Unknown,
     #[error("syntax error")]
     BadValue,
+    /// A weights file that cannot be read, and why.
+    #[error("{0}")]
+    Weights(String),
 }
 
 impl From<BadValue> for ParamError {
@@ -88,6 +91,7 @@ impl From<TuningError> for ParamError {
         match e {
             TuningError::UnknownName => ParamError::Unknown,
             TuningError::BadValue => ParamError::BadValue,
+            TuningError::Weights(why) => ParamError::Weights(why),
         }
     }
 }

@@ -5,7 +5,10 @@
 //! whether it wins. Each winning candidate makes one competition against
 //! all the losing ones (weight `1 / winners`, so every position counts
 //! once): under the Bradley-Terry model it wins with probability
-//! `strength / (strength + sum of losers' strengths)`. The gammas of one
+//! `strength / (strength + sum of losers' strengths)`. A decision may
+//! instead give each candidate a share (the search's root visits, summing
+//! to 1): each candidate then wins a competition against all candidates,
+//! itself included, with its share as weight. The gammas of one
 //! group are updated at a time, `gamma = (W + 1) / (C + 2 / (gamma + 1))`
 //! with `W` the group value's weighted wins and `C` the sum over the
 //! competitions it took part in of its team-mates' strength over the total;
@@ -20,14 +23,23 @@ use super::weights::Weights;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Decision {
     pub candidates: Vec<Features>,
+    /// The candidates a prediction should rank first (the winning
+    /// actions, or the search's choice); without `shares`, the fit's
+    /// winners.
     pub wins: Vec<bool>,
+    /// Each candidate's share of the position's weight in the fit (summing
+    /// to 1), instead of `wins`.
+    pub shares: Option<Vec<f64>>,
 }
 
 impl Decision {
     /// Whether the position can teach anything: at least one winning and
-    /// one losing candidate.
+    /// one losing candidate, or with shares, two candidates.
     pub fn informative(&self) -> bool {
-        self.wins.iter().any(|&w| w) && self.wins.iter().any(|&w| !w)
+        match &self.shares {
+            Some(s) => s.len() >= 2 && s.iter().sum::<f64>() > 0.0,
+            None => self.wins.iter().any(|&w| w) && self.wins.iter().any(|&w| !w),
+        }
     }
 }
 
@@ -52,6 +64,20 @@ pub fn fit(
             for d in &used {
                 strengths.clear();
                 strengths.extend(d.candidates.iter().map(|f| w.strength(f)));
+                if let Some(shares) = &d.shares {
+                    // One competition of all candidates, won by each with
+                    // its share.
+                    let total: f64 = strengths.iter().sum();
+                    for ((f, s), &p) in d.candidates.iter().zip(&strengths).zip(shares) {
+                        let v = f[g];
+                        if v == NONE {
+                            continue;
+                        }
+                        wins[v as usize] += p;
+                        sums[v as usize] += s / w.gamma(w.index(g, v)) / total;
+                    }
+                    continue;
+                }
                 let winners = d.wins.iter().filter(|&&x| x).count() as f64;
                 let losers: f64 = strengths
                     .iter()
@@ -93,11 +119,22 @@ pub fn fit(
     w
 }
 
-/// Mean log-probability of the decisions' outcomes under `w`.
+/// Mean log-probability of the decisions' outcomes under `w` (with
+/// shares, the share-weighted log-probability of each candidate).
 fn log_likelihood(w: &Weights, decisions: &[&Decision]) -> f64 {
     let mut total = 0.0;
     for d in decisions {
         let s: Vec<f64> = d.candidates.iter().map(|f| w.strength(f)).collect();
+        if let Some(shares) = &d.shares {
+            let sum: f64 = s.iter().sum();
+            total += s
+                .iter()
+                .zip(shares)
+                .filter(|(_, p)| **p > 0.0)
+                .map(|(x, p)| p * (x / sum).ln())
+                .sum::<f64>();
+            continue;
+        }
         let win: f64 = s
             .iter()
             .zip(&d.wins)
@@ -164,7 +201,11 @@ mod tests {
                     pick -= x;
                 }
                 let wins = (0..s.len()).map(|i| i == winner).collect();
-                Decision { candidates, wins }
+                Decision {
+                    candidates,
+                    wins,
+                    shares: None,
+                }
             })
             .collect();
         let mut likelihoods = Vec::new();
@@ -184,6 +225,42 @@ mod tests {
         }
         // And the same data give the same gammas.
         assert_eq!(fit("odd", 6, &decisions, 40, &mut |_, _| {}), fitted);
+    }
+
+    /// Decisions whose shares are the model's own probabilities under
+    /// known gammas give those gammas back.
+    #[test]
+    fn the_fit_to_shares_recovers_the_gammas_that_made_them() {
+        let mut rng = rng_from_seed(12);
+        let mut truth = Weights::uniform("odd", 6);
+        for v in 0..6 {
+            let i = truth.index(1, v);
+            truth.set_gamma(i, 0.25 + f64::from(below(&mut rng, 1000)) / 250.0);
+        }
+        let decisions: Vec<Decision> = (0..500)
+            .map(|_| {
+                let candidates: Vec<Features> = (0..6)
+                    .map(|_| [NONE, below(&mut rng, 6), NONE, NONE, NONE, NONE])
+                    .collect();
+                let s: Vec<f64> = candidates.iter().map(|f| truth.strength(f)).collect();
+                let total: f64 = s.iter().sum();
+                Decision {
+                    wins: vec![false; s.len()],
+                    shares: Some(s.iter().map(|x| x / total).collect()),
+                    candidates,
+                }
+            })
+            .collect();
+        let fitted = fit("odd", 6, &decisions, 60, &mut |_, _| {});
+        let logs = |w: &Weights| -> Vec<f64> {
+            let l: Vec<f64> = (0..6).map(|v| w.gamma(w.index(1, v)).ln()).collect();
+            let mean = l.iter().sum::<f64>() / 6.0;
+            l.iter().map(|x| x - mean).collect()
+        };
+        // The virtual win and loss pull a little towards 1.
+        for (t, f) in logs(&truth).iter().zip(logs(&fitted)) {
+            assert!((t - f).abs() < 0.1, "{t} against {f}");
+        }
     }
 
     #[test]

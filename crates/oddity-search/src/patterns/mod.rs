@@ -17,4 +17,4 @@ pub use fit::{Decision, fit, hit_in_top};
 pub use playout::PatternPlayout;
 pub use prior::priors;
 pub use shape::Layout;
-pub use weights::{Weights, WeightsError};
+pub use weights::{Weights, WeightsError, WeightsFile};

@@ -7,7 +7,7 @@
 //! gamma is not 1: `GROUP VALUE GAMMA`, e.g. `shape 1234 0.8125`.
 
 use std::fmt::Write as _;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 use oddity_rules::kind::GameKind;
 
@@ -185,6 +185,41 @@ impl Weights {
     }
 }
 
+/// Weights read from a file at run time (`--param weights=FILE`), with
+/// the file's name. Loaded weights live as long as the program (the tree
+/// keeps a plain reference); loading the same content again reuses them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WeightsFile {
+    pub path: &'static str,
+    pub weights: &'static Weights,
+}
+
+impl WeightsFile {
+    /// Reads and checks a weights file; the error names the file and, for
+    /// a file that cannot be read as weights, the line.
+    pub fn load(path: &str) -> Result<WeightsFile, String> {
+        static LOADED: Mutex<Vec<WeightsFile>> = Mutex::new(Vec::new());
+        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        let weights = Weights::parse(&text).map_err(|e| format!("{path}: {e}"))?;
+        if weights.game.parse::<GameKind>().is_err() {
+            return Err(format!("{path}: unknown game `{}`", weights.game));
+        }
+        let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(f) = loaded
+            .iter()
+            .find(|f| f.path == path && *f.weights == weights)
+        {
+            return Ok(*f);
+        }
+        let f = WeightsFile {
+            path: Box::leak(path.to_string().into_boxed_str()),
+            weights: Box::leak(Box::new(weights)),
+        };
+        loaded.push(f);
+        Ok(f)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -212,6 +247,30 @@ mod tests {
         for (text, line) in bad {
             assert_eq!(Weights::parse(text).unwrap_err().line, line, "{text:?}");
         }
+    }
+
+    #[test]
+    fn a_weights_file_loads_once_or_is_refused_with_its_name() {
+        let dir = std::env::temp_dir().join(format!("oddity-weights-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let good = dir.join("good.txt");
+        let mut w = Weights::uniform("odd", 6);
+        w.set_gamma(w.index(0, 3), 2.0);
+        std::fs::write(&good, w.to_text(&[])).unwrap();
+        let path = good.to_str().unwrap();
+        let a = WeightsFile::load(path).unwrap();
+        assert_eq!(*a.weights, w);
+        assert!(std::ptr::eq(
+            a.weights,
+            WeightsFile::load(path).unwrap().weights
+        ));
+        let bad = dir.join("bad.txt");
+        std::fs::write(&bad, "game odd\nring 6\nshape 3 -1\n").unwrap();
+        let e = WeightsFile::load(bad.to_str().unwrap()).unwrap_err();
+        assert!(e.contains("bad.txt: weights file, line 3"), "{e}");
+        let e = WeightsFile::load(dir.join("none.txt").to_str().unwrap()).unwrap_err();
+        assert!(e.starts_with("cannot read "), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

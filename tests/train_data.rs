@@ -1,0 +1,123 @@
+//! Training data files (docs/patterns.md): self-play data repeat exactly
+//! for a fixed seed with one thread and a visit limit, read back as one
+//! decision per position with the search's choice and visit shares, and a
+//! bad file is refused with its line number.
+
+use oddity::analysis::self_play::{self, Level, Plan};
+use oddity::analysis::train_data::{self, Data, Header, SELF_PLAY, Sample, Target};
+use oddity::rules::game::{GameSpec, Rules};
+use oddity::rules::kind::GameKind;
+
+fn plan(seed: u64) -> Plan {
+    Plan {
+        spec: GameSpec::new(GameKind::Odd, 4, Rules::default()).unwrap(),
+        level: Level::Visits(300),
+        games: 2,
+        threads: 1,
+        sample_turns: 2,
+        seed,
+    }
+}
+
+/// The file's text and the number of positions written.
+fn self_play_text(seed: u64) -> (String, usize) {
+    let mut out = Vec::new();
+    let played = self_play::write(&plan(seed), "oddity test", &mut out, &mut |_| {}).unwrap();
+    assert_eq!(played.games, 2);
+    (String::from_utf8(out).unwrap(), played.positions)
+}
+
+fn read(text: &str, target: Target) -> Result<Data, String> {
+    train_data::read("data.jsonl", &mut text.as_bytes(), target)
+}
+
+#[test]
+fn self_play_repeats_for_a_seed_and_reads_back() {
+    let (text, positions) = self_play_text(5);
+    assert!(positions > 10, "{positions} positions");
+    assert_eq!(text, self_play_text(5).0);
+    assert_ne!(text, self_play_text(6).0);
+
+    let mut lines = text.lines();
+    let header: Header = serde_json::from_str(lines.next().unwrap()).unwrap();
+    assert_eq!(header.source, SELF_PLAY);
+    assert_eq!(header.level.as_deref(), Some("visits=300 threads=1"));
+    assert_eq!((header.game.as_str(), header.size), ("odd", 4));
+    // Each line reads and writes back to the same text.
+    for line in lines {
+        let sample: Sample = serde_json::from_str(line).unwrap();
+        assert_eq!(serde_json::to_string(&sample).unwrap(), line);
+        assert!(sample.wins.is_none());
+        let visits = sample.visits.unwrap();
+        assert!(visits.iter().all(|&(_, n)| n > 0));
+        assert!(
+            visits
+                .iter()
+                .any(|(t, _)| Some(t) == sample.chosen.as_ref())
+        );
+    }
+
+    let data = read(&text, Target::Visits).unwrap();
+    assert_eq!(data.decisions.len(), positions);
+    for d in &data.decisions {
+        assert_eq!(d.wins.iter().filter(|&&w| w).count(), 1);
+        let shares = d.shares.as_ref().unwrap();
+        assert_eq!(shares.len(), d.candidates.len());
+        assert!((shares.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+    }
+    let chosen = read(&text, Target::Chosen).unwrap();
+    assert!(chosen.decisions.iter().all(|d| d.shares.is_none()));
+    let wins =
+        |data: &Data| -> Vec<Vec<bool>> { data.decisions.iter().map(|d| d.wins.clone()).collect() };
+    assert_eq!(wins(&data), wins(&chosen));
+}
+
+#[test]
+fn bad_files_are_refused_with_their_line() {
+    let header = r#"{"format":"oddity-train-data","version":2,"game":"odd","size":4,"rules":"min_group=4","source":"selfplay","level":"visits=300 threads=1","command":"oddity"}"#;
+    let good = r#"{"moves":"B:C3","chosen":"W:D4","visits":[["W:D4",30],["B:A1",10]]}"#;
+    assert!(read(&format!("{header}\n{good}\n"), Target::Visits).is_ok());
+    let cases = [
+        (
+            good.replace("W:D4\",30", "W:D4\",0").replace("10", "0"),
+            "no visits",
+        ),
+        (good.replace("\"chosen\":\"W:D4\",", ""), "needs `chosen`"),
+        (good.replace("B:A1", "W:D4"), "appears twice"),
+        (good.replace("B:A1", "B:C3"), "B:C3 is not a legal action"),
+        (
+            good.replace("\"chosen\"", "\"wins\":[],\"chosen\""),
+            "`wins` belongs",
+        ),
+        (good.replace("B:A1", "B:Z9"), "B:Z9"),
+        (good.replace("moves", "mooves"), "unknown field"),
+        ("{\"moves\":".into(), "EOF"),
+    ];
+    for (line, why) in cases {
+        let text = format!("{header}\n{good}\n{line}\n");
+        let e = read(&text, Target::Visits).unwrap_err();
+        assert!(e.starts_with("data.jsonl, line 3: "), "{e}");
+        assert!(e.contains(why), "{e} (expected {why})");
+    }
+    for (bad, why) in [
+        (
+            header.replace("\"version\":2", "\"version\":3"),
+            "version 1 to 2",
+        ),
+        (header.replace("selfplay", "guesswork"), "unknown source"),
+        (
+            header.replace("\"version\":2", "\"version\":1"),
+            "unknown source `selfplay`",
+        ),
+    ] {
+        let e = read(&format!("{bad}\n{good}\n"), Target::Visits).unwrap_err();
+        assert!(e.starts_with("data.jsonl, line 1: "), "{e}");
+        assert!(e.contains(why), "{e} (expected {why})");
+    }
+    // Perfect play's lines take `wins` only.
+    let perfect = header.replace("selfplay", "perfect");
+    let e = read(&format!("{perfect}\n{good}\n"), Target::Visits).unwrap_err();
+    assert!(e.contains("line 2: `chosen` and `visits` belong to self-play data"));
+    let wins = r#"{"moves":"B:C3","wins":["W:D4"]}"#;
+    assert!(read(&format!("{perfect}\n{wins}\n"), Target::Visits).is_ok());
+}
