@@ -33,7 +33,10 @@ fn tree_config(kind: GameKind, params: &SearchParams) -> TreeConfig {
         leaf_playouts: r.leaf_playouts.max(1),
         smart_playouts: r.playouts,
         pattern_temperature: r.pattern_temperature,
-        pattern_playouts: params.tuning.weights_for(kind).filter(|_| r.pattern_playouts),
+        pattern_playouts: params
+            .tuning
+            .weights_for(kind)
+            .filter(|_| r.pattern_playouts),
         reply_percent: r.replies,
         bridge_replies: r.bridges,
     }
