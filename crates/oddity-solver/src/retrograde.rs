@@ -24,6 +24,13 @@
 //! only) is the one state the table does not hold: it is valued from its
 //! turns.
 //!
+//! The table sees the board as a graph of at most 64 points: the root's
+//! empty cells, and each group of the root's stones that touches one of
+//! them, as one point weighing its stones. Groups of the root that touch
+//! no empty cell can never change: they only add to the counts. So a late
+//! position of a large board (Xodd 12, Yodd 8, Odd 7) is in reach as well
+//! as a small board.
+//!
 //! The sweep splits the numbers by their highest digits: the positions
 //! whose digit is 2 and those whose digit is 1 never reach each other, so
 //! they are valued in parallel, and those whose digit is 0 (which reach
@@ -40,8 +47,9 @@ use oddity_rules::topology::Cell;
 /// The most empty cells a table handles (3^21 bytes is 10.5 GB).
 pub const MAX_EMPTY: usize = 21;
 
-/// The most cells of a board the table's position masks hold.
-const MAX_BOARD: usize = 64;
+/// The most points (empty cells and the root's groups next to them) the
+/// table's position masks hold.
+const MAX_POINTS: usize = 64;
 
 /// Digits valued by one thread without splitting further.
 const LEAF_DIGITS: usize = 10;
@@ -65,9 +73,9 @@ pub enum RetrogradeError {
     #[error("retrograde analysis is for Xodd, Yodd and Odd (stones are never taken off)")]
     Game,
     #[error(
-        "the board has {cells} cells; retrograde analysis handles boards of at most {MAX_BOARD}"
+        "the position's empty cells and the groups next to them are {points} points; retrograde analysis handles at most {MAX_POINTS}"
     )]
-    BoardTooLarge { cells: usize },
+    TooManyPoints { points: usize },
     #[error(
         "the position has {empty} empty cells; retrograde analysis handles at most {MAX_EMPTY}"
     )]
@@ -79,42 +87,132 @@ pub enum RetrogradeError {
 /// The bytes a table for the positions that follow `root` takes, if they
 /// are in reach at all.
 pub fn table_bytes<G: Game>(root: &G) -> Result<u64, RetrogradeError> {
-    if root.spec().kind.has_captures() {
-        return Err(RetrogradeError::Game);
+    Ok(3u64.pow(Graph::of(root)?.free.len() as u32))
+}
+
+/// The root's board as the table sees it. Points `0..free.len()` are the
+/// root's empty cells (point d is digit d of a position's number); the
+/// points after them are the root's groups that touch an empty cell.
+struct Graph {
+    free: Vec<Cell>,
+    /// Per point: its neighbours' bits.
+    neighbours: Vec<u64>,
+    /// Per point: the stones it stands for (1 for an empty cell).
+    weight: Vec<u32>,
+    /// The root's groups that touch an empty cell, per colour.
+    fixed: [u64; 2],
+    /// The root's groups that touch no empty cell, per colour: they stay
+    /// as they are.
+    closed: [u32; 2],
+    /// Of those, the groups of at least the smallest counted size (Odd).
+    closed_large: u32,
+    /// The root's stones.
+    stones: Vec<(Cell, Colour)>,
+}
+
+impl Graph {
+    fn of<G: Game>(root: &G) -> Result<Graph, RetrogradeError> {
+        if root.spec().kind.has_captures() {
+            return Err(RetrogradeError::Game);
+        }
+        let topo = root.topology();
+        let cells = topo.cells();
+        let free: Vec<Cell> = cells
+            .iter()
+            .copied()
+            .filter(|&c| root.stone_at(c).is_none())
+            .collect();
+        if free.len() > MAX_EMPTY {
+            return Err(RetrogradeError::TooManyEmpty { empty: free.len() });
+        }
+        // Point of each cell: the empty cells first, then each group that
+        // touches one of them; `usize::MAX` for a group closed off.
+        let mut point = vec![usize::MAX; topo.bits];
+        for (d, c) in free.iter().enumerate() {
+            point[c.index()] = d;
+        }
+        let mut open_groups: Vec<(Colour, Vec<Cell>)> = Vec::new();
+        let (mut closed, mut closed_large) = ([0u32; 2], 0);
+        let mut seen = vec![false; topo.bits];
+        let mut stones = Vec::new();
+        for &start in cells {
+            let Some(colour) = root.stone_at(start) else {
+                continue;
+            };
+            stones.push((start, colour));
+            if seen[start.index()] {
+                continue;
+            }
+            seen[start.index()] = true;
+            let (mut group, mut at, mut open) = (vec![start], 0, false);
+            while at < group.len() {
+                for &n in topo.neighbours(group[at]) {
+                    match root.stone_at(n) {
+                        None => open = true,
+                        Some(c) if c == colour && !seen[n.index()] => {
+                            seen[n.index()] = true;
+                            group.push(n);
+                        }
+                        Some(_) => {}
+                    }
+                }
+                at += 1;
+            }
+            if open {
+                open_groups.push((colour, group));
+            } else {
+                closed[colour.index()] += 1;
+                closed_large += u32::from(group.len() >= root.spec().min_group());
+            }
+        }
+        let points = free.len() + open_groups.len();
+        if points > MAX_POINTS {
+            return Err(RetrogradeError::TooManyPoints { points });
+        }
+        let mut weight = vec![1; free.len()];
+        let mut fixed = [0u64; 2];
+        for (colour, group) in open_groups {
+            let p = weight.len();
+            weight.push(group.len() as u32);
+            fixed[colour.index()] |= 1 << p;
+            for c in group {
+                point[c.index()] = p;
+            }
+        }
+        let mut neighbours = vec![0u64; weight.len()];
+        for &c in cells {
+            let p = point[c.index()];
+            for &n in topo.neighbours(c) {
+                let q = point[n.index()];
+                // Points meet where an empty cell touches a cell of another
+                // point (never two groups: those are of two colours).
+                if p != usize::MAX
+                    && q != usize::MAX
+                    && p != q
+                    && (p < free.len() || q < free.len())
+                {
+                    neighbours[p] |= 1 << q;
+                }
+            }
+        }
+        Ok(Graph {
+            free,
+            neighbours,
+            weight,
+            fixed,
+            closed,
+            closed_large,
+            stones,
+        })
     }
-    let topo = root.topology();
-    if topo.cell_count() > MAX_BOARD {
-        return Err(RetrogradeError::BoardTooLarge {
-            cells: topo.cell_count(),
-        });
-    }
-    let empty = topo
-        .cells()
-        .iter()
-        .filter(|&&c| root.stone_at(c).is_none())
-        .count();
-    if empty > MAX_EMPTY {
-        return Err(RetrogradeError::TooManyEmpty { empty });
-    }
-    Ok(3u64.pow(empty as u32))
 }
 
 /// The value of every position that can follow a root.
 pub struct Retrograde {
     spec: GameSpec,
-    /// Digit i is the cell `free[i]`, an empty cell of the root.
-    free: Vec<Cell>,
+    graph: Graph,
+    /// Per digit d: 3^d.
     powers: Vec<usize>,
-    /// Per digit: its cell's bit in a position mask (bit i for the
-    /// topology's i-th cell).
-    digit_bit: Vec<u64>,
-    /// Per board cell bit: the place value 3^i of its digit i (0 for a
-    /// cell that holds a stone of the root).
-    place: Vec<usize>,
-    /// Per board cell bit: its neighbours' bits.
-    neighbours: Vec<u64>,
-    /// The root's stones.
-    fixed: [u64; 2],
     values: Vec<AtomicU8>,
 }
 
@@ -122,7 +220,8 @@ impl Retrograde {
     /// Values every position that can follow `root`, with up to
     /// `memory_mb` MiB.
     pub fn build<G: Game>(root: &G, memory_mb: usize) -> Result<Retrograde, RetrogradeError> {
-        let bytes = table_bytes(root)?;
+        let graph = Graph::of(root)?;
+        let bytes = 3u64.pow(graph.free.len() as u32);
         let needed_mb = bytes.div_ceil(1 << 20) as usize;
         if needed_mb > memory_mb {
             return Err(RetrogradeError::Memory {
@@ -130,47 +229,19 @@ impl Retrograde {
                 memory_mb,
             });
         }
-        let topo = root.topology();
-        let cells = topo.cells();
-        let mut bit_of = vec![usize::MAX; topo.bits];
-        for (i, c) in cells.iter().enumerate() {
-            bit_of[c.index()] = i;
-        }
-        let neighbours = cells
-            .iter()
-            .map(|&c| {
-                topo.neighbours(c)
-                    .iter()
-                    .fold(0u64, |m, n| m | 1 << bit_of[n.index()])
-            })
+        let powers: Vec<usize> = (0..=graph.free.len())
+            .map(|i| 3usize.pow(i as u32))
             .collect();
-        let mut fixed = [0u64; 2];
-        let mut free = Vec::new();
-        for (i, &c) in cells.iter().enumerate() {
-            match root.stone_at(c) {
-                Some(colour) => fixed[colour.index()] |= 1 << i,
-                None => free.push(c),
-            }
-        }
-        let powers: Vec<usize> = (0..=free.len()).map(|i| 3usize.pow(i as u32)).collect();
-        let digit_bit: Vec<u64> = free.iter().map(|c| 1u64 << bit_of[c.index()]).collect();
-        let mut place = vec![0; cells.len()];
-        for (d, c) in free.iter().enumerate() {
-            place[bit_of[c.index()]] = powers[d];
-        }
+        let [black, white] = graph.fixed;
         let table = Retrograde {
             spec: *root.spec(),
-            free,
             powers,
-            digit_bit,
-            place,
-            neighbours,
-            fixed,
             values: std::iter::repeat_with(|| AtomicU8::new(0))
                 .take(bytes as usize)
                 .collect(),
+            graph,
         };
-        table.sweep(table.free.len(), 0, fixed[0], fixed[1]);
+        table.sweep(table.graph.free.len(), 0, black, white);
         Ok(table)
     }
 
@@ -188,7 +259,7 @@ impl Retrograde {
         }
         let d = free - 1;
         let p = self.powers[d];
-        let at = self.digit_bit[d];
+        let at = 1u64 << d;
         rayon::join(
             || self.sweep(d, base + 2 * p, black, white | at),
             || self.sweep(d, base + p, black | at, white),
@@ -197,13 +268,11 @@ impl Retrograde {
     }
 
     fn leaf(&self, free: usize, base: usize, black: u64, white: u64) {
-        let all_free = self.digit_bit.iter().fold(0, |m, b| m | b);
+        let all_free = (1u64 << self.graph.free.len()) - 1;
         // The low digits as an odometer counting down from all 2s (white).
         let mut digits = [2u8; LEAF_DIGITS];
         let (mut b, mut w) = (black, white);
-        for &bit in &self.digit_bit[..free] {
-            w |= bit;
-        }
+        w |= (1u64 << free) - 1;
         for low in (0..self.powers[free]).rev() {
             let at = base + low;
             let empty = all_free & !(b | w);
@@ -213,7 +282,8 @@ impl Retrograde {
                 GameKind::Onyx => unreachable!("no table is made for a game with captures"),
             };
             self.values[at].store(value, Ordering::Relaxed);
-            for (digit, &bit) in digits[..free].iter_mut().zip(&self.digit_bit) {
+            for (d, digit) in digits[..free].iter_mut().enumerate() {
+                let bit = 1u64 << d;
                 match *digit {
                     2 => {
                         *digit = 1;
@@ -240,7 +310,7 @@ impl Retrograde {
         self.values[at].load(Ordering::Relaxed)
     }
 
-    /// The group of `stones` that holds the stone `seed`, and the cells
+    /// The group of `stones` that holds the stone `seed`, and the points
     /// next to it (its own included).
     fn group_of(&self, seed: u64, stones: u64) -> (u64, u64) {
         let (mut group, mut frontier, mut around) = (seed, seed, 0u64);
@@ -248,7 +318,7 @@ impl Retrograde {
             let mut next = 0;
             let mut f = frontier;
             while f != 0 {
-                next |= self.neighbours[f.trailing_zeros() as usize];
+                next |= self.graph.neighbours[f.trailing_zeros() as usize];
                 f &= f - 1;
             }
             around |= next;
@@ -258,7 +328,7 @@ impl Retrograde {
         (group, around)
     }
 
-    /// The groups of `stones`: how many, and per cell the parity of the
+    /// The groups of `stones`: how many, and per point the parity of the
     /// number of groups it touches.
     fn groups(&self, stones: u64) -> (u32, u64) {
         let (mut count, mut touching_odd) = (0, 0);
@@ -275,6 +345,7 @@ impl Retrograde {
     fn value_parity(&self, at: usize, b: u64, w: u64, empty: u64) -> u8 {
         let (nb, odd_b) = self.groups(b);
         let (nw, odd_w) = self.groups(w);
+        let (nb, nw) = (nb + self.graph.closed[0], nw + self.graph.closed[1]);
         let odd = (nb + nw) % 2 == 1;
         // A stone next to k groups of its colour changes the total by
         // 1 - k: the total stays odd after it where k has the parity
@@ -287,7 +358,7 @@ impl Retrograde {
             while e != 0 {
                 let d = e.trailing_zeros() as usize;
                 e &= e - 1;
-                let child = self.get(at + colour * self.place[d]);
+                let child = self.get(at + colour * self.powers[d]);
                 for s in 0..2 {
                     stone_wins[s] |= child & bit(s, MID) != 0;
                     if odd_child >> d & 1 == 1 {
@@ -322,7 +393,8 @@ impl Retrograde {
     fn value_odd(&self, at: usize, b: u64, w: u64, empty: u64) -> u8 {
         if empty == 0 {
             let m = self.spec.min_group() as u32;
-            let black_wins = (self.large_groups(b, m) + self.large_groups(w, m)) % 2 == 1;
+            let large = self.large_groups(b, m) + self.large_groups(w, m) + self.graph.closed_large;
+            let black_wins = large % 2 == 1;
             return if black_wins { bit(0, T0) } else { bit(1, T0) };
         }
         let mut wins = [false; 2];
@@ -331,7 +403,7 @@ impl Retrograde {
             while e != 0 {
                 let d = e.trailing_zeros() as usize;
                 e &= e - 1;
-                let child = self.get(at + colour * self.place[d]);
+                let child = self.get(at + colour * self.powers[d]);
                 for (s, win) in wins.iter_mut().enumerate() {
                     *win |= child & bit(1 - s, T0) == 0;
                 }
@@ -349,19 +421,33 @@ impl Retrograde {
         let mut rest = stones;
         while rest != 0 {
             let (group, _) = self.group_of(rest & rest.wrapping_neg(), stones);
-            count += u32::from(group.count_ones() >= m);
+            count += u32::from(self.weight_of(group) >= m);
             rest &= !group;
         }
         count
     }
 
+    /// The stones the points of `group` stand for.
+    fn weight_of(&self, mut group: u64) -> u32 {
+        let mut stones = 0;
+        while group != 0 {
+            stones += self.graph.weight[group.trailing_zeros() as usize];
+            group &= group - 1;
+        }
+        stones
+    }
+
     /// The number of `game`'s stones, which must include the root's.
     fn number_of<G: Game>(&self, game: &G) -> usize {
         debug_assert!(
-            self.fixed_of(game) == self.fixed,
+            self.graph
+                .stones
+                .iter()
+                .all(|&(c, colour)| game.stone_at(c) == Some(colour)),
             "a position that keeps the root's stones"
         );
-        self.free
+        self.graph
+            .free
             .iter()
             .enumerate()
             .map(|(d, &c)| match game.stone_at(c) {
@@ -370,19 +456,6 @@ impl Retrograde {
                 None => 0,
             })
             .sum()
-    }
-
-    /// `game`'s stones on the cells where the root has stones.
-    fn fixed_of<G: Game>(&self, game: &G) -> [u64; 2] {
-        let mut stones = [0u64; 2];
-        for (i, &c) in game.topology().cells().iter().enumerate() {
-            if let Some(colour) = game.stone_at(c)
-                && self.place[i] == 0
-            {
-                stones[colour.index()] |= 1 << i;
-            }
-        }
-        stones
     }
 
     /// Whether `seat` wins `game` with best play from both sides. `game`
@@ -448,7 +521,7 @@ impl Retrograde {
     pub fn principal_line<G: Game>(&self, game: &G) -> Vec<Turn> {
         let mut line = Vec::new();
         let mut at = game.clone();
-        while !at.is_over() && line.len() < 4 * self.free.len() + 4 {
+        while !at.is_over() && line.len() < 4 * self.graph.free.len() + 4 {
             let mover = at.to_move();
             let after: Vec<(Turn, G)> = at
                 .legal_turns()

@@ -9,7 +9,7 @@ use oddity_rules::game::{Game, GameSpec, Rules};
 use oddity_rules::kind::GameKind;
 use oddity_rules::moves::{Action, Colour, Stone, Turn};
 use oddity_rules::position::AnyGame;
-use oddity_rules::random::{below, rng_from_seed};
+use oddity_rules::random::{Rng, below, rng_from_seed};
 use oddity_rules::with_game;
 use oddity_solver::proof::{Guide, check_win};
 use oddity_solver::retrograde::RetrogradeError;
@@ -662,4 +662,98 @@ fn the_retrograde_table_values_set_up_positions_as_minimax_does() {
         }
         assert_eq!(parities.len(), 2, "{kind}: odd and even totals both tried");
     }
+}
+
+/// A set-up position of `spec` with `empty` empty cells and the other cells
+/// of random colours, Black to move.
+fn random_setup(spec: &GameSpec, empty: usize, rng: &mut Rng) -> AnyGame {
+    let cells = AnyGame::new(spec).topology().cells().to_vec();
+    let mut order = cells.clone();
+    for i in (1..order.len()).rev() {
+        order.swap(i, below(rng, i as u32 + 1) as usize);
+    }
+    let stones: Vec<Stone> = order[empty..]
+        .iter()
+        .map(|&cell| Stone {
+            cell,
+            colour: Colour::BOTH[below(rng, 2) as usize],
+        })
+        .collect();
+    AnyGame::from_setup(spec, &stones, Colour::Black).unwrap()
+}
+
+/// On boards of more than 64 cells the table sees the empty cells and the
+/// groups next to them; the groups closed off still count. Late positions
+/// of Xodd 12, Yodd 8 and Odd 7 (and Odd 5 with a smaller counted size)
+/// are valued as minimax values them, and so is every position after one
+/// of their turns.
+#[test]
+fn the_retrograde_table_values_late_positions_of_large_boards_as_minimax_does() {
+    let mut rng = rng_from_seed(5);
+    let odd5_m3 = GameSpec::new(
+        GameKind::Odd,
+        5,
+        Rules {
+            min_group: Some(3),
+            ..Rules::default()
+        },
+    )
+    .unwrap();
+    for (spec, empty) in [
+        (spec(GameKind::Xodd, 12), 6),
+        (spec(GameKind::Yodd, 8), 6),
+        (spec(GameKind::Odd, 7), 9),
+        (odd5_m3, 9),
+    ] {
+        let mut values = HashSet::new();
+        for _ in 0..6 {
+            let game = random_setup(&spec, empty, &mut rng);
+            let (_, table) = solve_retrograde(&game, 64).unwrap();
+            with_game!(&game, g => {
+                let mut memo = HashMap::new();
+                let root = minimax(g, &mut memo);
+                assert_eq!(table.wins(g, g.to_move()), root, "{}", spec.kind);
+                values.insert(root);
+                for t in g.legal_turns() {
+                    let mut next = g.clone();
+                    next.play_turn(&t).unwrap();
+                    let mover = next.to_move();
+                    assert_eq!(table.wins(&next, mover), minimax(&next, &mut memo), "{} {t:?}", spec.kind);
+                }
+            });
+        }
+        assert_eq!(
+            values.len(),
+            2,
+            "{}: won and lost roots both compared",
+            spec.kind
+        );
+    }
+}
+
+/// A position whose empty cells touch more than 64 points (empty cells and
+/// open groups) is refused with the count.
+#[test]
+fn the_retrograde_table_refuses_a_position_of_too_many_points() {
+    // Xodd 12 as a chessboard of stones: every stone is a group of its own,
+    // and each empty cell away from the edge touches four of them.
+    let spec = spec(GameKind::Xodd, 12);
+    let topo = AnyGame::new(&spec).topology();
+    let empty: Vec<_> = (0..20).map(|i| (2 + i % 5 * 2, 2 + i / 5 * 2)).collect();
+    let stones: Vec<Stone> = topo
+        .cells()
+        .iter()
+        .filter_map(|&cell| {
+            let (x, y) = topo.coords(cell);
+            (!empty.contains(&(x, y))).then(|| Stone {
+                cell,
+                colour: Colour::BOTH[(x + y) % 2],
+            })
+        })
+        .collect();
+    let game = AnyGame::from_setup(&spec, &stones, Colour::Black).unwrap();
+    assert!(matches!(
+        solve_retrograde(&game, 1024).err(),
+        Some(RetrogradeError::TooManyPoints { points: 69 })
+    ));
 }
