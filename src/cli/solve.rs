@@ -44,8 +44,9 @@ pub struct SolveArgs {
     #[arg(long)]
     pub check: bool,
     /// Value every position that can follow by retrograde analysis instead
-    /// of searching (Xodd, Yodd and Odd with at most 21 empty cells, on
-    /// boards of up to 64; the table takes 3^empty bytes, within --memory).
+    /// of searching (Xodd, Yodd and Odd with at most 21 empty cells, which
+    /// with the groups next to them are at most 64 points; the table takes
+    /// 3^empty bytes, within --memory).
     #[arg(long, conflicts_with_all = ["nodes", "time", "value_only", "no_ordering", "playouts", "epsilon"])]
     pub retrograde: bool,
     /// Print one JSON object (the last stdout line) instead of text.

@@ -12,8 +12,8 @@
 //!   the loss is proven.
 //! - Not proven within the share: the tree search takes the rest.
 //!
-//! With at most `endgame_table` empty points (Xodd, Yodd and Odd on boards
-//! of up to 64 points) the solver values every position that can follow
+//! With at most `endgame_table` empty points (Xodd, Yodd and Odd, where the
+//! empty points and the groups next to them are at most 64) the solver values every position that can follow
 //! instead of searching ([`oddity_solver::retrograde`]): 3^empty positions,
 //! a cost known in advance (Odd: about 2 ms for 11 empty points, 75 ms for
 //! 14) that df-pn cannot promise, taken when it fits in most of the move's

@@ -60,7 +60,8 @@ pub struct Tuning {
     pub endgame_empty: Option<u32>,
     /// The most empty points for which the solver values every position
     /// that can follow instead of searching (retrograde analysis; Xodd,
-    /// Yodd and Odd on boards of at most 64 points).
+    /// Yodd and Odd, where the empty points and the groups next to them are
+    /// at most 64).
     pub endgame_table: Option<u32>,
 }
 
