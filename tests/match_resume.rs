@@ -136,6 +136,10 @@ fn ctrl_c_stops_cleanly_and_resume_finishes() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("stopping: games in progress are abandoned"),
+        "{stderr}"
+    );
     assert!(stderr.contains("interrupted"), "{stderr}");
     assert!(stdout.contains("a vs b"), "the table is printed: {stdout}");
     let rs = results(&res);

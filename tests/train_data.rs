@@ -82,6 +82,10 @@ fn bad_files_are_refused_with_their_line() {
             good.replace("W:D4\",30", "W:D4\",0").replace("10", "0"),
             "no visits",
         ),
+        (
+            good.replace("30", &u64::MAX.to_string()),
+            "more visits than a count holds",
+        ),
         (good.replace("\"chosen\":\"W:D4\",", ""), "needs `chosen`"),
         (good.replace("B:A1", "W:D4"), "appears twice"),
         (good.replace("B:A1", "B:C3"), "B:C3 is not a legal action"),

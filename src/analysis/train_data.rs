@@ -338,7 +338,10 @@ fn self_play_labels(sample: &Sample, position: &AnyGame, target: Target) -> Resu
     {
         return Err("an action appears twice in `visits`".into());
     }
-    let total: u64 = visits.iter().map(|&(_, n)| n).sum();
+    let total = visits
+        .iter()
+        .try_fold(0u64, |total, &(_, n)| total.checked_add(n))
+        .ok_or("`visits` has more visits than a count holds")?;
     if total == 0 {
         return Err("`visits` has no visits".into());
     }

@@ -4,13 +4,12 @@
 //! `--report` turns results files into the study's tables and pictures.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use clap::Args;
 
 use crate::cli::args::GameArgs;
+use crate::cli::interrupt::stop_on_ctrl_c;
 use crate::engine::EngineSpec;
 use crate::render::{Style, png_from_svg};
 use crate::tournament::balance::{self, CellKey, IntervalStop, cells, first_player_record};
@@ -188,16 +187,7 @@ fn play(args: &BalanceArgs) -> Result<(), String> {
     if let Some(path) = &cfg.results {
         check_same_cell(&cfg, path)?;
     }
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = Arc::clone(&stop);
-        let _ = ctrlc::set_handler(move || {
-            if stop.swap(true, Ordering::SeqCst) {
-                std::process::exit(130);
-            }
-            eprintln!("\nstopping: games in progress are abandoned; run again to resume");
-        });
-    }
+    let stop = stop_on_ctrl_c("stopping: games in progress are abandoned; run again to resume");
     let report = run_tournament(&cfg, stop).map_err(|e| e.to_string())?;
     let (first, second) = first_player_record(&report.results);
     let n = first + second;

@@ -1,13 +1,12 @@
 //! `oddity match`: engine-vs-engine tournaments (see `docs/match.md`).
 
 use std::path::PathBuf;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use clap::Args;
 
 use crate::cli::args::GameArgs;
+use crate::cli::interrupt::stop_on_ctrl_c;
 use crate::engine::EngineSpec;
 use crate::rules::position::AnyGame;
 use crate::tournament::referee::{Limits, TimeControl};
@@ -276,20 +275,10 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
         return Ok(());
     }
     let cfg = config(args)?;
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = Arc::clone(&stop);
-        // The first Ctrl-C stops the tournament cleanly; a second one exits at once.
-        let _ = ctrlc::set_handler(move || {
-            if stop.swap(true, Ordering::SeqCst) {
-                std::process::exit(130);
-            }
-            eprintln!(
-                "\nstopping: games in progress are abandoned (--resume replays them); \
-                 Ctrl-C again to quit at once"
-            );
-        });
-    }
+    let stop = stop_on_ctrl_c(
+        "stopping: games in progress are abandoned (--resume replays them); \
+         Ctrl-C again to quit at once",
+    );
     let report = run_tournament(&cfg, stop).map_err(|e| e.to_string())?;
     if report.interrupted {
         eprintln!(

@@ -9,6 +9,7 @@ pub mod bench;
 pub mod gtp;
 #[cfg(feature = "gui")]
 pub mod gui;
+pub mod interrupt;
 pub mod match_cmd;
 pub mod openings;
 pub mod perft;

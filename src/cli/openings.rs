@@ -6,12 +6,13 @@
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use clap::Args;
 
 use crate::cli::args::GameArgs;
+use crate::cli::interrupt::stop_on_ctrl_c;
 use crate::search::{Limits, SearchParams, bounds};
 use crate::tournament::opening_games::{self, Check};
 use crate::tournament::openings::{Request, balanced, searched_lines};
@@ -218,16 +219,7 @@ fn by_games(
         max_turns: args.max_turns.unwrap_or(4 * spec.topology().cells().len()),
         progress: live,
     };
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = Arc::clone(&stop);
-        let _ = ctrlc::set_handler(move || {
-            if stop.swap(true, Ordering::SeqCst) {
-                std::process::exit(130);
-            }
-            eprintln!("\nstopping: games in progress are abandoned; run again to resume");
-        });
-    }
+    let stop = stop_on_ctrl_c("stopping: games in progress are abandoned; run again to resume");
     let checked = opening_games::play(&spec, &lines, &check, Arc::clone(&stop))?;
     if stop.load(Ordering::SeqCst) {
         return Err(

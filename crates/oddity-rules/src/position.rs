@@ -45,6 +45,37 @@ macro_rules! with_game {
     };
 }
 
+/// Runs `$body` with `$g` bound to the concrete Xodd or Yodd game inside
+/// an [`AnyGame`], as [`with_game!`] does, for code that uses what only
+/// [`ParityGame`] has (its playouts drawing stones by weight, say).
+///
+/// # Panics
+///
+/// When `$any` holds another game.
+///
+/// ```
+/// use oddity_rules::game::{GameSpec, Rules};
+/// use oddity_rules::kind::GameKind;
+/// use oddity_rules::moves::Colour;
+/// use oddity_rules::position::AnyGame;
+/// use oddity_rules::with_parity;
+///
+/// let start = AnyGame::new(&GameSpec::new(GameKind::Xodd, 4, Rules::default()).unwrap());
+/// // No group is next to a point of the empty board.
+/// assert_eq!(with_parity!(&start, g => g.groups_next_to(0, Colour::Black)), 0);
+/// ```
+#[macro_export]
+macro_rules! with_parity {
+    ($any:expr, $g:ident => $body:expr) => {
+        match $any {
+            $crate::position::AnyGame::Parity2($g) => $body,
+            $crate::position::AnyGame::Parity4($g) => $body,
+            $crate::position::AnyGame::Parity10($g) => $body,
+            other => panic!("{} is not Xodd or Yodd", other.spec().kind),
+        }
+    };
+}
+
 /// Evaluates `$make` (a `Result<$G, _>`) with `$G` the concrete game type
 /// for `$spec`'s game and bitboard width, and wraps it in [`AnyGame`].
 macro_rules! build_any {

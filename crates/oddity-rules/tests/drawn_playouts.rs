@@ -10,6 +10,7 @@ use oddity_rules::parity::{ParityGame, StoneDraw};
 use oddity_rules::position::AnyGame;
 use oddity_rules::random::{Rng, below, next_u64, rng_from_seed};
 use oddity_rules::topology::{Cell, Topology};
+use oddity_rules::with_parity;
 
 /// A test policy: a weight per (cell, colour, mover) from a fixed rule,
 /// drawn by a linear scan; it logs every stone placed with the turn it
@@ -67,18 +68,6 @@ fn skewed(cell: usize, colour: Colour, mover: Colour) -> f64 {
 
 fn spec(kind: GameKind, size: usize) -> GameSpec {
     GameSpec::new(kind, size, Rules::default()).unwrap()
-}
-
-/// Runs `f` on the concrete Xodd/Yodd game of `any`.
-macro_rules! with_parity {
-    ($any:expr, $g:ident => $body:expr) => {
-        match $any {
-            AnyGame::Parity2($g) => $body,
-            AnyGame::Parity4($g) => $body,
-            AnyGame::Parity10($g) => $body,
-            _ => unreachable!("not Xodd or Yodd"),
-        }
-    };
 }
 
 /// The position after `turns` random turns from the start (fewer if the

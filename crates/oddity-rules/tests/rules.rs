@@ -11,7 +11,7 @@ use oddity_rules::perft::{perft, perft_by_turns};
 use oddity_rules::position::AnyGame;
 use oddity_rules::random::{below, rng_from_seed};
 use oddity_rules::topology::{Cell, Topology};
-use oddity_rules::with_game;
+use oddity_rules::{with_game, with_parity};
 
 fn spec(kind: GameKind, size: usize) -> GameSpec {
     GameSpec::new(kind, size, Rules::default()).unwrap()
@@ -522,12 +522,7 @@ fn choosing_playouts_agree_with_random_ones() {
             if game.is_over() {
                 continue;
             }
-            match &game {
-                AnyGame::Parity2(g) => check(g, seed),
-                AnyGame::Parity4(g) => check(g, seed),
-                AnyGame::Parity10(g) => check(g, seed),
-                _ => unreachable!("{kind} is a parity game"),
-            }
+            with_parity!(&game, g => check(g, seed));
         }
     }
 }

@@ -355,17 +355,7 @@ mod tests {
     use oddity_rules::moves::Action;
     use oddity_rules::position::AnyGame;
     use oddity_rules::random::{below, rng_from_seed};
-
-    macro_rules! with_parity {
-        ($any:expr, $g:ident => $body:expr) => {
-            match $any {
-                AnyGame::Parity2($g) => $body,
-                AnyGame::Parity4($g) => $body,
-                AnyGame::Parity10($g) => $body,
-                _ => unreachable!("not Xodd or Yodd"),
-            }
-        };
-    }
+    use oddity_rules::with_parity;
 
     fn start(kind: GameKind, size: usize) -> AnyGame {
         AnyGame::new(&GameSpec::new(kind, size, Rules::default()).unwrap())

@@ -1,0 +1,30 @@
+//! The training data of `oddity train` (JSON lines, docs/patterns.md) on
+//! any bytes, read for both targets of self-play data: the reader never
+//! panics, and in what it accepts each position's labels, hand-written
+//! priors and visit shares (adding up to 1) go one for one with its
+//! candidates.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use oddity::analysis::train_data::{Target, read};
+
+fuzz_target!(|data: &[u8]| {
+    for target in [Target::Visits, Target::Chosen] {
+        let Ok(read) = read("data.jsonl", &mut &data[..], target) else {
+            return;
+        };
+        assert_eq!(read.hand.len(), read.decisions.len());
+        for (d, hand) in read.decisions.iter().zip(&read.hand) {
+            let n = d.candidates.len();
+            assert_eq!(d.wins.len(), n);
+            if let Some(hand) = hand {
+                assert_eq!(hand.len(), n);
+            }
+            if let Some(shares) = &d.shares {
+                assert_eq!(shares.len(), n);
+                let total: f64 = shares.iter().sum();
+                assert!((total - 1.0).abs() < 1e-9, "shares add up to {total}");
+            }
+        }
+    }
+});
