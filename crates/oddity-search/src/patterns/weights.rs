@@ -3,7 +3,8 @@
 //!
 //! The file (`docs/patterns.md`): lines starting with `#` are comments
 //! (the first ones say which command made it), then `game NAME`, `ring N`
-//! (points per ring: 6 hex-hex, 8 square), and one line per feature whose
+//! (points per ring: 6 hex-hex, 8 square; Onyx 9, its 8 places and the
+//! point's kind), and one line per feature whose
 //! gamma is not 1: `GROUP VALUE GAMMA`, e.g. `shape 1234 0.8125`.
 
 use std::fmt::Write as _;
@@ -122,8 +123,8 @@ impl Weights {
                 ["game", name] if game.is_none() => game = Some(name.to_string()),
                 ["ring", n] if weights.is_none() => {
                     let ring = match n.parse::<usize>() {
-                        Ok(r @ (6 | 8)) => r,
-                        _ => return Err(err(format!("ring must be 6 or 8, not {n}"))),
+                        Ok(r @ (6 | 8 | 9)) => r,
+                        _ => return Err(err(format!("ring must be 6, 8 or 9, not {n}"))),
                     };
                     let name = game
                         .clone()
