@@ -100,7 +100,11 @@ fn onyx_self_play_reads_back_with_its_features() {
     // White's first position: the swap is the one candidate without groups.
     let second = &data.decisions[1];
     assert_eq!(
-        second.candidates.iter().filter(|f| f[capture] == NONE).count(),
+        second
+            .candidates
+            .iter()
+            .filter(|f| f[capture] == NONE)
+            .count(),
         1
     );
 }
