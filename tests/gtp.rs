@@ -172,6 +172,20 @@ fn onyx_full_game() {
     assert!(score == "B+" || score == "W+", "{score}");
 }
 
+/// Onyx with the learned patterns as priors (`patterns` on, off by
+/// default there) plays a whole game, the swap included.
+#[test]
+fn onyx_full_game_with_patterns() {
+    let mut e = Engine::start(&["--game", "onyx", "--size", "8", "--open"]);
+    assert!(e.ok("oddity-param").lines().any(|l| l == "patterns auto"));
+    e.ok("oddity-param patterns on");
+    e.ok("play b D4");
+    e.ok("play w swap");
+    self_play(&mut e, 300);
+    let score = e.ok("final_score");
+    assert!(score == "B+" || score == "W+", "{score}");
+}
+
 #[test]
 fn game_and_rules_selection() {
     let mut e = Engine::start(&[]);

@@ -7,6 +7,7 @@ use oddity::analysis::self_play::{self, Level, Plan};
 use oddity::analysis::train_data::{self, Data, Header, SELF_PLAY, Sample, Target};
 use oddity::rules::game::{GameSpec, Rules};
 use oddity::rules::kind::GameKind;
+use oddity::search::patterns::{GROUP_NAMES, NONE};
 
 fn plan(seed: u64) -> Plan {
     Plan {
@@ -70,6 +71,42 @@ fn self_play_repeats_for_a_seed_and_reads_back() {
     let wins =
         |data: &Data| -> Vec<Vec<bool>> { data.decisions.iter().map(|d| d.wins.clone()).collect() };
     assert_eq!(wins(&data), wins(&chosen));
+}
+
+/// Onyx self-play data read back with the Onyx features: every stone has
+/// a `capture` value, and White's first position offers the swap.
+#[test]
+fn onyx_self_play_reads_back_with_its_features() {
+    let rules = Rules {
+        open_start: true,
+        ..Rules::default()
+    };
+    let plan = Plan {
+        spec: GameSpec::new(GameKind::Onyx, 6, rules).unwrap(),
+        games: 1,
+        ..plan(3)
+    };
+    let mut out = Vec::new();
+    let played = self_play::write(&plan, "oddity test", &mut out, &mut |_| {}).unwrap();
+    let data = read(std::str::from_utf8(&out).unwrap(), Target::Visits).unwrap();
+    assert_eq!(data.decisions.len(), played.positions);
+    assert_eq!(data.ring, 9);
+    let capture = GROUP_NAMES.iter().position(|&g| g == "capture").unwrap();
+    for d in &data.decisions {
+        // Stones have every Onyx group; the swap has only its shape.
+        let stones = d.candidates.iter().filter(|f| f[capture] != NONE).count();
+        assert!(stones + 1 >= d.candidates.len());
+    }
+    // White's first position: the swap is the one candidate without groups.
+    let second = &data.decisions[1];
+    assert_eq!(
+        second
+            .candidates
+            .iter()
+            .filter(|f| f[capture] == NONE)
+            .count(),
+        1
+    );
 }
 
 #[test]

@@ -24,7 +24,7 @@ use crate::rules::random::{below, rng_from_seed};
 use crate::rules::record::GameRecord;
 use crate::rules::topology::Cell;
 use crate::search::knowledge;
-use crate::search::patterns::{Decision, FeatureBoard, Layout};
+use crate::search::patterns::{Decision, FeatureBoard};
 use crate::solver::retrograde::Retrograde;
 use crate::with_game;
 
@@ -255,9 +255,7 @@ pub fn read(name: &str, input: &mut dyn BufRead, target: Target) -> Result<Data,
     };
     let spec = spec_of(&header).map_err(|e| err(0, e))?;
     let start = AnyGame::new(&spec);
-    let ring = Layout::get(start.topology())
-        .ok_or_else(|| err(0, format!("{} has no patterns", header.game)))?
-        .len;
+    let ring = with_game!(&start, g => FeatureBoard::new(g, &[]).ring());
     let mut data = Data {
         header,
         spec,
@@ -421,7 +419,7 @@ fn decision_of<G: knowledge::Knowledge>(
     last: &[Cell],
     labels: &Labels,
 ) -> Result<(Decision, Option<Vec<f64>>), String> {
-    let board = FeatureBoard::new(game, last).expect("a game with patterns");
+    let board = FeatureBoard::new(game, last);
     let mut actions = Vec::new();
     game.legal_actions(&mut actions);
     if let Some((_, token)) = labels.named.iter().find(|(a, _)| !actions.contains(a)) {

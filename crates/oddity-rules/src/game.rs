@@ -285,6 +285,12 @@ pub trait Game: Clone + Send + Sync + 'static {
         let _ = action;
         None
     }
+    /// Onyx: the stones a stone of `colour` on the empty `cell` would
+    /// capture (0, 2 or 4); 0 in the other games.
+    fn captures(&self, cell: Cell, colour: Colour) -> u32 {
+        let _ = (cell, colour);
+        0
+    }
     /// Recounts everything from scratch and compares with the incremental
     /// state; `Err` describes the first difference.
     fn check_consistency(&self) -> Result<(), Inconsistency>;

@@ -604,25 +604,30 @@ impl<const W: usize> OnyxGame<W> {
     }
 
     /// Whether a stone on `cell` would capture, so that the mover's stone
-    /// there captures or prevents a capture: some square of `cell` has an
-    /// empty midpoint, its two corners beside `cell` of one colour and the
-    /// corner opposite of the other.
+    /// there captures or prevents a capture: a stone of one colour or the
+    /// other would capture there ([`Self::captures`]).
     #[inline]
     pub fn is_capture_point(&self, cell: Cell) -> bool {
+        Colour::BOTH.iter().any(|&c| self.captures(cell, c) > 0)
+    }
+
+    /// The stones a stone of `colour` on the empty `cell` would capture:
+    /// two for each square of `cell` with an empty midpoint, `colour` on the
+    /// corner opposite `cell` and the other colour on its two other
+    /// corners. 0 for an occupied point or a midpoint.
+    pub fn captures(&self, cell: Cell, colour: Colour) -> u32 {
         let p = cell.index();
         if p >= self.tables.corner_count || self.occupied(p) {
-            return false;
+            return 0;
         }
+        let (me, them) = (colour_code(colour), colour_code(colour.opposite()));
         // Padding views have the empty `p` as every corner: never a match.
-        self.tables.points[p].squares.iter().any(|sq| {
-            let opposite = self.colour_at(sq.opposite);
-            let [s0, s1] = sq.sides.map(|q| self.colour_at(q));
+        let squares = self.tables.points[p].squares.iter().filter(|sq| {
             self.colour_at(sq.midpoint) == 0
-                && opposite != 0
-                && s0 == s1
-                && s0 != 0
-                && s0 != opposite
-        })
+                && self.colour_at(sq.opposite) == me
+                && sq.sides.iter().all(|&q| self.colour_at(q) == them)
+        });
+        2 * squares.count() as u32
     }
 
     /// The empty corner of a square of the stone on `last` where a stone
@@ -747,6 +752,10 @@ impl<const W: usize> Game for OnyxGame<W> {
 
     fn topology(&self) -> &'static Topology {
         self.topo()
+    }
+
+    fn captures(&self, cell: Cell, colour: Colour) -> u32 {
+        OnyxGame::captures(self, cell, colour)
     }
 
     fn to_move(&self) -> Colour {
@@ -1078,6 +1087,39 @@ mod tests {
             }
         }
         assert!(found > 50, "only {found} capture points in the sample");
+    }
+
+    /// `captures(p, colour)` is the number of stones a stone of `colour`
+    /// placed on `p` removes, for every playable point of random positions.
+    #[test]
+    fn captures_count_the_stones_a_stone_removes() {
+        let mut rng = <Rng as rand_xoshiro::rand_core::SeedableRng>::seed_from_u64(13);
+        let (mut doubles, mut singles) = (0, 0);
+        for _ in 0..300 {
+            let plies = 10 + random_below(&mut rng, 50);
+            let game = random_game(plies, &mut rng);
+            for p in game.playable.iter() {
+                for colour in Colour::BOTH {
+                    let mut after = game.clone();
+                    after.winner = None;
+                    after.to_move = colour;
+                    after.play_stone(p);
+                    let them = colour.opposite().index();
+                    let removed = game.stones[them].count() - after.stones[them].count();
+                    let counted = game.captures(Cell(p as u16), colour);
+                    assert_eq!(counted, removed, "{colour:?} on {p}");
+                    match counted {
+                        2 => singles += 1,
+                        4 => doubles += 1,
+                        _ => {}
+                    }
+                }
+            }
+        }
+        assert!(
+            singles > 50 && doubles > 0,
+            "{singles} single, {doubles} double captures"
+        );
     }
 
     /// `bridge_point_near(last)` answers only a cut: the point it finds is

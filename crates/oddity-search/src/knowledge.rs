@@ -148,7 +148,10 @@ pub(crate) fn action_priors<G: Knowledge>(
     out: &mut Vec<f32>,
 ) -> bool {
     match patterns {
-        Some(weights) => crate::patterns::priors(game, weights, &last(), actions, features, out),
+        Some(weights) => {
+            crate::patterns::priors(game, weights, &last(), actions, features, out);
+            true
+        }
         None => priors(game, actions, out),
     }
 }

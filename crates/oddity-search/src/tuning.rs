@@ -319,9 +319,10 @@ mod tests {
         };
         let odd = on.resolve(GameKind::Odd, Policy::Default);
         assert!(odd.patterns && odd.priors);
-        // Onyx has no weights: its own priors, no patterns.
+        // Onyx: off by default, on when asked.
+        assert!(!auto.resolve(GameKind::Onyx, Policy::Default).patterns);
         let onyx = on.resolve(GameKind::Onyx, Policy::Default);
-        assert!(!onyx.patterns && onyx.priors);
+        assert!(onyx.patterns && onyx.priors);
         let off = Tuning {
             patterns: Some(false),
             ..Tuning::default()

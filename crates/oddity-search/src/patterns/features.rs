@@ -1,7 +1,7 @@
-//! The features of a candidate action, kept up to date as stones are
-//! placed ([`FeatureBoard::place`]) or read from a position from scratch
-//! ([`FeatureBoard::load`]); both give the same features (a test over
-//! random games checks it after every action).
+//! The features of a candidate action, read from a position from scratch
+//! ([`FeatureBoard::load`]) or, in Xodd, Yodd and Odd, kept up to date as
+//! stones are placed ([`GridBoard::place`]); both give the same features (a
+//! test over random games checks it after every action).
 //!
 //! A candidate stone (cell, colour) has one value in each group:
 //! - `shape`: the canonical pattern of its ring ([`super::shape`]), seen
@@ -21,20 +21,28 @@
 //! - `distance`: steps on the board to the nearer of the last two stones
 //!   placed (1, 2, 3, 4 or more, or none known).
 //!
+//! - `capture`, `bridge`, `cut`, `edges`: Onyx only ([`super::onyx`],
+//!   which also gives Onyx its own `shape`).
+//!
 //! Special actions have only a `shape` value. Group connectivity is the
-//! rules' (orthogonal on the square board); stones are never removed in the
-//! games with patterns, so groups are kept in a union-find.
+//! rules' (orthogonal on the square board); stones are never removed in
+//! Xodd, Yodd and Odd, so their groups are kept in a union-find. Onyx
+//! captures remove stones: its board is read from scratch only.
 
 use oddity_rules::game::Game;
 use oddity_rules::moves::{Action, Colour};
 use oddity_rules::topology::{BoardKind, Cell, Topology};
 
+use super::onyx::{BRIDGE, CAPTURE, CUT, EDGES, ONYX_RING, OnyxBoard};
 use super::shape::{BLACK, EMPTY, Layout, OFF, OFF_BOARD, WHITE};
 
 /// Feature groups of a candidate.
-pub const GROUPS: usize = 6;
-/// The groups' names, as the weights file spells them.
-pub const GROUP_NAMES: [&str; GROUPS] = ["shape", "joins", "touches", "size", "count", "distance"];
+pub const GROUPS: usize = 10;
+/// The groups' names, as the weights file spells them; the last four are
+/// Onyx's ([`super::onyx`]).
+pub const GROUP_NAMES: [&str; GROUPS] = [
+    "shape", "joins", "touches", "size", "count", "distance", "capture", "bridge", "cut", "edges",
+];
 /// No value in this group.
 pub const NONE: u32 = u32::MAX;
 
@@ -46,7 +54,7 @@ const JOINS: u32 = 8;
 const TOUCHES: u32 = 8;
 const SIZE: u32 = 6;
 const COUNT: u32 = 8;
-const DISTANCE: u32 = 5;
+pub(super) const DISTANCE: u32 = 5;
 
 /// How many values each group has on a board whose ring has `len` points.
 pub fn group_sizes(len: usize) -> [u32; GROUPS] {
@@ -57,6 +65,10 @@ pub fn group_sizes(len: usize) -> [u32; GROUPS] {
         SIZE,
         COUNT,
         DISTANCE,
+        CAPTURE,
+        BRIDGE,
+        CUT,
+        EDGES,
     ]
 }
 
@@ -74,9 +86,62 @@ struct Merge {
     count_change: i32,
 }
 
-/// A board's stones, ring codes and groups, for feature extraction.
+/// A board's features: Onyx's read from scratch, the other games' kept up
+/// to date as stones are placed.
 #[derive(Clone)]
-pub struct FeatureBoard {
+pub enum FeatureBoard {
+    Grid(GridBoard),
+    Onyx(OnyxBoard),
+}
+
+impl FeatureBoard {
+    /// The board of `game` from scratch; `last` are the last stones placed,
+    /// newest first (at most two are kept).
+    pub fn new<G: Game>(game: &G, last: &[Cell]) -> FeatureBoard {
+        match GridBoard::new(game, last) {
+            Some(b) => FeatureBoard::Grid(b),
+            None => FeatureBoard::Onyx(OnyxBoard::new(game, last)),
+        }
+    }
+
+    /// Reads `game` (of this board) from scratch, reusing the buffers.
+    pub fn load<G: Game>(&mut self, game: &G, last: &[Cell]) {
+        match self {
+            FeatureBoard::Grid(b) => b.load(game, last),
+            FeatureBoard::Onyx(b) => b.load(game, last),
+        }
+    }
+
+    /// The board this is a feature board of.
+    pub fn topology(&self) -> &'static Topology {
+        match self {
+            FeatureBoard::Grid(b) => b.topo,
+            FeatureBoard::Onyx(b) => b.topology(),
+        }
+    }
+
+    /// Digits of a `shape` code, as the weights file's `ring` says: the
+    /// ring's points, and for Onyx the point's kind.
+    pub fn ring(&self) -> usize {
+        match self {
+            FeatureBoard::Grid(b) => b.layout.len,
+            FeatureBoard::Onyx(_) => ONYX_RING,
+        }
+    }
+
+    /// The features of `action` (legal here) for `mover`.
+    pub fn features(&self, action: Action, mover: Colour) -> Features {
+        let specials = group_sizes(self.ring())[0] - 3;
+        match self {
+            FeatureBoard::Grid(b) => b.features(action, mover, specials),
+            FeatureBoard::Onyx(b) => b.features(action, mover, specials),
+        }
+    }
+}
+
+/// A square or hex-hex board's stones, ring codes and groups.
+#[derive(Clone)]
+pub struct GridBoard {
     layout: &'static Layout,
     topo: &'static Topology,
     /// Odd: the smallest group that counts.
@@ -100,14 +165,12 @@ fn digit(colour: Colour) -> u32 {
     }
 }
 
-impl FeatureBoard {
-    /// The board of `game` from scratch; `last` are the last stones placed,
-    /// newest first (at most two are kept). `None` for a game without
-    /// patterns (Onyx).
-    pub fn new<G: Game>(game: &G, last: &[Cell]) -> Option<FeatureBoard> {
+impl GridBoard {
+    /// The board of `game` from scratch; `None` for an Onyx board.
+    fn new<G: Game>(game: &G, last: &[Cell]) -> Option<GridBoard> {
         let topo = game.topology();
         let layout = Layout::get(topo)?;
-        let mut board = FeatureBoard {
+        let mut board = GridBoard {
             layout,
             topo,
             min_group: None,
@@ -122,8 +185,7 @@ impl FeatureBoard {
         Some(board)
     }
 
-    /// Reads `game` (of this board) from scratch, reusing the buffers.
-    pub fn load<G: Game>(&mut self, game: &G, last: &[Cell]) {
+    fn load<G: Game>(&mut self, game: &G, last: &[Cell]) {
         debug_assert!(std::ptr::eq(game.topology(), self.topo));
         let bits = self.topo.bits;
         self.min_group = game
@@ -243,11 +305,6 @@ impl FeatureBoard {
         }
     }
 
-    /// The board this is a feature board of.
-    pub fn topology(&self) -> &'static Topology {
-        self.topo
-    }
-
     /// The stone on `cell`: [`EMPTY`], [`BLACK`] or [`WHITE`].
     pub fn stone(&self, cell: Cell) -> u32 {
         u32::from(self.stones[cell.index()])
@@ -258,10 +315,14 @@ impl FeatureBoard {
         self.codes[cell.index()]
     }
 
-    /// The features of `action` (legal here) for `mover`.
-    pub fn features(&self, action: Action, mover: Colour) -> Features {
-        let specials = group_sizes(self.layout.len)[0] - 3;
-        let special = |k: u32| [specials + k, NONE, NONE, NONE, NONE, NONE];
+    /// The features of `action` (legal here) for `mover`; `specials` is
+    /// the first special `shape` value.
+    fn features(&self, action: Action, mover: Colour, specials: u32) -> Features {
+        let special = |k: u32| {
+            let mut f = [NONE; GROUPS];
+            f[0] = specials + k;
+            f
+        };
         match action {
             Action::PASS => return special(0),
             Action::END_TURN => return special(1),
@@ -302,7 +363,9 @@ impl FeatureBoard {
             .map(|&l| self.steps(c, l))
             .min()
             .map_or(DISTANCE - 1, |d| (d.clamp(1, 4) - 1) as u32);
-        [shape, joins, touches, size_class, count, distance]
+        [
+            shape, joins, touches, size_class, count, distance, NONE, NONE, NONE, NONE,
+        ]
     }
 
     /// What a stone of `own` colour on `c` would join and touch.
@@ -379,12 +442,12 @@ mod tests {
         for seed in 0..games {
             let mut rng = rng_from_seed(seed);
             let mut game = start.clone();
-            let mut board = FeatureBoard::new(&game, &[]).unwrap();
+            let mut board = GridBoard::new(&game, &[]).unwrap();
             let mut last: Vec<Cell> = Vec::new();
             while !game.is_over() {
                 actions.clear();
                 game.legal_actions(&mut actions);
-                let scratch = FeatureBoard::new(&game, &last).unwrap();
+                let scratch = GridBoard::new(&game, &last).unwrap();
                 for &c in game.topology().cells() {
                     assert_eq!(board.code(c), scratch.code(c), "ring of {c:?}");
                     assert_eq!(board.stone(c), scratch.stone(c));
@@ -393,8 +456,8 @@ mod tests {
                 let mover = game.to_move();
                 for &a in &actions {
                     assert_eq!(
-                        board.features(a, mover),
-                        scratch.features(a, mover),
+                        board.features(a, mover, 0),
+                        scratch.features(a, mover, 0),
                         "{a:?}"
                     );
                 }
@@ -452,14 +515,15 @@ mod tests {
             },
         ];
         let game = AnyGame::from_setup(&spec, &stones, Colour::Black).unwrap();
-        let f = with_game!(&game, g => FeatureBoard::new(g, &[b]).unwrap()
+        let f = with_game!(&game, g => FeatureBoard::new(g, &[b])
             .features(Action::stone(centre, Colour::Black), Colour::Black));
         // Joins 2 groups (mover's colour), touches none, makes a group of 3
         // (the smallest counted size), one step from the last stone.
         // The count goes from 0 to 1 (+1, value 3): odd, which Black wins.
-        assert_eq!(f[1..], [2 * 2 + 1, 1, 2 + 1, 3 * 2 + 1, 0]);
-        let f = with_game!(&game, g => FeatureBoard::new(g, &[]).unwrap()
+        assert_eq!(f[1..6], [2 * 2 + 1, 1, 2 + 1, 3 * 2 + 1, 0]);
+        let f = with_game!(&game, g => FeatureBoard::new(g, &[])
             .features(Action::stone(centre, Colour::White), Colour::Black));
-        assert_eq!(f[1..], [0, 2 * 2, 0, 2 * 2, DISTANCE - 1]);
+        assert_eq!(f[1..6], [0, 2 * 2, 0, 2 * 2, DISTANCE - 1]);
+        assert_eq!(f[6..], [NONE; 4]);
     }
 }

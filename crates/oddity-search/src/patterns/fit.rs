@@ -179,14 +179,10 @@ mod tests {
             .map(|_| {
                 let candidates: Vec<Features> = (0..8)
                     .map(|_| {
-                        [
-                            below(&mut rng, shapes),
-                            below(&mut rng, joins),
-                            NONE,
-                            NONE,
-                            NONE,
-                            NONE,
-                        ]
+                        let mut f = [NONE; GROUPS];
+                        f[0] = below(&mut rng, shapes);
+                        f[1] = below(&mut rng, joins);
+                        f
                     })
                     .collect();
                 let s: Vec<f64> = candidates.iter().map(|f| truth.strength(f)).collect();
@@ -240,7 +236,11 @@ mod tests {
         let decisions: Vec<Decision> = (0..500)
             .map(|_| {
                 let candidates: Vec<Features> = (0..6)
-                    .map(|_| [NONE, below(&mut rng, 6), NONE, NONE, NONE, NONE])
+                    .map(|_| {
+                        let mut f = [NONE; GROUPS];
+                        f[1] = below(&mut rng, 6);
+                        f
+                    })
                     .collect();
                 let s: Vec<f64> = candidates.iter().map(|f| truth.strength(f)).collect();
                 let total: f64 = s.iter().sum();

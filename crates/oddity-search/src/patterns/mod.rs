@@ -7,6 +7,7 @@
 
 mod features;
 mod fit;
+mod onyx;
 mod playout;
 mod prior;
 mod shape;

@@ -377,7 +377,7 @@ mod tests {
             while !game.is_over() {
                 let mut fresh = kept.clone();
                 fresh.start(&game);
-                let board = FeatureBoard::new(&game, &[]).unwrap();
+                let board = FeatureBoard::new(&game, &[]);
                 for mover in Colour::BOTH {
                     assert_eq!(kept.weights_for(mover), fresh.weights_for(mover));
                     assert_eq!(kept.blocks[mover.index()], fresh.blocks[mover.index()]);

@@ -10,8 +10,7 @@ use super::features::FeatureBoard;
 use super::weights::Weights;
 
 /// Fills `out` with one prior in `0..=1` per action of `actions` (legal in
-/// `game`) and returns true, or returns false when the game has no
-/// patterns. `last` are the last stones placed, newest first; `board` keeps
+/// `game`). `last` are the last stones placed, newest first; `board` keeps
 /// the feature board between calls.
 pub fn priors<G: Game>(
     game: &G,
@@ -20,19 +19,16 @@ pub fn priors<G: Game>(
     actions: &[Action],
     board: &mut Option<FeatureBoard>,
     out: &mut Vec<f32>,
-) -> bool {
+) {
     out.clear();
     let last: Vec<Cell> = last.iter().flatten().copied().collect();
     let fits = |b: &FeatureBoard| std::ptr::eq::<Topology>(b.topology(), game.topology());
-    match board {
-        Some(b) if fits(b) => b.load(game, &last),
-        _ => match FeatureBoard::new(game, &last) {
-            Some(b) => *board = Some(b),
-            None => return false,
-        },
-    }
-    let Some(b) = board.as_ref() else {
-        return false;
+    let b = match board {
+        Some(b) if fits(b) => {
+            b.load(game, &last);
+            b
+        }
+        _ => board.insert(FeatureBoard::new(game, &last)),
     };
     let mover = game.to_move();
     let mut best = 0.0f64;
@@ -47,5 +43,4 @@ pub fn priors<G: Game>(
             *p = (*p * scale).clamp(0.0, 1.0);
         }
     }
-    true
 }

@@ -7,7 +7,8 @@
 //! orthogonal neighbours are already one group and where a cut is. The 8
 //! symmetries of the square turn the ring by two places or mirror it.
 //! Hex-hex boards (Yodd, Odd) use the 6 neighbours and the 12 symmetries of
-//! the hexagon: turns by one place and mirrors. Onyx has no patterns yet.
+//! the hexagon: turns by one place and mirrors. Onyx has rings of its own
+//! (`onyx.rs`).
 
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
@@ -61,7 +62,8 @@ pub struct Layout {
 }
 
 impl Layout {
-    /// The shared layout of a board, built once; `None` for Onyx boards.
+    /// The shared layout of a board, built once; `None` for Onyx boards
+    /// (`onyx.rs`).
     pub fn get(topo: &'static Topology) -> Option<&'static Layout> {
         static CACHE: OnceLock<Mutex<HashMap<(BoardKind, usize), &'static Layout>>> =
             OnceLock::new();

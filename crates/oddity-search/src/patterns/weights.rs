@@ -3,7 +3,8 @@
 //!
 //! The file (`docs/patterns.md`): lines starting with `#` are comments
 //! (the first ones say which command made it), then `game NAME`, `ring N`
-//! (points per ring: 6 hex-hex, 8 square), and one line per feature whose
+//! (points per ring: 6 hex-hex, 8 square; Onyx 9, its 8 places and the
+//! point's kind), and one line per feature whose
 //! gamma is not 1: `GROUP VALUE GAMMA`, e.g. `shape 1234 0.8125`.
 
 use std::fmt::Write as _;
@@ -122,8 +123,8 @@ impl Weights {
                 ["game", name] if game.is_none() => game = Some(name.to_string()),
                 ["ring", n] if weights.is_none() => {
                     let ring = match n.parse::<usize>() {
-                        Ok(r @ (6 | 8)) => r,
-                        _ => return Err(err(format!("ring must be 6 or 8, not {n}"))),
+                        Ok(r @ (6 | 8 | 9)) => r,
+                        _ => return Err(err(format!("ring must be 6, 8 or 9, not {n}"))),
                     };
                     let name = game
                         .clone()
@@ -168,17 +169,18 @@ impl Weights {
         })
     }
 
-    /// The weights built into the program for `kind`: `None` for a game
-    /// without patterns (Onyx).
+    /// The weights built into the program for `kind` (every game has
+    /// them; `None` is kept for a game without).
     pub fn builtin(kind: GameKind) -> Option<&'static Weights> {
         static ODD: OnceLock<Weights> = OnceLock::new();
         static XODD: OnceLock<Weights> = OnceLock::new();
         static YODD: OnceLock<Weights> = OnceLock::new();
+        static ONYX: OnceLock<Weights> = OnceLock::new();
         let (cell, text) = match kind {
             GameKind::Odd => (&ODD, include_str!("../../weights/odd.txt")),
             GameKind::Xodd => (&XODD, include_str!("../../weights/xodd.txt")),
             GameKind::Yodd => (&YODD, include_str!("../../weights/yodd.txt")),
-            GameKind::Onyx => return None,
+            GameKind::Onyx => (&ONYX, include_str!("../../weights/onyx.txt")),
         };
         // The files are part of the source; a test reads each of them.
         Some(cell.get_or_init(|| Weights::parse(text).expect("built-in weights file")))
@@ -276,9 +278,8 @@ mod tests {
     #[test]
     fn the_built_in_weights_read() {
         for kind in GameKind::ALL {
-            if let Some(w) = Weights::builtin(kind) {
-                assert_eq!(w.game, kind.to_string());
-            }
+            let w = Weights::builtin(kind).unwrap();
+            assert_eq!(w.game, kind.to_string());
         }
     }
 }
