@@ -6,6 +6,11 @@
 //! plain policy, with the same visits, with at most [`PLAIN_MAX`] of them,
 //! and none of its other choices may be a proven win. Single thread, fixed
 //! seeds: the searches are deterministic.
+//!
+//! Onyx stones that win at once are checked apart ([`check_wins_at_once`]):
+//! the default policy must find and prove them within a few visits, and
+//! the plain policy, which tries every child before any twice, finds them
+//! too.
 
 use oddity_rules::game::{GameSpec, Rules};
 use oddity_rules::kind::GameKind;
