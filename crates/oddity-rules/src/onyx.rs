@@ -603,6 +603,28 @@ impl<const W: usize> OnyxGame<W> {
         self.winner.expect("the loop ends with a winner")
     }
 
+    /// Whether the mover's stone on the empty point `cell` wins at once:
+    /// with its same-coloured neighbours' groups it touches both of the
+    /// mover's goal edges (its captures remove only opponent stones, so
+    /// they cannot undo that). False for an occupied point or a finished
+    /// game.
+    pub fn stone_wins(&self, cell: Cell) -> bool {
+        let p = cell.index();
+        if self.winner.is_some() || self.occupied(p) {
+            return false;
+        }
+        let me = self.to_move.index();
+        let point = &self.tables.points[p];
+        let mut edges = point.edges[me];
+        let mut linked = u32::from(self.own_near[me][p & (COLOUR_SLOTS - 1)]);
+        while linked != 0 {
+            let q = usize::from(point.neighbours[linked.trailing_zeros() as usize]);
+            linked &= linked - 1;
+            edges |= self.groups.edges.as_flattened()[self.groups.root(q)];
+        }
+        edges == BOTH_EDGES
+    }
+
     /// Whether a stone on `cell` would capture, so that the mover's stone
     /// there captures or prevents a capture: a stone of one colour or the
     /// other would capture there ([`Self::captures`]).
@@ -1120,6 +1142,30 @@ mod tests {
             singles > 50 && doubles > 0,
             "{singles} single, {doubles} double captures"
         );
+    }
+
+    /// `stone_wins(p)` is true exactly when the mover's stone on `p` ends
+    /// the game with the mover winning, for every playable point of random
+    /// positions near the end (either colour to move).
+    #[test]
+    fn stone_wins_is_the_game_ending_on_that_stone() {
+        let mut rng = <Rng as rand_xoshiro::rand_core::SeedableRng>::seed_from_u64(17);
+        let mut wins = [0; 2];
+        for _ in 0..300 {
+            let plies = 20 + random_below(&mut rng, 60);
+            let game = random_game(plies, &mut rng);
+            if game.is_over() {
+                continue;
+            }
+            for p in game.playable.iter() {
+                let mut after = game.clone();
+                after.apply(Action::stone(Cell(p as u16), game.to_move));
+                let won = after.winner == Some(game.to_move);
+                assert_eq!(game.stone_wins(Cell(p as u16)), won, "{p}");
+                wins[game.to_move.index()] += usize::from(won);
+            }
+        }
+        assert!(wins[0] > 10 && wins[1] > 10, "{wins:?} winning stones");
     }
 
     /// `bridge_point_near(last)` answers only a cut: the point it finds is

@@ -246,6 +246,15 @@ pub trait Knowledge: Game {
         let _ = cell;
         false
     }
+
+    /// Whether `action` ends the game at once with the mover winning. Onyx
+    /// only: a stone that completes the mover's chain. The other games end
+    /// only when the board is full, where the last empty cell's children
+    /// are few and soon tried.
+    fn wins_at_once(&self, action: Action) -> bool {
+        let _ = action;
+        false
+    }
 }
 
 /// Odd: uniformly random playouts.
@@ -303,6 +312,10 @@ impl<const W: usize> Knowledge for OnyxGame<W> {
     #[inline]
     fn is_capture_point(&self, cell: Cell) -> bool {
         OnyxGame::is_capture_point(self, cell)
+    }
+
+    fn wins_at_once(&self, action: Action) -> bool {
+        action.is_stone() && self.stone_wins(action.cell())
     }
 }
 

@@ -6,6 +6,11 @@
 //! plain policy, with the same visits, with at most [`PLAIN_MAX`] of them,
 //! and none of its other choices may be a proven win. Single thread, fixed
 //! seeds: the searches are deterministic.
+//!
+//! Onyx stones that win at once are checked apart ([`check_wins_at_once`]):
+//! the default policy must find and prove them within a few visits, and
+//! the plain policy, which tries every child before any twice, finds them
+//! too.
 
 use oddity_rules::game::{GameSpec, Rules};
 use oddity_rules::kind::GameKind;
@@ -250,4 +255,100 @@ fn yodd_black_isolates_c5() {
         right: "B:C4,B:D5",
         visits: 1000,
     });
+}
+
+/// Visits within which the default policy must find a stone that wins at
+/// once (and report the win proven).
+const AT_ONCE_VISITS: u64 = 10;
+
+/// A turn that ends the game at once is found and proven within
+/// [`AT_ONCE_VISITS`] with each seed. There is no plain comparison: plain
+/// tries every child once before any twice, so it finds such a turn too;
+/// the default's RAVE selection scores untried children by their AMAF
+/// rates and could pass over it for 10,000 visits.
+fn check_wins_at_once(record: &GameRecord, right: &str) {
+    let pos = record.position();
+    let mut after = pos.clone();
+    after.play_turn(&pos.parse_turn(right).unwrap()).unwrap();
+    assert_eq!(after.winner(), Some(pos.to_move()), "{right} does not win");
+    for seed in SEEDS {
+        let mut engine = Engine::new(SearchParams {
+            threads: 1,
+            seed,
+            memory_mb: 256,
+            ..SearchParams::default()
+        });
+        engine.set_position(record);
+        let limits = Limits {
+            visits: Some(AT_ONCE_VISITS),
+            ..Limits::default()
+        };
+        let report = engine.search(&limits, &StopFlag::new(), None);
+        assert_eq!(pos.token(&report.best.unwrap()), right, "seed {seed}");
+        assert_eq!(report.proven, Some(pos.to_move()), "seed {seed}");
+    }
+}
+
+/// Onyx 12, from self-play at 10,000 visits, where the search chose K12:
+/// Black's I12 joins the chain from D1 up through the I7-K10 stones to row
+/// 12, the only stone that wins at once.
+#[test]
+fn onyx_black_wins_at_once_with_i12() {
+    let pos = position(&Tactic {
+        kind: GameKind::Onyx,
+        size: 12,
+        to_move: Colour::Black,
+        stones: "B:D1 W:F1 W:G1 W:C2 B:D2 W:E2 W:C3 B:D3 B:E3 B:H3 W:D4 B:F4 B:G4 W:H4 \
+                 W:J4 W:D5 W:E5 B:F5 B:A6 B:E6 B:F6 B:L6 B:A7 B:E7 W:F7 B:I7 B:L7 B:F8 \
+                 W:I8 W:J8 W:K8 W:D9 W:E9 B:F9 B:G9 B:H9 B:I9 B:J9 B:K9 W:D10 B:E10 \
+                 W:F10 W:G10 W:H10 W:I10 W:J10 B:K10 B:I11 B:J11 W:K11 W:F12 W:G12 \
+                 W:J12 W:GH89",
+        right: "I12",
+        visits: AT_ONCE_VISITS,
+    });
+    check_wins_at_once(&GameRecord::new(pos), "I12");
+}
+
+/// Onyx 12, from self-play at 10,000 visits, where the search chose A10:
+/// White's A12 joins the row-12 stones B12-H12 to column A.
+#[test]
+fn onyx_white_wins_at_once_with_a12() {
+    let pos = position(&Tactic {
+        kind: GameKind::Onyx,
+        size: 12,
+        to_move: Colour::White,
+        stones: "W:F1 W:G1 B:K3 B:B4 W:J4 B:K4 W:A5 B:C5 W:G5 B:J5 W:K5 B:A6 B:D6 B:E6 \
+                 B:J6 B:L6 B:A7 B:C7 B:I7 B:L7 B:D8 W:E8 B:I8 W:J8 W:D9 B:E9 B:B10 \
+                 W:C10 W:D10 B:G10 B:I10 B:J10 W:K10 W:L10 B:A11 W:B11 W:C11 B:D11 \
+                 B:E11 W:H11 W:I11 W:J11 B:K11 W:L11 W:B12 B:C12 W:D12 W:E12 W:F12 \
+                 W:G12 W:H12",
+        right: "A12",
+        visits: AT_ONCE_VISITS,
+    });
+    check_wins_at_once(&GameRecord::new(pos), "A12");
+}
+
+/// Onyx 8 games with a swap (the seats keep their colours), where one
+/// stone wins at once: for Black (A7) and for White (G1).
+#[test]
+fn onyx_wins_at_once_after_a_swap() {
+    let spec = GameSpec::new(GameKind::Onyx, 8, Rules::default()).unwrap();
+    let games = [
+        (
+            "E6 swap D2 G7 C4 G4 A6 B6 A1 G3 EF23 G1 A3 G8 A2 B3 E4 EF67 F8 E3 B4 D7 B8 F4",
+            Colour::Black,
+            "A7",
+        ),
+        (
+            "A3 swap AB23 F8 G3 B1 B4 B7 F7 G8 C3 B3 E2 C8 BC56 B2 B5 H2 F6 H3 CD45 F1 E6 A3 G5",
+            Colour::White,
+            "G1",
+        ),
+    ];
+    for (moves, mover, right) in games {
+        let tokens: Vec<&str> = moves.split_whitespace().collect();
+        let record = GameRecord::replay(AnyGame::new(&spec), &tokens).unwrap();
+        assert_eq!(record.position().to_move(), mover);
+        check_wins_at_once(&record, right);
+    }
 }

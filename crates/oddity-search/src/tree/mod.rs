@@ -229,6 +229,10 @@ impl<G: Knowledge> Tree<G> {
                 && !self.is_full()
                 && let Some(f) = self.expand(node, &game, w)
             {
+                if node.proof().is_some() {
+                    // Proven by the expansion: backed up as a proof above.
+                    continue;
+                }
                 first = f;
             }
             if first == NO_CHILDREN || first == EXPANDING {
@@ -516,6 +520,18 @@ impl<G: Knowledge> Tree<G> {
             for (k, a) in w.actions.iter().enumerate() {
                 let c = self.node(first + k as u32);
                 c.action.store(a.bits(), Relaxed);
+            }
+        }
+        // A child that wins at once makes the node a proven win for the
+        // mover before any child is tried: selection would take untried
+        // children in prior order and judge them by AMAF rates, and could
+        // pass over the winning one for thousands of visits.
+        let mover = game.to_move();
+        for k in 0..n as u32 {
+            let c = self.node(first + k);
+            if game.wins_at_once(c.action()) {
+                c.set_proof(mover);
+                node.set_proof(mover);
             }
         }
         node.num_children.store(n as u16, Relaxed);
