@@ -45,7 +45,7 @@ use oddity_rules::moves::{Action, Colour};
 use oddity_rules::topology::{BoardKind, Cell, Topology};
 
 use super::features::{DISTANCE, Features, GROUPS, NONE};
-use super::shape::{BLACK, EMPTY, OFF, OFF_BOARD, WHITE};
+use super::shape::{BLACK, EMPTY, KING_DIRECTIONS, OFF, OFF_BOARD, WHITE};
 
 /// Places of the ring (the kind is a ninth digit).
 const PLACES: usize = 8;
@@ -56,18 +56,6 @@ pub const CAPTURE: u32 = 6;
 pub const BRIDGE: u32 = 9;
 pub const CUT: u32 = 3;
 pub const EDGES: u32 = 3;
-
-/// King directions in cyclic order, from east counter-clockwise.
-const DIRECTIONS: [(isize, isize); PLACES] = [
-    (1, 0),
-    (1, 1),
-    (0, 1),
-    (-1, 1),
-    (-1, 0),
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-];
 
 /// The rings of one Onyx board, seen from each colour.
 pub struct OnyxLayout {
@@ -153,7 +141,7 @@ impl OnyxLayout {
             kind[p.index()] = ((c + r) % 2) as u8;
             let turn = if r % 2 == 0 { PLACES / 2 } else { 0 };
             for (i, slot) in ring.iter_mut().enumerate() {
-                let (dx, dy) = DIRECTIONS[(i + turn) % PLACES];
+                let (dx, dy) = KING_DIRECTIONS[(i + turn) % PLACES];
                 *slot = if dx == 0 || dy == 0 {
                     point(c + dx, r + dy)
                 } else {

@@ -25,23 +25,26 @@ pub const BLACK: u32 = 1;
 pub const WHITE: u32 = 2;
 pub const OFF_BOARD: u32 = 3;
 
+/// The eight king directions `(dx, dy)` in cyclic order, from east
+/// counter-clockwise: the square board's ring, and the Onyx ring's places.
+pub const KING_DIRECTIONS: [(isize, isize); 8] = [
+    (1, 0),
+    (1, 1),
+    (0, 1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+];
+
 /// The ring offsets `(dx, dy)` on the board's array, in cyclic order, and
 /// how many places one turn of the board moves the ring.
 fn ring_of(kind: BoardKind) -> Option<(&'static [(isize, isize)], usize)> {
-    const SQUARE: [(isize, isize); 8] = [
-        (1, 0),
-        (1, 1),
-        (0, 1),
-        (-1, 1),
-        (-1, 0),
-        (-1, -1),
-        (0, -1),
-        (1, -1),
-    ];
     // The hex-hex array's neighbours (topology.rs) in cyclic order.
     const HEX: [(isize, isize); 6] = [(1, 0), (1, 1), (0, 1), (-1, 0), (-1, -1), (0, -1)];
     match kind {
-        BoardKind::Square => Some((&SQUARE, 2)),
+        BoardKind::Square => Some((&KING_DIRECTIONS, 2)),
         BoardKind::HexHex => Some((&HEX, 1)),
         BoardKind::Onyx => None,
     }
