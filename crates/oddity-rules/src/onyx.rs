@@ -275,6 +275,20 @@ impl<const W: usize> Groups<W> {
     }
 }
 
+/// The point policy of [`OnyxGame::playout_drawing`]: a weight for every
+/// playable point for the side to move, kept up to date as the playout
+/// places and removes stones.
+pub trait PointDraw<const W: usize> {
+    /// Readies the weights for a playout from `game`.
+    fn start(&mut self, game: &OnyxGame<W>);
+    /// The stone on `point` has just changed (placed, captured or moved by
+    /// the swap); `game` is the position after the whole move.
+    fn changed(&mut self, game: &OnyxGame<W>, point: usize);
+    /// A playable point of `game` drawn in proportion to its weight for the
+    /// side to move; `None` when every weight is 0.
+    fn draw(&mut self, game: &OnyxGame<W>, rng: &mut Rng) -> Option<usize>;
+}
+
 /// An Onyx position with its rules. `W` is the bitboard width in 64-bit
 /// words; it must hold every point of the board (see
 /// [`crate::game::width_for`]).
@@ -601,6 +615,55 @@ impl<const W: usize> OnyxGame<W> {
             last = Some(p);
         }
         self.winner.expect("the loop ends with a winner")
+    }
+
+    /// The random playout of [`Game::playout`] with every stone's point
+    /// drawn by `policy` instead of uniformly (uniformly where it draws
+    /// none). The swap, while legal, keeps the random playout's chance: one
+    /// in the playable points plus one. After each move `policy` hears of
+    /// every point whose stone changed: the stone placed and the stones it
+    /// captured, or the two points of the swap.
+    pub fn playout_drawing(&mut self, rng: &mut Rng, policy: &mut impl PointDraw<W>) -> Colour {
+        let cap = self.turns + PLAYOUT_PLIES_PER_POINT * self.topo().bits as u32;
+        policy.start(self);
+        while self.winner.is_none() {
+            let points: u32 = self.playable_counts.iter().sum();
+            let choices = points + u32::from(self.swap_from.is_some());
+            if choices == 0 || self.turns >= cap {
+                return Colour::BOTH[random_below(rng, 2) as usize];
+            }
+            if let Some(from) = self.swap_from
+                && random_below(rng, choices) == points
+            {
+                self.play_swap();
+                policy.changed(self, from.index());
+                policy.changed(self, self.topo().transpose(from).index());
+                continue;
+            }
+            let p = match policy.draw(self, rng) {
+                Some(p) => p,
+                None => {
+                    let k = random_below(rng, points);
+                    select_bit_counted(&self.playable, &self.playable_counts, k)
+                }
+            };
+            debug_assert!(self.playable.get(p), "drew the unplayable point {p}");
+            let them = self.to_move.opposite().index();
+            let before = self.stones[them];
+            self.play_stone(p);
+            policy.changed(self, p);
+            for q in before.and_not(&self.stones[them]).iter() {
+                policy.changed(self, q);
+            }
+        }
+        self.winner.expect("the loop ends with a winner")
+    }
+
+    /// Whether a stone may be placed on `cell`: an empty corner point, or
+    /// the midpoint of an entirely empty square.
+    #[inline]
+    pub fn is_playable(&self, cell: Cell) -> bool {
+        cell.index() < self.topo().bits && self.playable.get(cell.index())
     }
 
     /// Whether the mover's stone on the empty point `cell` wins at once:
