@@ -1,13 +1,14 @@
 //! Learned knowledge: local patterns and other features of candidate
 //! actions, their Bradley-Terry gammas fitted to positions valued by perfect
 //! play, the tree priors they give (`--param patterns=on`) and a softmax
-//! playout policy (`--param pattern_playouts=on`).
+//! playout policies (`--param pattern_playouts=on`).
 //! `docs/patterns.md` describes the features, the data and weights files
 //! and how the built-in weights were made.
 
 mod features;
 mod fit;
 mod onyx;
+mod onyx_playout;
 mod playout;
 mod prior;
 mod shape;
@@ -15,7 +16,18 @@ mod weights;
 
 pub use features::{FeatureBoard, Features, GROUP_NAMES, GROUPS, NONE, group_sizes};
 pub use fit::{Decision, fit, hit_in_top};
+pub use onyx_playout::OnyxPlayout;
 pub use playout::PatternPlayout;
 pub use prior::priors;
 pub use shape::Layout;
 pub use weights::{Weights, WeightsError, WeightsFile};
+
+/// The pattern playout policies' state of one search thread, kept between
+/// playouts to reuse its buffers: the stone policy of the games that place
+/// stones only ([`PatternPlayout`]) and the point policy of Onyx
+/// ([`OnyxPlayout`]).
+#[derive(Clone, Default)]
+pub struct PlayoutPolicies {
+    pub stones: Option<PatternPlayout>,
+    pub onyx: Option<OnyxPlayout>,
+}

@@ -48,7 +48,7 @@ use super::features::{DISTANCE, Features, GROUPS, NONE};
 use super::shape::{BLACK, EMPTY, KING_DIRECTIONS, OFF, OFF_BOARD, WHITE};
 
 /// Places of the ring (the kind is a ninth digit).
-const PLACES: usize = 8;
+pub(super) const PLACES: usize = 8;
 /// Digits of the shape code: the ring and the kind.
 pub const ONYX_RING: usize = PLACES + 1;
 /// Values of the Onyx groups.
@@ -183,15 +183,22 @@ impl OnyxLayout {
         }
     }
 
-    fn ring(&self, colour: Colour, p: Cell) -> &[u16] {
+    /// The ring of `p` seen from `colour`.
+    pub(super) fn ring(&self, colour: Colour, p: Cell) -> &[u16] {
         let at = (colour.index() * self.bits + p.index()) * PLACES;
         &self.ring[at..at + PLACES]
+    }
+
+    /// The kind of `p` seen from `colour`: 0 and 1 corner points, 2 and 3
+    /// midpoints.
+    pub(super) fn kind(&self, colour: Colour, p: Cell) -> u8 {
+        self.kind[colour.index() * self.bits + p.index()]
     }
 }
 
 /// The canonical shape code of a ring `code` (relative colours) of a
 /// point of `kind`: midpoints are reduced by the half turn.
-fn canonical(code: u32, kind: u8) -> u32 {
+pub(super) fn canonical(code: u32, kind: u8) -> u32 {
     let code = if kind >= 2 {
         // Half a turn moves the ring by 4 places, 8 bits.
         let turned = code >> 8 | (code & 0xff) << 8;

@@ -1,0 +1,537 @@
+//! The softmax playout policy of Onyx (`--param pattern_playouts=on`):
+//! each playable point weighs, for the side to move, the product of the
+//! gammas of its `shape` (the ring of 8 places and the point's kind, seen
+//! from the mover's side) and `capture` features ([`super::onyx`]), and the
+//! rules' playout ([`OnyxGame::playout_drawing`]) draws every stone's point
+//! in proportion to its weight. The swap keeps the random playout's
+//! uniform chance (the weights' swap value is not used).
+//!
+//! Both features are local: a point's weight depends only on its
+//! playability and the stones on its rings (seen from either colour) and on
+//! the squares it is a corner or the midpoint of. A stone placed, captured
+//! or moved by the swap therefore changes the weights of a fixed set of
+//! points around it ([`Reach`]); those are marked and recomputed, for both
+//! movers, before the next draw. The other Onyx features (`joins`,
+//! `touches`, `bridge`, `cut`, `edges`) depend on whole groups, which
+//! captures can split, and `distance` changes everywhere with every stone:
+//! they are left out. Draws go through per-block sums of [`BLOCK`] weights.
+//!
+//! With a temperature `t` each gamma is raised to the power `1 / t`
+//! (`--param pattern_temperature`). The gamma tables and the reach of each
+//! board are built once and shared by every search thread.
+
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+
+use oddity_rules::game::Game;
+use oddity_rules::moves::Colour;
+use oddity_rules::onyx::{OnyxGame, PointDraw};
+use oddity_rules::random::{Rng, next_u64};
+use oddity_rules::topology::{BoardKind, Cell, Topology};
+
+use super::onyx::{CAPTURE as CAPTURE_VALUES, ONYX_RING, OnyxLayout, PLACES, canonical};
+use super::shape::{BLACK, EMPTY, OFF, OFF_BOARD, WHITE};
+use super::weights::Weights;
+
+/// Weights per block sum.
+const BLOCK: usize = 16;
+
+/// Feature groups the policy uses (see [`super::features::GROUP_NAMES`]).
+const SHAPE: usize = 0;
+const CAPTURE: usize = 6;
+
+/// Ring codes of one kind of point.
+const CODES: usize = 1 << (2 * PLACES);
+
+/// The gammas the policy multiplies, raised to `1 / temperature`.
+struct Gammas {
+    /// `shape[kind * CODES + code]`: the `shape` gamma of the mover's stone
+    /// on a point of `kind` whose ring reads `code` (the mover's stones as
+    /// [`BLACK`], the other's as [`WHITE`]).
+    shape: Vec<f32>,
+    /// Per `capture` value.
+    capture: [f32; CAPTURE_VALUES as usize],
+}
+
+impl Gammas {
+    /// The shared tables of `weights` at `temperature`.
+    fn get(weights: &'static Weights, temperature: f32) -> &'static Gammas {
+        type Key = (usize, u32);
+        static CACHE: OnceLock<Mutex<HashMap<Key, &'static Gammas>>> = OnceLock::new();
+        let key = (weights as *const Weights as usize, temperature.to_bits());
+        let mut cache = CACHE
+            .get_or_init(Default::default)
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        cache.entry(key).or_insert_with(|| {
+            let power = 1.0 / f64::from(temperature);
+            let gamma =
+                |group: usize, v: u32| weights.gamma(weights.index(group, v)).powf(power) as f32;
+            let shape = (0..4 * CODES)
+                .map(|k| {
+                    gamma(
+                        SHAPE,
+                        canonical((k % CODES) as u32, (k / CODES) as u8) * 2 + 1,
+                    )
+                })
+                .collect();
+            Box::leak(Box::new(Gammas {
+                shape,
+                capture: std::array::from_fn(|v| gamma(CAPTURE, v as u32)),
+            }))
+        })
+    }
+}
+
+/// Per point of one board, the points whose weights a change of its stone
+/// can change: the point itself, the points whose ring (seen from either
+/// colour) holds it, and the points of the squares it belongs to (their
+/// captures and the midpoint's playability).
+struct Reach {
+    /// The points of point `q` are `points[start[q]..start[q + 1]]`.
+    start: Vec<u32>,
+    points: Vec<u16>,
+}
+
+impl Reach {
+    fn get(topo: &'static Topology, layout: &OnyxLayout) -> &'static Reach {
+        static CACHE: OnceLock<Mutex<HashMap<usize, &'static Reach>>> = OnceLock::new();
+        let mut cache = CACHE
+            .get_or_init(Default::default)
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        cache
+            .entry(topo.size)
+            .or_insert_with(|| Box::leak(Box::new(Reach::build(topo, layout))))
+    }
+
+    fn build(topo: &Topology, layout: &OnyxLayout) -> Reach {
+        let mut near: Vec<Vec<u16>> = (0..topo.bits).map(|q| vec![q as u16]).collect();
+        for &p in topo.cells() {
+            for colour in Colour::BOTH {
+                for &q in layout.ring(colour, p).iter().filter(|&&q| q != OFF) {
+                    near[usize::from(q)].push(p.0);
+                }
+            }
+        }
+        for sq in topo.squares() {
+            let points = [sq.corners[0], sq.corners[1], sq.corners[2], sq.corners[3]];
+            for a in points.iter().chain([&sq.midpoint]) {
+                near[a.index()].extend(points.iter().chain([&sq.midpoint]).map(|b| b.0));
+            }
+        }
+        let mut start = vec![0];
+        let mut points = Vec::new();
+        for mut list in near {
+            list.sort_unstable();
+            list.dedup();
+            points.extend(list);
+            start.push(points.len() as u32);
+        }
+        Reach { start, points }
+    }
+
+    fn of(&self, q: usize) -> &[u16] {
+        &self.points[self.start[q] as usize..self.start[q + 1] as usize]
+    }
+}
+
+/// The policy's state for one board, weights file and temperature; a
+/// search thread keeps one and reuses its buffers for every playout.
+#[derive(Clone)]
+pub struct OnyxPlayout {
+    weights: &'static Weights,
+    temperature: f32,
+    gammas: &'static Gammas,
+    layout: &'static OnyxLayout,
+    topo: &'static Topology,
+    reach: &'static Reach,
+    /// Per mover: the weight of each point (0 where it is not playable,
+    /// and for the padding up to a whole block).
+    leaves: [Vec<f32>; 2],
+    /// Per mover: the sums of [`BLOCK`] leaves.
+    blocks: [Vec<f32>; 2],
+    /// Points whose weights are stale, each once (`marked`).
+    dirty: Vec<u16>,
+    marked: Vec<bool>,
+}
+
+impl OnyxPlayout {
+    /// The policy for Onyx games on `topo` with `weights` at `temperature`
+    /// (above 0); `None` for another board or weights of another ring.
+    pub fn new(
+        weights: &'static Weights,
+        temperature: f32,
+        topo: &'static Topology,
+    ) -> Option<OnyxPlayout> {
+        if topo.kind != BoardKind::Onyx || weights.ring != ONYX_RING {
+            return None;
+        }
+        let layout = OnyxLayout::get(topo);
+        let leaves = topo.bits.div_ceil(BLOCK) * BLOCK;
+        Some(OnyxPlayout {
+            weights,
+            temperature,
+            gammas: Gammas::get(weights, temperature),
+            layout,
+            topo,
+            reach: Reach::get(topo, layout),
+            leaves: [vec![0.0; leaves], vec![0.0; leaves]],
+            blocks: [vec![0.0; leaves / BLOCK], vec![0.0; leaves / BLOCK]],
+            dirty: Vec::with_capacity(128),
+            marked: vec![false; topo.bits],
+        })
+    }
+
+    /// Whether this policy is the one for `weights` at `temperature` on
+    /// `topo`.
+    pub fn fits(&self, weights: &Weights, temperature: f32, topo: &Topology) -> bool {
+        std::ptr::eq(self.weights, weights)
+            && self.temperature == temperature
+            && std::ptr::eq(self.topo, topo)
+    }
+
+    /// The weight of a stone of `mover` on `point` of `game`: 0 where the
+    /// point is not playable.
+    fn weight_of<const W: usize>(&self, game: &OnyxGame<W>, point: usize, mover: Colour) -> f32 {
+        let p = Cell(point as u16);
+        if !game.is_playable(p) {
+            return 0.0;
+        }
+        let code = self
+            .layout
+            .ring(mover, p)
+            .iter()
+            .enumerate()
+            .fold(0, |code, (i, &q)| {
+                let d = match q {
+                    OFF => OFF_BOARD,
+                    q => match game.stone_at(Cell(q)) {
+                        None => EMPTY,
+                        Some(c) if c == mover => BLACK,
+                        Some(_) => WHITE,
+                    },
+                };
+                code | d << (2 * i)
+            });
+        let kind = usize::from(self.layout.kind(mover, p));
+        let by_me = game.captures(p, mover);
+        let by_them = game.captures(p, mover.opposite());
+        let capture = (by_me / 2).min(2) * 2 + u32::from(by_them > 0);
+        self.gammas.shape[kind * CODES + code as usize] * self.gammas.capture[capture as usize]
+    }
+
+    fn sum_block(&mut self, block: usize) {
+        for m in 0..2 {
+            self.blocks[m][block] = self.leaves[m][block * BLOCK..(block + 1) * BLOCK]
+                .iter()
+                .sum();
+        }
+    }
+
+    /// Recomputes the weights of the stale points and their blocks' sums.
+    fn refresh<const W: usize>(&mut self, game: &OnyxGame<W>) {
+        if self.dirty.is_empty() {
+            return;
+        }
+        // Blocks to sum again, as bits of words.
+        let mut stale = [0u64; 2];
+        let mut more = Vec::new();
+        for k in 0..self.dirty.len() {
+            let p = usize::from(self.dirty[k]);
+            self.marked[p] = false;
+            for mover in Colour::BOTH {
+                self.leaves[mover.index()][p] = self.weight_of(game, p, mover);
+            }
+            let b = p / BLOCK;
+            match stale.get_mut(b / 64) {
+                Some(word) => *word |= 1 << (b % 64),
+                None => more.push(b),
+            }
+        }
+        self.dirty.clear();
+        for (w, mut bits) in stale.into_iter().enumerate() {
+            while bits != 0 {
+                self.sum_block(w * 64 + bits.trailing_zeros() as usize);
+                bits &= bits - 1;
+            }
+        }
+        more.sort_unstable();
+        more.dedup();
+        for b in more {
+            self.sum_block(b);
+        }
+    }
+
+    /// The weights kept for `mover` and their block sums, brought up to
+    /// date (tests compare them with a fresh policy's).
+    #[cfg(test)]
+    fn kept<const W: usize>(&mut self, game: &OnyxGame<W>, mover: Colour) -> (Vec<f32>, Vec<f32>) {
+        self.refresh(game);
+        (
+            self.leaves[mover.index()].clone(),
+            self.blocks[mover.index()].clone(),
+        )
+    }
+}
+
+impl<const W: usize> PointDraw<W> for OnyxPlayout {
+    fn start(&mut self, game: &OnyxGame<W>) {
+        debug_assert!(std::ptr::eq(game.topology(), self.topo));
+        self.dirty.clear();
+        self.marked.fill(false);
+        for p in 0..self.topo.bits {
+            for mover in Colour::BOTH {
+                self.leaves[mover.index()][p] = self.weight_of(game, p, mover);
+            }
+        }
+        for b in 0..self.blocks[0].len() {
+            self.sum_block(b);
+        }
+    }
+
+    fn changed(&mut self, _: &OnyxGame<W>, point: usize) {
+        for &q in self.reach.of(point) {
+            let marked = &mut self.marked[usize::from(q)];
+            if !*marked {
+                *marked = true;
+                self.dirty.push(q);
+            }
+        }
+    }
+
+    fn draw(&mut self, game: &OnyxGame<W>, rng: &mut Rng) -> Option<usize> {
+        self.refresh(game);
+        let m = game.to_move().index();
+        let blocks = &self.blocks[m];
+        let total: f32 = blocks.iter().sum();
+        if total <= 0.0 {
+            return None;
+        }
+        let mut r = (next_u64(rng) >> 40) as f32 * (1.0 / (1u32 << 24) as f32) * total;
+        // Rounding may carry `r` past the last block or leaf: the last one
+        // with weight is taken then.
+        let mut block = blocks.iter().rposition(|&s| s > 0.0)?;
+        for (b, &s) in blocks.iter().enumerate() {
+            if r < s {
+                block = b;
+                break;
+            }
+            r -= s;
+        }
+        let leaves = &self.leaves[m][block * BLOCK..(block + 1) * BLOCK];
+        let mut leaf = leaves.iter().rposition(|&w| w > 0.0)?;
+        for (k, &w) in leaves.iter().enumerate() {
+            if r < w {
+                leaf = k;
+                break;
+            }
+            r -= w;
+        }
+        Some(block * BLOCK + leaf)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::patterns::FeatureBoard;
+    use oddity_rules::game::{GameSpec, Rules};
+    use oddity_rules::kind::GameKind;
+    use oddity_rules::moves::Action;
+    use oddity_rules::position::AnyGame;
+    use oddity_rules::random::{below, rng_from_seed};
+    use oddity_rules::with_game;
+
+    fn start(size: usize, open: bool) -> AnyGame {
+        let rules = Rules {
+            open_start: open,
+            ..Rules::default()
+        };
+        AnyGame::new(&GameSpec::new(GameKind::Onyx, size, rules).unwrap())
+    }
+
+    /// Checks the policy at every draw of a playout and counts what the
+    /// playout did.
+    struct Checked {
+        policy: OnyxPlayout,
+        /// The turns played at the next draw unless a move was not drawn.
+        turns: u32,
+        draws: usize,
+        removed: usize,
+        swaps: usize,
+    }
+
+    impl<const W: usize> PointDraw<W> for Checked {
+        fn start(&mut self, game: &OnyxGame<W>) {
+            self.turns = game.turns_played();
+            self.policy.start(game);
+        }
+
+        fn changed(&mut self, game: &OnyxGame<W>, point: usize) {
+            self.removed += usize::from(game.stone_at(Cell(point as u16)).is_none());
+            self.policy.changed(game, point);
+        }
+
+        /// The weights kept up to date equal those of a policy started
+        /// from the position, and each is the product of the `shape` and
+        /// `capture` gammas of the point as the feature board reads them
+        /// from scratch (0 where the point is not playable).
+        fn draw(&mut self, game: &OnyxGame<W>, rng: &mut Rng) -> Option<usize> {
+            // The swap is the only move that is not drawn.
+            self.swaps += usize::from(game.turns_played() != self.turns);
+            self.turns = game.turns_played() + 1;
+            self.draws += 1;
+            let weights = self.policy.weights;
+            let mut fresh = self.policy.clone();
+            fresh.start(game);
+            let board = FeatureBoard::new(game, &[]);
+            for mover in Colour::BOTH {
+                assert_eq!(self.policy.kept(game, mover), fresh.kept(game, mover));
+                let (leaves, _) = fresh.kept(game, mover);
+                for &c in game.topology().cells() {
+                    let w = f64::from(leaves[c.index()]);
+                    if !game.is_playable(c) {
+                        assert_eq!(w, 0.0);
+                        continue;
+                    }
+                    let f = board.features(Action::stone(c, mover), mover);
+                    let expected: f64 = [SHAPE, CAPTURE]
+                        .iter()
+                        .map(|&g| weights.gamma(weights.index(g, f[g])))
+                        .product();
+                    assert!((w / expected - 1.0).abs() < 1e-5, "{c:?} {mover:?}");
+                }
+            }
+            self.policy.draw(game, rng)
+        }
+    }
+
+    /// A playout of the Onyx game `game` drawn by `policy`.
+    fn playout(game: &mut AnyGame, rng: &mut Rng, policy: &mut impl PointDraw2) -> Colour {
+        match game {
+            AnyGame::Onyx2(g) => g.playout_drawing(rng, policy),
+            AnyGame::Onyx4(g) => g.playout_drawing(rng, policy),
+            AnyGame::Onyx10(g) => g.playout_drawing(rng, policy),
+            other => panic!("{} is not Onyx", other.spec().kind),
+        }
+    }
+
+    /// A policy for every bitboard width of the tests' boards.
+    trait PointDraw2: PointDraw<2> + PointDraw<4> + PointDraw<10> {}
+    impl<T: PointDraw<2> + PointDraw<4> + PointDraw<10>> PointDraw2 for T {}
+
+    #[test]
+    fn weights_kept_up_to_date_equal_weights_from_scratch() {
+        let weights = Weights::builtin(GameKind::Onyx).unwrap();
+        // From Black's first stone on A4 of the 5 board, far from its
+        // transpose D1, the swap has a chance in about 30.
+        for (size, open, first, games) in [
+            (4, true, None, 100),
+            (5, true, Some("A4"), 200),
+            (8, false, None, 10),
+            (12, false, None, 3),
+        ] {
+            let mut game = start(size, open);
+            let topo = with_game!(&game, g => g.topology());
+            if let Some(name) = first {
+                let a = Action::stone(topo.parse_cell(name).unwrap(), Colour::Black);
+                with_game!(&mut game, g => g.apply(a));
+            }
+            let mut checked = Checked {
+                policy: OnyxPlayout::new(weights, 1.0, topo).unwrap(),
+                turns: 0,
+                draws: 0,
+                removed: 0,
+                swaps: 0,
+            };
+            for seed in 0..games {
+                let mut rng = rng_from_seed(seed);
+                playout(&mut game.clone(), &mut rng, &mut checked);
+            }
+            assert!(checked.draws > 10 * games as usize, "size {size}");
+            assert!(
+                checked.removed >= 4,
+                "size {size}: {} removed",
+                checked.removed
+            );
+            if first.is_some() {
+                assert!(checked.swaps >= 2, "{} swaps", checked.swaps);
+            }
+        }
+    }
+
+    /// Delegates to the policy and notes the first point drawn.
+    struct First(OnyxPlayout, Option<usize>);
+
+    impl<const W: usize> PointDraw<W> for First {
+        fn start(&mut self, game: &OnyxGame<W>) {
+            self.1 = None;
+            self.0.start(game);
+        }
+        fn changed(&mut self, game: &OnyxGame<W>, point: usize) {
+            self.0.changed(game, point);
+        }
+        fn draw(&mut self, game: &OnyxGame<W>, rng: &mut Rng) -> Option<usize> {
+            let p = self.0.draw(game, rng);
+            self.1 = self.1.or(p);
+            p
+        }
+    }
+
+    /// With every gamma 1 a playout's first point is uniform over the
+    /// playable points (each count within 6 standard deviations of its
+    /// expectation, with a fixed seed), in random positions after the swap
+    /// (some with captured stones, all with unplayable empty midpoints).
+    #[test]
+    fn with_every_gamma_1_the_draw_is_uniform_over_playable_points() {
+        let uniform: &'static Weights = Box::leak(Box::new(Weights::uniform("onyx", ONYX_RING)));
+        let mut with_unplayable = 0;
+        for (size, open) in [(4, true), (5, true), (8, false)] {
+            for seed in 0..6u64 {
+                let mut rng = rng_from_seed(seed);
+                let mut game = start(size, open);
+                let mut actions = Vec::new();
+                let turns = 2 + below(&mut rng, 3 * size as u32);
+                while with_game!(&game, g => g.turns_played() < turns && !g.is_over()) {
+                    actions.clear();
+                    with_game!(&game, g => g.legal_actions(&mut actions));
+                    let a = actions[below(&mut rng, actions.len() as u32) as usize];
+                    with_game!(&mut game, g => g.apply(a));
+                }
+                if with_game!(&game, g => g.is_over()) {
+                    continue;
+                }
+                actions.clear();
+                with_game!(&game, g => g.legal_actions(&mut actions));
+                let mut legal: Vec<usize> = actions.iter().map(|a| a.cell().index()).collect();
+                legal.sort_unstable();
+                let topo = with_game!(&game, g => g.topology());
+                let empty = topo
+                    .cells()
+                    .iter()
+                    .filter(|&&c| with_game!(&game, g => g.stone_at(c)).is_none())
+                    .count();
+                with_unplayable += usize::from(legal.len() < empty);
+                let mut first = First(OnyxPlayout::new(uniform, 1.0, topo).unwrap(), None);
+                let mut counts = vec![0u32; legal.len()];
+                let samples = 200 * legal.len() as u32;
+                for _ in 0..samples {
+                    playout(&mut game.clone(), &mut rng, &mut first);
+                    let p = first.1.expect("a point was drawn");
+                    let k = legal.binary_search(&p).expect("a playable point");
+                    counts[k] += 1;
+                }
+                let p = 1.0 / legal.len() as f64;
+                let (expected, sd) = (200.0, (200.0 * (1.0 - p)).sqrt());
+                for (q, &n) in legal.iter().zip(&counts) {
+                    assert!(
+                        (f64::from(n) - expected).abs() <= 6.0 * sd,
+                        "size {size} point {q}: {n} draws of {samples}"
+                    );
+                }
+            }
+        }
+        assert!(with_unplayable >= 6, "{with_unplayable} positions");
+    }
+}
