@@ -12,6 +12,7 @@ use crate::rules::position::AnyGame;
 use crate::rules::random::rng_from_seed;
 use crate::rules::record::GameRecord;
 use crate::search::knowledge::Knowledge;
+use crate::search::patterns::PlayoutPolicies;
 use crate::search::{Engine, Limits, NODE_BYTES, Policy, SearchParams, StopFlag, bounds};
 
 #[derive(Args, Debug)]
@@ -245,7 +246,7 @@ fn playout_loop<G: Knowledge>(
     let begin = Instant::now();
     let mut n = 0u64;
     let mut sink = 0u32;
-    let mut policy = None;
+    let mut policy = PlayoutPolicies::default();
     loop {
         for _ in 0..64 {
             let mut g = start.clone();

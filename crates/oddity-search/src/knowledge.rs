@@ -34,7 +34,7 @@ use oddity_rules::parity::{ColourChoice, ParityGame};
 use oddity_rules::random::{Rng, random_below};
 use oddity_rules::topology::Cell;
 
-use crate::patterns::{FeatureBoard, PatternPlayout, Weights};
+use crate::patterns::{FeatureBoard, OnyxPlayout, PatternPlayout, PlayoutPolicies, Weights};
 
 /// The settings in force for one game: the defaults with the overrides.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -226,15 +226,15 @@ pub trait Knowledge: Game {
     fn policy_playout(&mut self, rng: &mut Rng, reply_percent: u32, bridges: bool) -> Colour;
 
     /// Plays the game out with every stone drawn by the learned pattern
-    /// weights at `temperature` ([`PatternPlayout`], kept in `policy`
-    /// between playouts) and returns the winner. Xodd and Yodd only; the
-    /// other games play the rules' random playout.
+    /// weights at `temperature` (Xodd and Yodd: [`PatternPlayout`]; Onyx:
+    /// [`OnyxPlayout`]; kept in `policy` between playouts) and returns the
+    /// winner. The other games play the rules' random playout.
     fn pattern_playout(
         &mut self,
         rng: &mut Rng,
         weights: &'static Weights,
         temperature: f32,
-        policy: &mut Option<PatternPlayout>,
+        policy: &mut PlayoutPolicies,
     ) -> Colour {
         let _ = (weights, temperature, policy);
         self.playout(rng)
@@ -279,9 +279,10 @@ impl<const W: usize> Knowledge for ParityGame<W> {
         rng: &mut Rng,
         weights: &'static Weights,
         temperature: f32,
-        policy: &mut Option<PatternPlayout>,
+        policies: &mut PlayoutPolicies,
     ) -> Colour {
         let topo = self.topology();
+        let policy = &mut policies.stones;
         if !policy
             .as_ref()
             .is_some_and(|p| p.fits(weights, temperature, topo))
@@ -307,6 +308,28 @@ impl<const W: usize> Knowledge for OnyxGame<W> {
                 .or_else(|| bridges.then(|| game.bridge_point_near(last)).flatten())
                 .filter(|_| random_below(rng, 100) < reply_percent)
         })
+    }
+
+    #[inline]
+    fn pattern_playout(
+        &mut self,
+        rng: &mut Rng,
+        weights: &'static Weights,
+        temperature: f32,
+        policies: &mut PlayoutPolicies,
+    ) -> Colour {
+        let topo = self.topology();
+        let policy = &mut policies.onyx;
+        if !policy
+            .as_ref()
+            .is_some_and(|p| p.fits(weights, temperature, topo))
+        {
+            *policy = OnyxPlayout::new(weights, temperature, topo);
+        }
+        match policy {
+            Some(p) => self.playout_drawing(rng, p),
+            None => self.playout(rng),
+        }
     }
 
     #[inline]

@@ -227,11 +227,9 @@ impl Tuning {
     pub fn resolve(&self, kind: GameKind, policy: Policy) -> Resolved {
         let d = knowledge::defaults(kind);
         let patterns = self.patterns.unwrap_or(d.patterns) && Weights::builtin(kind).is_some();
-        // The policy plays the turns of the games where two stones may
-        // make a turn (Xodd, Yodd: their playout takes a stone policy).
-        let pattern_playouts = self.pattern_playouts.unwrap_or(d.pattern_playouts)
-            && kind.has_two_stone_turns()
-            && Weights::builtin(kind).is_some();
+        // Every game with built-in weights has a pattern playout policy.
+        let pattern_playouts =
+            self.pattern_playouts.unwrap_or(d.pattern_playouts) && Weights::builtin(kind).is_some();
         match policy {
             Policy::Plain => Resolved {
                 rave: false,
@@ -331,7 +329,7 @@ mod tests {
     }
 
     #[test]
-    fn pattern_playouts_are_off_by_default_and_only_in_xodd_and_yodd() {
+    fn pattern_playouts_are_off_by_default_and_only_in_games_with_weights() {
         for kind in GameKind::ALL {
             assert!(
                 !Tuning::default()
@@ -344,7 +342,11 @@ mod tests {
         on.set("pattern_temperature", "2").unwrap();
         for kind in GameKind::ALL {
             let r = on.resolve(kind, Policy::Default);
-            assert_eq!(r.pattern_playouts, kind.has_two_stone_turns(), "{kind}");
+            assert_eq!(
+                r.pattern_playouts,
+                Weights::builtin(kind).is_some(),
+                "{kind}"
+            );
             assert_eq!(r.pattern_temperature, 2.0);
             assert!(!on.resolve(kind, Policy::Plain).pattern_playouts);
         }

@@ -6,7 +6,7 @@ use oddity_rules::moves::{Action, Colour};
 use oddity_rules::random::Rng;
 use oddity_rules::topology::Topology;
 
-use crate::patterns::{FeatureBoard, PatternPlayout};
+use crate::patterns::{FeatureBoard, PlayoutPolicies};
 
 use super::tally::Tally;
 /// Per-thread state: random numbers and reused buffers, so an iteration
@@ -21,7 +21,7 @@ pub(crate) struct Worker {
     /// The learned priors' board, kept to reuse its buffers.
     pub(crate) features: Option<FeatureBoard>,
     /// The pattern playout policy's state, kept to reuse its buffers.
-    pub(crate) pattern_playout: Option<PatternPlayout>,
+    pub(crate) pattern_playout: PlayoutPolicies,
     /// RAVE: indexed by a stone action's bits (see [`STONE_BITS`]), how
     /// many of the current iteration's playouts ended with that stone on
     /// the board, counted by the winner's colour.
@@ -152,7 +152,7 @@ impl Worker {
             actions: Vec::with_capacity(1024),
             priors: Vec::with_capacity(1024),
             features: None,
-            pattern_playout: None,
+            pattern_playout: PlayoutPolicies::default(),
             on_final_board: vec![[0; 2]; STONE_BITS],
             final_counts: vec![0; 4 * COUNT_PLANES * MAX_WORDS],
             counted_words: 0,
