@@ -7,11 +7,12 @@
 //! uniform chance (the weights' swap value is not used).
 //!
 //! Both features are local: a point's weight depends only on its
-//! playability and the stones on its rings (seen from either colour) and on
-//! the squares it is a corner or the midpoint of. A stone placed, captured
-//! or moved by the swap therefore changes the weights of a fixed set of
-//! points around it ([`Reach`]); those are marked and recomputed, for both
-//! movers, before the next draw. The other Onyx features (`joins`,
+//! playability, the stones on its rings (seen from either colour) and those
+//! of the squares it is a corner or the midpoint of. The policy keeps the
+//! ring codes and a copy of the stones; a stone placed, captured or moved
+//! by the swap rewrites one digit of each ring it lies on and marks the
+//! points of those rings and of its squares ([`Reach`]), whose weights are
+//! recomputed, for both movers, before the next draw. The other Onyx features (`joins`,
 //! `touches`, `bridge`, `cut`, `edges`) depend on whole groups, which
 //! captures can split, and `distance` changes everywhere with every stone:
 //! they are left out. Draws go through per-block sums of [`BLOCK`] weights.
@@ -83,14 +84,22 @@ impl Gammas {
     }
 }
 
-/// Per point of one board, the points whose weights a change of its stone
-/// can change: the point itself, the points whose ring (seen from either
-/// colour) holds it, and the points of the squares it belongs to (their
-/// captures and the midpoint's playability).
+/// What a change of one point's stone reaches, per point of one board.
 struct Reach {
-    /// The points of point `q` are `points[start[q]..start[q + 1]]`.
-    start: Vec<u32>,
-    points: Vec<u16>,
+    /// The places of rings that point `q` is: `(p, colour, 2 * place)`
+    /// for each ring of `p` seen from `colour` that holds `q` at `place`,
+    /// at `rings[ring_start[q]..ring_start[q + 1]]`.
+    ring_start: Vec<u32>,
+    rings: Vec<(u16, u8, u8)>,
+    /// The points of the squares `q` belongs to (their captures and the
+    /// midpoint's playability change with it), `q` included, at
+    /// `near[near_start[q]..near_start[q + 1]]`.
+    near_start: Vec<u32>,
+    near: Vec<u16>,
+    /// Per point: the squares it is a corner of (none for a midpoint), as
+    /// (midpoint, opposite corner, the two other corners), padded with
+    /// views that never capture (an empty point's midpoint is itself).
+    views: Vec<[[u16; 4]; 2]>,
 }
 
 impl Reach {
@@ -106,34 +115,69 @@ impl Reach {
     }
 
     fn build(topo: &Topology, layout: &OnyxLayout) -> Reach {
-        let mut near: Vec<Vec<u16>> = (0..topo.bits).map(|q| vec![q as u16]).collect();
+        let mut rings: Vec<Vec<(u16, u8, u8)>> = vec![Vec::new(); topo.bits];
         for &p in topo.cells() {
             for colour in Colour::BOTH {
-                for &q in layout.ring(colour, p).iter().filter(|&&q| q != OFF) {
-                    near[usize::from(q)].push(p.0);
+                for (i, &q) in layout.ring(colour, p).iter().enumerate() {
+                    if q != OFF {
+                        rings[usize::from(q)].push((p.0, colour.index() as u8, 2 * i as u8));
+                    }
                 }
             }
         }
+        let mut near: Vec<Vec<u16>> = (0..topo.bits).map(|q| vec![q as u16]).collect();
         for sq in topo.squares() {
             let points = [sq.corners[0], sq.corners[1], sq.corners[2], sq.corners[3]];
             for a in points.iter().chain([&sq.midpoint]) {
                 near[a.index()].extend(points.iter().chain([&sq.midpoint]).map(|b| b.0));
             }
         }
-        let mut start = vec![0];
-        let mut points = Vec::new();
-        for mut list in near {
+        let views = (0..topo.bits)
+            .map(|p| {
+                let me = p as u16;
+                let mut views = [[me; 4]; 2];
+                for (view, &k) in views.iter_mut().zip(topo.squares_of(Cell(me))) {
+                    let sq = &topo.squares()[usize::from(k)];
+                    let at = sq.corners.iter().position(|c| c.0 == me).expect("a corner");
+                    let corner = |d: usize| sq.corners[(at + d) % 4].0;
+                    *view = [sq.midpoint.0, corner(2), corner(1), corner(3)];
+                }
+                views
+            })
+            .collect();
+        let (ring_start, rings) = flatten(rings);
+        let (near_start, near) = flatten(near.into_iter().map(|mut list| {
             list.sort_unstable();
             list.dedup();
-            points.extend(list);
-            start.push(points.len() as u32);
+            list
+        }));
+        Reach {
+            ring_start,
+            rings,
+            near_start,
+            near,
+            views,
         }
-        Reach { start, points }
     }
 
-    fn of(&self, q: usize) -> &[u16] {
-        &self.points[self.start[q] as usize..self.start[q + 1] as usize]
+    fn rings(&self, q: usize) -> &[(u16, u8, u8)] {
+        &self.rings[self.ring_start[q] as usize..self.ring_start[q + 1] as usize]
     }
+
+    fn near(&self, q: usize) -> &[u16] {
+        &self.near[self.near_start[q] as usize..self.near_start[q + 1] as usize]
+    }
+}
+
+/// Lists as one vector and the start of each (and the end of the last).
+fn flatten<T>(lists: impl IntoIterator<Item = Vec<T>>) -> (Vec<u32>, Vec<T>) {
+    let mut start = vec![0];
+    let mut all = Vec::new();
+    for list in lists {
+        all.extend(list);
+        start.push(all.len() as u32);
+    }
+    (start, all)
 }
 
 /// The policy's state for one board, weights file and temperature; a
@@ -146,6 +190,11 @@ pub struct OnyxPlayout {
     layout: &'static OnyxLayout,
     topo: &'static Topology,
     reach: &'static Reach,
+    /// Per point: 0 empty, 1 Black, 2 White (as the policy last heard).
+    stones: Vec<u8>,
+    /// Per colour and point: the ring code seen from that colour, its
+    /// stones as [`BLACK`] and the other's as [`WHITE`].
+    codes: [Vec<u32>; 2],
     /// Per mover: the weight of each point (0 where it is not playable,
     /// and for the padding up to a whole block).
     leaves: [Vec<f32>; 2],
@@ -154,6 +203,20 @@ pub struct OnyxPlayout {
     /// Points whose weights are stale, each once (`marked`).
     dirty: Vec<u16>,
     marked: Vec<bool>,
+}
+
+/// The stone code of `colour` in [`OnyxPlayout::stones`].
+fn code_of(colour: Option<Colour>) -> u8 {
+    colour.map_or(0, |c| c.index() as u8 + 1)
+}
+
+/// The ring digit of the stone `code` seen from colour `c` (0 Black).
+fn ring_digit(code: u8, c: usize) -> u32 {
+    match code {
+        0 => EMPTY,
+        k if usize::from(k - 1) == c => BLACK,
+        _ => WHITE,
+    }
 }
 
 impl OnyxPlayout {
@@ -176,6 +239,8 @@ impl OnyxPlayout {
             layout,
             topo,
             reach: Reach::get(topo, layout),
+            stones: vec![0; topo.bits],
+            codes: [vec![0; topo.bits], vec![0; topo.bits]],
             leaves: [vec![0.0; leaves], vec![0.0; leaves]],
             blocks: [vec![0.0; leaves / BLOCK], vec![0.0; leaves / BLOCK]],
             dirty: Vec::with_capacity(128),
@@ -191,34 +256,44 @@ impl OnyxPlayout {
             && std::ptr::eq(self.topo, topo)
     }
 
-    /// The weight of a stone of `mover` on `point` of `game`: 0 where the
-    /// point is not playable.
-    fn weight_of<const W: usize>(&self, game: &OnyxGame<W>, point: usize, mover: Colour) -> f32 {
+    /// Stones a stone of colour `c` (0 Black) on the empty `point` captures
+    /// divided by 2 (squares it captures in), as the rules' captures.
+    #[inline]
+    fn captures(&self, point: usize, c: u8) -> u32 {
+        let (me, them) = (c + 1, 2 - c);
+        let s = &self.stones;
+        self.reach.views[point]
+            .iter()
+            .map(|&[mid, opposite, a, b]| {
+                u32::from(
+                    (s[usize::from(mid)] == 0)
+                        & (s[usize::from(opposite)] == me)
+                        & (s[usize::from(a)] == them)
+                        & (s[usize::from(b)] == them),
+                )
+            })
+            .sum()
+    }
+
+    /// Recomputes both movers' weights of `point` of `game`: 0 where it is
+    /// not playable.
+    #[inline]
+    fn update<const W: usize>(&mut self, game: &OnyxGame<W>, point: usize) {
         let p = Cell(point as u16);
         if !game.is_playable(p) {
-            return 0.0;
+            self.leaves[0][point] = 0.0;
+            self.leaves[1][point] = 0.0;
+            return;
         }
-        let code = self
-            .layout
-            .ring(mover, p)
-            .iter()
-            .enumerate()
-            .fold(0, |code, (i, &q)| {
-                let d = match q {
-                    OFF => OFF_BOARD,
-                    q => match game.stone_at(Cell(q)) {
-                        None => EMPTY,
-                        Some(c) if c == mover => BLACK,
-                        Some(_) => WHITE,
-                    },
-                };
-                code | d << (2 * i)
-            });
-        let kind = usize::from(self.layout.kind(mover, p));
-        let by_me = game.captures(p, mover);
-        let by_them = game.captures(p, mover.opposite());
-        let capture = (by_me / 2).min(2) * 2 + u32::from(by_them > 0);
-        self.gammas.shape[kind * CODES + code as usize] * self.gammas.capture[capture as usize]
+        let captures = [0, 1].map(|c| self.captures(point, c));
+        for mover in Colour::BOTH {
+            let c = mover.index();
+            let kind = usize::from(self.layout.kind(mover, p));
+            let capture = captures[c].min(2) * 2 + u32::from(captures[1 - c] > 0);
+            let code = self.codes[c][point] as usize;
+            self.leaves[c][point] =
+                self.gammas.shape[kind * CODES + code] * self.gammas.capture[capture as usize];
+        }
     }
 
     fn sum_block(&mut self, block: usize) {
@@ -229,20 +304,23 @@ impl OnyxPlayout {
         }
     }
 
+    fn mark(&mut self, point: usize) {
+        let marked = &mut self.marked[point];
+        if !*marked {
+            *marked = true;
+            self.dirty.push(point as u16);
+        }
+    }
+
     /// Recomputes the weights of the stale points and their blocks' sums.
     fn refresh<const W: usize>(&mut self, game: &OnyxGame<W>) {
-        if self.dirty.is_empty() {
-            return;
-        }
         // Blocks to sum again, as bits of words.
         let mut stale = [0u64; 2];
         let mut more = Vec::new();
         for k in 0..self.dirty.len() {
             let p = usize::from(self.dirty[k]);
             self.marked[p] = false;
-            for mover in Colour::BOTH {
-                self.leaves[mover.index()][p] = self.weight_of(game, p, mover);
-            }
+            self.update(game, p);
             let b = p / BLOCK;
             match stale.get_mut(b / 64) {
                 Some(word) => *word |= 1 << (b % 64),
@@ -278,25 +356,44 @@ impl OnyxPlayout {
 impl<const W: usize> PointDraw<W> for OnyxPlayout {
     fn start(&mut self, game: &OnyxGame<W>) {
         debug_assert!(std::ptr::eq(game.topology(), self.topo));
+        let topo = self.topo;
         self.dirty.clear();
         self.marked.fill(false);
-        for p in 0..self.topo.bits {
-            for mover in Colour::BOTH {
-                self.leaves[mover.index()][p] = self.weight_of(game, p, mover);
+        for p in 0..topo.bits {
+            self.stones[p] = code_of(game.stone_at(Cell(p as u16)));
+        }
+        for p in 0..topo.bits {
+            for colour in Colour::BOTH {
+                let c = colour.index();
+                let ring = self.layout.ring(colour, Cell(p as u16));
+                self.codes[c][p] = ring.iter().enumerate().fold(0, |code, (i, &q)| {
+                    let d = match q {
+                        OFF => OFF_BOARD,
+                        q => ring_digit(self.stones[usize::from(q)], c),
+                    };
+                    code | d << (2 * i)
+                });
             }
+            self.update(game, p);
         }
         for b in 0..self.blocks[0].len() {
             self.sum_block(b);
         }
     }
 
-    fn changed(&mut self, _: &OnyxGame<W>, point: usize) {
-        for &q in self.reach.of(point) {
-            let marked = &mut self.marked[usize::from(q)];
-            if !*marked {
-                *marked = true;
-                self.dirty.push(q);
-            }
+    fn changed(&mut self, game: &OnyxGame<W>, point: usize) {
+        let code = code_of(game.stone_at(Cell(point as u16)));
+        self.stones[point] = code;
+        let reach = self.reach;
+        for &(p, c, shift) in reach.rings(point) {
+            let (p, c) = (usize::from(p), usize::from(c));
+            let d = ring_digit(code, c);
+            let ring = &mut self.codes[c][p];
+            *ring = *ring & !(3 << shift) | d << shift;
+            self.mark(p);
+        }
+        for &q in reach.near(point) {
+            self.mark(usize::from(q));
         }
     }
 
