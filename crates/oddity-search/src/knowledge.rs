@@ -48,8 +48,8 @@ pub struct Resolved {
     /// the hand-written ones.
     pub patterns: bool,
     pub playouts: bool,
-    /// Xodd/Yodd: the learned patterns' softmax playouts
-    /// ([`crate::patterns::PatternPlayout`]) instead of `playouts`.
+    /// The learned patterns' softmax playouts (Xodd/Yodd:
+    /// [`PatternPlayout`]; Onyx: [`OnyxPlayout`]) instead of `playouts`.
     pub pattern_playouts: bool,
     /// Their gammas are raised to `1 / pattern_temperature`.
     pub pattern_temperature: f32,

@@ -652,4 +652,22 @@ mod tests {
         }
         assert!(with_unplayable >= 6, "{with_unplayable} positions");
     }
+
+    /// The search's hook plays Onyx pattern playouts with this policy,
+    /// kept between playouts and rebuilt for other settings.
+    #[test]
+    fn onyx_pattern_playouts_use_the_onyx_policy() {
+        use crate::knowledge::Knowledge;
+        use crate::patterns::PlayoutPolicies;
+        let weights = Weights::builtin(GameKind::Onyx).unwrap();
+        let mut policies = PlayoutPolicies::default();
+        let mut rng = rng_from_seed(1);
+        for temperature in [1.0, 1.0, 2.0] {
+            let mut game = start(8, false);
+            with_game!(&mut game, g => g.pattern_playout(&mut rng, weights, temperature, &mut policies));
+            let policy = policies.onyx.as_ref().expect("the Onyx policy");
+            assert!(policy.fits(weights, temperature, with_game!(&game, g => g.topology())));
+            assert!(policies.stones.is_none());
+        }
+    }
 }

@@ -50,7 +50,7 @@ pub(crate) struct TreeConfig {
     pub(crate) leaf_playouts: u32,
     /// [`crate::knowledge::Knowledge::policy_playout`] instead of the rules' random playout.
     pub(crate) smart_playouts: bool,
-    /// Xodd/Yodd: [`crate::knowledge::Knowledge::pattern_playout`] with these
+    /// [`crate::knowledge::Knowledge::pattern_playout`] with these
     /// weights instead of either of the above.
     pub(crate) pattern_playouts: Option<&'static Weights>,
     /// Their temperature.
