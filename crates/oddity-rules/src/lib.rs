@@ -35,6 +35,7 @@
 //! ```
 
 pub mod bitboard;
+pub mod drawn;
 pub mod game;
 pub mod kind;
 pub mod moves;

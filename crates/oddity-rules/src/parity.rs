@@ -13,6 +13,7 @@
 //! some higher cell takes a second stone that makes it odd.
 
 use crate::bitboard::Bitboard;
+use crate::drawn::{DrawnBoard, StoneDraw};
 use crate::game::{Game, GameSpec, Inconsistency, PlayError, SetupError, TurnState};
 use crate::kind::GameKind;
 use crate::moves::{Action, Colour, Stone};
@@ -460,14 +461,6 @@ impl<const W: usize> ParityGame<W> {
             change: groups.map(|g| 1 - g as i32),
         })
     }
-    /// Number of distinct `colour` groups next to the empty `cell`: a stone
-    /// of that colour there joins them (and flips the parity of the total
-    /// exactly when the number is even).
-    #[inline]
-    pub fn groups_next_to(&self, cell: usize, colour: Colour) -> u32 {
-        self.adjacent_groups(cell, colour)
-    }
-
     /// Turns to the end with every stone drawn by `policy`, as
     /// [`StoneDraw`] says; returns the winner. A turn is one stone when it
     /// leaves the total odd, else that stone and a parity-flipping second
@@ -476,7 +469,7 @@ impl<const W: usize> ParityGame<W> {
     /// weight among the stones legal at that point: a first stone that
     /// leaves the total even must have a completion, a second stone must
     /// flip the parity. The playout ends when no stone is legal.
-    pub fn playout_drawing<P: StoneDraw<W>>(&mut self, rng: &mut Rng, policy: &mut P) -> Colour {
+    pub fn playout_drawing<P: StoneDraw<Self>>(&mut self, rng: &mut Rng, policy: &mut P) -> Colour {
         if self.is_over() {
             return self.winner_by_groups();
         }
@@ -513,7 +506,7 @@ impl<const W: usize> ParityGame<W> {
             || self.has_flipper_after(Action::stone(Cell(cell as u16), c), self.tables.on_board)
     }
 
-    fn place_drawn<P: StoneDraw<W>>(&mut self, cell: usize, c: Colour, policy: &mut P) {
+    fn place_drawn<P: StoneDraw<Self>>(&mut self, cell: usize, c: Colour, policy: &mut P) {
         self.place(cell, c);
         policy.placed(self, cell, c);
     }
@@ -523,7 +516,7 @@ impl<const W: usize> ParityGame<W> {
     /// the others, then an exact draw over the legal ones (together exactly
     /// the weights' distribution over the legal stones). `None` when no
     /// legal stone has weight.
-    fn drawn_stone<P: StoneDraw<W>>(
+    fn drawn_stone<P: StoneDraw<Self>>(
         &self,
         rng: &mut Rng,
         policy: &P,
@@ -573,23 +566,6 @@ fn unit_interval(rng: &mut Rng) -> f64 {
     (next_u64(rng) >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
 }
 
-/// The stone policy of [`ParityGame::playout_drawing`]: a weight for every
-/// stone (empty cell, colour) for the side to move, kept up to date as the
-/// playout places stones.
-pub trait StoneDraw<const W: usize> {
-    /// Readies the weights for a playout from `game`.
-    fn start(&mut self, game: &ParityGame<W>);
-    /// `game` has just had a stone of `colour` placed on `cell`.
-    fn placed(&mut self, game: &ParityGame<W>, cell: usize, colour: Colour);
-    /// A stone drawn among all empty cells and both colours in proportion
-    /// to [`StoneDraw::weight`] for `game`'s side to move; `None` when every
-    /// weight is 0.
-    fn draw(&self, game: &ParityGame<W>, rng: &mut Rng) -> Option<(usize, Colour)>;
-    /// The weight (at least 0) of a stone of `colour` on the empty `cell`
-    /// for `game`'s side to move.
-    fn weight(&self, game: &ParityGame<W>, cell: usize, colour: Colour) -> f64;
-}
-
 /// What [`ParityGame::playout_choosing`] tells its colour chooser about a
 /// stone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -601,6 +577,22 @@ pub struct ColourChoice {
     /// Per stone colour (indexed by [`Colour::index`]): the change to that
     /// colour's group count if the stone has that colour.
     pub change: [i32; 2],
+}
+
+/// Xodd and Yodd keep their groups: a drawing policy reads them.
+impl<const W: usize> DrawnBoard for ParityGame<W> {
+    type Game = Self;
+
+    fn game(&self) -> &Self {
+        self
+    }
+
+    /// A stone of `colour` on `cell` joins these groups (and flips the
+    /// parity of the total exactly when their number is even).
+    #[inline]
+    fn groups_next_to(&self, cell: usize, colour: Colour) -> u32 {
+        self.adjacent_groups(cell, colour)
+    }
 }
 
 impl<const W: usize> Game for ParityGame<W> {
