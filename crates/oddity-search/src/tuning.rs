@@ -227,10 +227,10 @@ impl Tuning {
     pub fn resolve(&self, kind: GameKind, policy: Policy) -> Resolved {
         let d = knowledge::defaults(kind);
         let patterns = self.patterns.unwrap_or(d.patterns) && Weights::builtin(kind).is_some();
-        // The policy plays the turns of the games where two stones may
-        // make a turn (Xodd, Yodd: their playout takes a stone policy).
+        // The policy draws stones of either colour (Xodd, Yodd, Odd: their
+        // playouts take a stone policy).
         let pattern_playouts = self.pattern_playouts.unwrap_or(d.pattern_playouts)
-            && kind.has_two_stone_turns()
+            && kind.colour_is_chosen()
             && Weights::builtin(kind).is_some();
         match policy {
             Policy::Plain => Resolved {
@@ -331,7 +331,7 @@ mod tests {
     }
 
     #[test]
-    fn pattern_playouts_are_off_by_default_and_only_in_xodd_and_yodd() {
+    fn pattern_playouts_are_off_by_default_and_only_where_colours_are_chosen() {
         for kind in GameKind::ALL {
             assert!(
                 !Tuning::default()
@@ -344,7 +344,7 @@ mod tests {
         on.set("pattern_temperature", "2").unwrap();
         for kind in GameKind::ALL {
             let r = on.resolve(kind, Policy::Default);
-            assert_eq!(r.pattern_playouts, kind.has_two_stone_turns(), "{kind}");
+            assert_eq!(r.pattern_playouts, kind.colour_is_chosen(), "{kind}");
             assert_eq!(r.pattern_temperature, 2.0);
             assert!(!on.resolve(kind, Policy::Plain).pattern_playouts);
         }
