@@ -36,6 +36,7 @@
 
 pub mod bitboard;
 pub mod drawn;
+mod forest;
 pub mod game;
 pub mod kind;
 pub mod moves;

@@ -7,6 +7,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::drawn::{DrawnBoard, StoneDraw};
+use crate::forest::Forest;
 use crate::game::{Game, GameSpec, Inconsistency, SetupError};
 use crate::kind::GameKind;
 use crate::moves::{Action, Colour, Stone};
@@ -339,8 +340,8 @@ impl<const W: usize> Game for OddGame<W> {
 #[derive(Clone)]
 pub struct GroupedOdd<const W: usize> {
     game: OddGame<W>,
-    /// Union-find parent of every occupied cell (indexed `[i / 64][i % 64]`).
-    parent: [[u16; 64]; W],
+    /// The groups: a union-find over the occupied cells.
+    forest: Forest<W>,
 }
 
 impl<const W: usize> GroupedOdd<W> {
@@ -349,7 +350,7 @@ impl<const W: usize> GroupedOdd<W> {
     pub fn new(game: OddGame<W>) -> Self {
         let mut board = GroupedOdd {
             game,
-            parent: [[0; 64]; W],
+            forest: Forest::new(),
         };
         for stones in board.game.stones {
             let mut rest = stones;
@@ -357,9 +358,9 @@ impl<const W: usize> GroupedOdd<W> {
                 let group = board.game.tables.flood(rest.lowest_bit(), &stones);
                 let mut cells = group.iter();
                 let root = cells.next().expect("a group has a stone");
-                board.set_parent(root, root);
+                board.forest.set_parent(root, root);
                 for cell in cells {
-                    board.set_parent(cell, root);
+                    board.forest.set_parent(cell, root);
                 }
                 rest = rest.and_not(&group);
             }
@@ -367,59 +368,23 @@ impl<const W: usize> GroupedOdd<W> {
         board
     }
 
-    // Indexed modulo the length, which changes no cell index and drops the
-    // bounds checks.
-    #[inline(always)]
-    fn parent_of(&self, i: usize) -> usize {
-        self.parent.as_flattened()[i % (64 * W)] as usize
-    }
-
-    #[inline(always)]
-    fn set_parent(&mut self, i: usize, p: usize) {
-        self.parent.as_flattened_mut()[i % (64 * W)] = p as u16;
-    }
-
-    #[inline(always)]
-    fn find(&self, mut i: usize) -> usize {
-        loop {
-            let p = self.parent_of(i);
-            if p == i {
-                return i;
-            }
-            i = p;
-        }
-    }
-
-    /// `find` with path halving.
-    #[inline(always)]
-    fn find_compress(&mut self, mut i: usize) -> usize {
-        loop {
-            let gp = self.parent_of(self.parent_of(i));
-            self.set_parent(i, gp);
-            if self.parent_of(gp) == gp {
-                return gp;
-            }
-            i = gp;
-        }
-    }
-
     /// Plays a stone of `colour` on the empty `cell` and joins its groups:
     /// the stone hangs under the root of its first neighbouring group and
     /// the other groups' roots under that root, so trees stay shallow.
     pub fn place(&mut self, cell: usize, colour: Colour) {
         self.game.apply(Action::stone(Cell(cell as u16), colour));
-        self.set_parent(cell, cell);
+        self.forest.set_parent(cell, cell);
         let stones = self.game.stones[colour.index()];
         let mut root = None;
         for &n in self.game.tables.topo.neighbours(Cell(cell as u16)) {
             if stones.get(n.index()) {
-                let r = self.find_compress(n.index());
+                let r = self.forest.find_compress(n.index());
                 match root {
                     None => {
-                        self.set_parent(cell, r);
+                        self.forest.set_parent(cell, r);
                         root = Some(r);
                     }
-                    Some(root) if r != root => self.set_parent(r, root),
+                    Some(root) if r != root => self.forest.set_parent(r, root),
                     Some(_) => {}
                 }
             }
@@ -441,7 +406,7 @@ impl<const W: usize> DrawnBoard for GroupedOdd<W> {
         let mut k = 0;
         for &n in self.game.tables.topo.neighbours(Cell(cell as u16)) {
             if stones.get(n.index()) {
-                let r = self.find(n.index());
+                let r = self.forest.find(n.index());
                 if !roots[..k].contains(&r) {
                     roots[k % 6] = r;
                     k += 1;

@@ -14,6 +14,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::drawn::{DrawnBoard, StoneDraw};
+use crate::forest::Forest;
 use crate::game::{Game, GameSpec, Inconsistency, PlayError, SetupError, TurnState};
 use crate::kind::GameKind;
 use crate::moves::{Action, Colour, Stone};
@@ -58,8 +59,8 @@ pub struct ParityGame<const W: usize> {
     /// [`BoardTables::ring`]) holds a stone of that colour. Kept for every
     /// cell; only those of empty cells are read.
     ring_stones: [[[u8; 64]; W]; 2],
-    /// Union-find parent of every occupied cell (indexed `[i / 64][i % 64]`).
-    parent: [[u16; 64]; W],
+    /// The groups: a union-find over the occupied cells.
+    forest: Forest<W>,
     groups: [u32; 2],
     to_move: Colour,
     /// The first stone of the turn in progress.
@@ -69,42 +70,6 @@ pub struct ParityGame<const W: usize> {
 }
 
 impl<const W: usize> ParityGame<W> {
-    // Per-cell arrays are indexed modulo their length: that changes no cell
-    // index and drops the bounds checks.
-    #[inline(always)]
-    fn parent_of(&self, i: usize) -> usize {
-        self.parent.as_flattened()[i % (64 * W)] as usize
-    }
-
-    #[inline(always)]
-    fn set_parent(&mut self, i: usize, p: usize) {
-        self.parent.as_flattened_mut()[i % (64 * W)] = p as u16;
-    }
-
-    /// The root of `i`. Trees are shallow: two steps at a time (a root is
-    /// its own parent) leave the loop branch predictable.
-    #[inline(always)]
-    fn find(&self, i: usize) -> usize {
-        let mut r = self.parent_of(self.parent_of(i));
-        while self.parent_of(r) != r {
-            r = self.parent_of(self.parent_of(r));
-        }
-        r
-    }
-
-    /// `find` with path halving.
-    #[inline(always)]
-    fn find_compress(&mut self, mut i: usize) -> usize {
-        loop {
-            let gp = self.parent_of(self.parent_of(i));
-            self.set_parent(i, gp);
-            if self.parent_of(gp) == gp {
-                return gp;
-            }
-            i = gp;
-        }
-    }
-
     #[inline(always)]
     pub fn empty(&self) -> Bitboard<W> {
         self.tables.on_board & !(self.stones[0] | self.stones[1])
@@ -139,7 +104,9 @@ impl<const W: usize> ParityGame<W> {
         let mut roots = [usize::MAX; 4];
         let mut k = 0;
         while starts != 0 {
-            let r = self.find(ring[starts.trailing_zeros() as usize] as usize);
+            let r = self
+                .forest
+                .find(ring[starts.trailing_zeros() as usize] as usize);
             starts &= starts - 1;
             if !roots[..k].contains(&r) {
                 roots[k] = r;
@@ -175,18 +142,22 @@ impl<const W: usize> ParityGame<W> {
         let ci = c.index();
         let mut starts = self.piece_starts(cell, c);
         if starts == 0 {
-            self.set_parent(cell, cell);
+            self.forest.set_parent(cell, cell);
             self.groups[ci] += 1;
         } else {
             let ring = &self.tables.ring[cell % RING_CELLS];
-            let root = self.find_compress(ring[starts.trailing_zeros() as usize] as usize);
-            self.set_parent(cell, root);
+            let root = self
+                .forest
+                .find_compress(ring[starts.trailing_zeros() as usize] as usize);
+            self.forest.set_parent(cell, root);
             starts &= starts - 1;
             while starts != 0 {
-                let r = self.find_compress(ring[starts.trailing_zeros() as usize] as usize);
+                let r = self
+                    .forest
+                    .find_compress(ring[starts.trailing_zeros() as usize] as usize);
                 starts &= starts - 1;
                 if r != root {
-                    self.set_parent(r, root);
+                    self.forest.set_parent(r, root);
                     self.groups[ci] -= 1;
                 }
             }
@@ -605,7 +576,7 @@ impl<const W: usize> Game for ParityGame<W> {
             stones: [Bitboard::EMPTY; 2],
             near: [Bitboard::EMPTY; 2],
             ring_stones: [[[0; 64]; W]; 2],
-            parent: [[0; 64]; W],
+            forest: Forest::new(),
             groups: [0; 2],
             to_move: Colour::Black,
             first: None,
@@ -827,9 +798,9 @@ impl<const W: usize> Game for ParityGame<W> {
             let mut count = 0;
             while let Some(seed) = rest.lowest() {
                 let group = self.tables.flood(rest.lowest_bit(), &own);
-                let root = self.find(seed);
+                let root = self.forest.find(seed);
                 for cell in group.iter() {
-                    if self.find(cell) != root {
+                    if self.forest.find(cell) != root {
                         return Err(Inconsistency(format!(
                             "union-find splits the group of cell {seed}"
                         )));
@@ -838,7 +809,7 @@ impl<const W: usize> Game for ParityGame<W> {
                 rest = rest.and_not(&group);
                 count += 1;
             }
-            let roots = own.iter().filter(|&i| self.find(i) == i).count() as u32;
+            let roots = own.iter().filter(|&i| self.forest.find(i) == i).count() as u32;
             if roots != count || count != self.groups[c.index()] {
                 return Err(Inconsistency(format!(
                     "{c:?}: {count} groups by flood fill, {roots} roots, {} counted",

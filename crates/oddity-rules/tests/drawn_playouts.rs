@@ -97,30 +97,9 @@ fn random_position(spec: &GameSpec, turns: usize, rng: &mut Rng) -> AnyGame {
     game
 }
 
-/// Groups of `colour` by a flood fill over the neighbour lists.
+/// Groups of `colour`, by a flood fill ([`count_large_groups`]).
 fn count_groups(topo: &Topology, stones: &[Stone], colour: Colour) -> u32 {
-    let mut own = vec![false; topo.bits];
-    for s in stones.iter().filter(|s| s.colour == colour) {
-        own[s.cell.index()] = true;
-    }
-    let mut groups = 0;
-    for &c in topo.cells() {
-        if !own[c.index()] {
-            continue;
-        }
-        groups += 1;
-        let mut stack = vec![c];
-        own[c.index()] = false;
-        while let Some(x) = stack.pop() {
-            for &n in topo.neighbours(x) {
-                if own[n.index()] {
-                    own[n.index()] = false;
-                    stack.push(n);
-                }
-            }
-        }
-    }
-    groups
+    count_large_groups(topo, stones, colour, 1)
 }
 
 fn stones_of<G: Game>(game: &G) -> Vec<Stone> {
@@ -339,7 +318,8 @@ fn first_stones_are_drawn_by_weight_among_the_legal_ones() {
     );
 }
 
-/// Groups of `colour` with at least `min` stones, by a flood fill.
+/// Groups of `colour` with at least `min` stones, by a flood fill over
+/// the neighbour lists.
 fn count_large_groups(topo: &Topology, stones: &[Stone], colour: Colour, min: usize) -> u32 {
     let mut own = vec![false; topo.bits];
     for s in stones.iter().filter(|s| s.colour == colour) {
