@@ -35,6 +35,8 @@
 //! ```
 
 pub mod bitboard;
+pub mod drawn;
+mod forest;
 pub mod game;
 pub mod kind;
 pub mod moves;

@@ -6,6 +6,8 @@
 //! per empty cell: a few random words and one bitboard group count.
 
 use crate::bitboard::Bitboard;
+use crate::drawn::{DrawnBoard, StoneDraw};
+use crate::forest::Forest;
 use crate::game::{Game, GameSpec, Inconsistency, SetupError};
 use crate::kind::GameKind;
 use crate::moves::{Action, Colour, Stone};
@@ -135,6 +137,36 @@ impl<const W: usize> OddGame<W> {
             }
         }
         large % 2 == 1
+    }
+
+    /// Fills the board with stones drawn by `policy` ([`StoneDraw`]) and
+    /// returns the winner. Every stone is legal in Odd, so each is drawn in
+    /// proportion to its weight among all the empty cells' stones; should
+    /// every weight be 0, the rest of the board is filled as
+    /// [`Game::playout`] does.
+    pub fn playout_drawing<P: StoneDraw<GroupedOdd<W>>>(
+        &mut self,
+        rng: &mut Rng,
+        policy: &mut P,
+    ) -> Colour {
+        let mut board = GroupedOdd::new(self.clone());
+        policy.start(&board);
+        while !board.game.is_over() {
+            let Some((cell, c)) = policy.draw(&board, rng) else {
+                break;
+            };
+            board.place(cell, c);
+            policy.placed(&board, cell, c);
+        }
+        *self = board.game;
+        if !self.is_over() {
+            return self.playout(rng);
+        }
+        if self.black_wins_full_board() {
+            Colour::Black
+        } else {
+            Colour::White
+        }
     }
 
     fn black_wins(&self) -> bool {
@@ -299,5 +331,88 @@ impl<const W: usize> Game for OddGame<W> {
 
     fn turns_played(&self) -> u32 {
         self.turns
+    }
+}
+
+/// An Odd position with its groups in a union-find, as the policy of
+/// [`OddGame::playout_drawing`] reads it: the game itself keeps no groups
+/// (its playouts count them once, on the full board).
+#[derive(Clone)]
+pub struct GroupedOdd<const W: usize> {
+    game: OddGame<W>,
+    /// The groups: a union-find over the occupied cells.
+    forest: Forest<W>,
+}
+
+impl<const W: usize> GroupedOdd<W> {
+    /// `game` with its groups found: every stone's parent is the lowest
+    /// cell of its group.
+    pub fn new(game: OddGame<W>) -> Self {
+        let mut board = GroupedOdd {
+            game,
+            forest: Forest::new(),
+        };
+        for stones in board.game.stones {
+            let mut rest = stones;
+            while rest.any() {
+                let group = board.game.tables.flood(rest.lowest_bit(), &stones);
+                let mut cells = group.iter();
+                let root = cells.next().expect("a group has a stone");
+                board.forest.set_parent(root, root);
+                for cell in cells {
+                    board.forest.set_parent(cell, root);
+                }
+                rest = rest.and_not(&group);
+            }
+        }
+        board
+    }
+
+    /// Plays a stone of `colour` on the empty `cell` and joins its groups:
+    /// the stone hangs under the root of its first neighbouring group and
+    /// the other groups' roots under that root, so trees stay shallow.
+    pub fn place(&mut self, cell: usize, colour: Colour) {
+        self.game.apply(Action::stone(Cell(cell as u16), colour));
+        self.forest.set_parent(cell, cell);
+        let stones = self.game.stones[colour.index()];
+        let mut root = None;
+        for &n in self.game.tables.topo.neighbours(Cell(cell as u16)) {
+            if stones.get(n.index()) {
+                let r = self.forest.find_compress(n.index());
+                match root {
+                    None => {
+                        self.forest.set_parent(cell, r);
+                        root = Some(r);
+                    }
+                    Some(root) if r != root => self.forest.set_parent(r, root),
+                    Some(_) => {}
+                }
+            }
+        }
+    }
+}
+
+impl<const W: usize> DrawnBoard for GroupedOdd<W> {
+    type Game = OddGame<W>;
+
+    fn game(&self) -> &OddGame<W> {
+        &self.game
+    }
+
+    #[inline]
+    fn groups_next_to(&self, cell: usize, colour: Colour) -> u32 {
+        let stones = &self.game.stones[colour.index()];
+        let mut roots = [usize::MAX; 6];
+        let mut k = 0;
+        for &n in self.game.tables.topo.neighbours(Cell(cell as u16)) {
+            if stones.get(n.index()) {
+                let r = self.forest.find(n.index());
+                if !roots[..k].contains(&r) {
+                    roots[k % 6] = r;
+                    k += 1;
+                }
+            }
+        }
+        k as u32
     }
 }

@@ -13,6 +13,8 @@
 //! some higher cell takes a second stone that makes it odd.
 
 use crate::bitboard::Bitboard;
+use crate::drawn::{DrawnBoard, StoneDraw};
+use crate::forest::Forest;
 use crate::game::{Game, GameSpec, Inconsistency, PlayError, SetupError, TurnState};
 use crate::kind::GameKind;
 use crate::moves::{Action, Colour, Stone};
@@ -57,8 +59,8 @@ pub struct ParityGame<const W: usize> {
     /// [`BoardTables::ring`]) holds a stone of that colour. Kept for every
     /// cell; only those of empty cells are read.
     ring_stones: [[[u8; 64]; W]; 2],
-    /// Union-find parent of every occupied cell (indexed `[i / 64][i % 64]`).
-    parent: [[u16; 64]; W],
+    /// The groups: a union-find over the occupied cells.
+    forest: Forest<W>,
     groups: [u32; 2],
     to_move: Colour,
     /// The first stone of the turn in progress.
@@ -68,42 +70,6 @@ pub struct ParityGame<const W: usize> {
 }
 
 impl<const W: usize> ParityGame<W> {
-    // Per-cell arrays are indexed modulo their length: that changes no cell
-    // index and drops the bounds checks.
-    #[inline(always)]
-    fn parent_of(&self, i: usize) -> usize {
-        self.parent.as_flattened()[i % (64 * W)] as usize
-    }
-
-    #[inline(always)]
-    fn set_parent(&mut self, i: usize, p: usize) {
-        self.parent.as_flattened_mut()[i % (64 * W)] = p as u16;
-    }
-
-    /// The root of `i`. Trees are shallow: two steps at a time (a root is
-    /// its own parent) leave the loop branch predictable.
-    #[inline(always)]
-    fn find(&self, i: usize) -> usize {
-        let mut r = self.parent_of(self.parent_of(i));
-        while self.parent_of(r) != r {
-            r = self.parent_of(self.parent_of(r));
-        }
-        r
-    }
-
-    /// `find` with path halving.
-    #[inline(always)]
-    fn find_compress(&mut self, mut i: usize) -> usize {
-        loop {
-            let gp = self.parent_of(self.parent_of(i));
-            self.set_parent(i, gp);
-            if self.parent_of(gp) == gp {
-                return gp;
-            }
-            i = gp;
-        }
-    }
-
     #[inline(always)]
     pub fn empty(&self) -> Bitboard<W> {
         self.tables.on_board & !(self.stones[0] | self.stones[1])
@@ -138,7 +104,9 @@ impl<const W: usize> ParityGame<W> {
         let mut roots = [usize::MAX; 4];
         let mut k = 0;
         while starts != 0 {
-            let r = self.find(ring[starts.trailing_zeros() as usize] as usize);
+            let r = self
+                .forest
+                .find(ring[starts.trailing_zeros() as usize] as usize);
             starts &= starts - 1;
             if !roots[..k].contains(&r) {
                 roots[k] = r;
@@ -174,18 +142,22 @@ impl<const W: usize> ParityGame<W> {
         let ci = c.index();
         let mut starts = self.piece_starts(cell, c);
         if starts == 0 {
-            self.set_parent(cell, cell);
+            self.forest.set_parent(cell, cell);
             self.groups[ci] += 1;
         } else {
             let ring = &self.tables.ring[cell % RING_CELLS];
-            let root = self.find_compress(ring[starts.trailing_zeros() as usize] as usize);
-            self.set_parent(cell, root);
+            let root = self
+                .forest
+                .find_compress(ring[starts.trailing_zeros() as usize] as usize);
+            self.forest.set_parent(cell, root);
             starts &= starts - 1;
             while starts != 0 {
-                let r = self.find_compress(ring[starts.trailing_zeros() as usize] as usize);
+                let r = self
+                    .forest
+                    .find_compress(ring[starts.trailing_zeros() as usize] as usize);
                 starts &= starts - 1;
                 if r != root {
-                    self.set_parent(r, root);
+                    self.forest.set_parent(r, root);
                     self.groups[ci] -= 1;
                 }
             }
@@ -460,14 +432,6 @@ impl<const W: usize> ParityGame<W> {
             change: groups.map(|g| 1 - g as i32),
         })
     }
-    /// Number of distinct `colour` groups next to the empty `cell`: a stone
-    /// of that colour there joins them (and flips the parity of the total
-    /// exactly when the number is even).
-    #[inline]
-    pub fn groups_next_to(&self, cell: usize, colour: Colour) -> u32 {
-        self.adjacent_groups(cell, colour)
-    }
-
     /// Turns to the end with every stone drawn by `policy`, as
     /// [`StoneDraw`] says; returns the winner. A turn is one stone when it
     /// leaves the total odd, else that stone and a parity-flipping second
@@ -476,7 +440,7 @@ impl<const W: usize> ParityGame<W> {
     /// weight among the stones legal at that point: a first stone that
     /// leaves the total even must have a completion, a second stone must
     /// flip the parity. The playout ends when no stone is legal.
-    pub fn playout_drawing<P: StoneDraw<W>>(&mut self, rng: &mut Rng, policy: &mut P) -> Colour {
+    pub fn playout_drawing<P: StoneDraw<Self>>(&mut self, rng: &mut Rng, policy: &mut P) -> Colour {
         if self.is_over() {
             return self.winner_by_groups();
         }
@@ -513,7 +477,7 @@ impl<const W: usize> ParityGame<W> {
             || self.has_flipper_after(Action::stone(Cell(cell as u16), c), self.tables.on_board)
     }
 
-    fn place_drawn<P: StoneDraw<W>>(&mut self, cell: usize, c: Colour, policy: &mut P) {
+    fn place_drawn<P: StoneDraw<Self>>(&mut self, cell: usize, c: Colour, policy: &mut P) {
         self.place(cell, c);
         policy.placed(self, cell, c);
     }
@@ -523,7 +487,7 @@ impl<const W: usize> ParityGame<W> {
     /// the others, then an exact draw over the legal ones (together exactly
     /// the weights' distribution over the legal stones). `None` when no
     /// legal stone has weight.
-    fn drawn_stone<P: StoneDraw<W>>(
+    fn drawn_stone<P: StoneDraw<Self>>(
         &self,
         rng: &mut Rng,
         policy: &P,
@@ -573,23 +537,6 @@ fn unit_interval(rng: &mut Rng) -> f64 {
     (next_u64(rng) >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
 }
 
-/// The stone policy of [`ParityGame::playout_drawing`]: a weight for every
-/// stone (empty cell, colour) for the side to move, kept up to date as the
-/// playout places stones.
-pub trait StoneDraw<const W: usize> {
-    /// Readies the weights for a playout from `game`.
-    fn start(&mut self, game: &ParityGame<W>);
-    /// `game` has just had a stone of `colour` placed on `cell`.
-    fn placed(&mut self, game: &ParityGame<W>, cell: usize, colour: Colour);
-    /// A stone drawn among all empty cells and both colours in proportion
-    /// to [`StoneDraw::weight`] for `game`'s side to move; `None` when every
-    /// weight is 0.
-    fn draw(&self, game: &ParityGame<W>, rng: &mut Rng) -> Option<(usize, Colour)>;
-    /// The weight (at least 0) of a stone of `colour` on the empty `cell`
-    /// for `game`'s side to move.
-    fn weight(&self, game: &ParityGame<W>, cell: usize, colour: Colour) -> f64;
-}
-
 /// What [`ParityGame::playout_choosing`] tells its colour chooser about a
 /// stone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -603,6 +550,22 @@ pub struct ColourChoice {
     pub change: [i32; 2],
 }
 
+/// Xodd and Yodd keep their groups: a drawing policy reads them.
+impl<const W: usize> DrawnBoard for ParityGame<W> {
+    type Game = Self;
+
+    fn game(&self) -> &Self {
+        self
+    }
+
+    /// A stone of `colour` on `cell` joins these groups (and flips the
+    /// parity of the total exactly when their number is even).
+    #[inline]
+    fn groups_next_to(&self, cell: usize, colour: Colour) -> u32 {
+        self.adjacent_groups(cell, colour)
+    }
+}
+
 impl<const W: usize> Game for ParityGame<W> {
     fn new(spec: &GameSpec) -> Self {
         assert!(matches!(spec.kind, GameKind::Xodd | GameKind::Yodd));
@@ -613,7 +576,7 @@ impl<const W: usize> Game for ParityGame<W> {
             stones: [Bitboard::EMPTY; 2],
             near: [Bitboard::EMPTY; 2],
             ring_stones: [[[0; 64]; W]; 2],
-            parent: [[0; 64]; W],
+            forest: Forest::new(),
             groups: [0; 2],
             to_move: Colour::Black,
             first: None,
@@ -835,9 +798,9 @@ impl<const W: usize> Game for ParityGame<W> {
             let mut count = 0;
             while let Some(seed) = rest.lowest() {
                 let group = self.tables.flood(rest.lowest_bit(), &own);
-                let root = self.find(seed);
+                let root = self.forest.find(seed);
                 for cell in group.iter() {
-                    if self.find(cell) != root {
+                    if self.forest.find(cell) != root {
                         return Err(Inconsistency(format!(
                             "union-find splits the group of cell {seed}"
                         )));
@@ -846,7 +809,7 @@ impl<const W: usize> Game for ParityGame<W> {
                 rest = rest.and_not(&group);
                 count += 1;
             }
-            let roots = own.iter().filter(|&i| self.find(i) == i).count() as u32;
+            let roots = own.iter().filter(|&i| self.forest.find(i) == i).count() as u32;
             if roots != count || count != self.groups[c.index()] {
                 return Err(Inconsistency(format!(
                     "{c:?}: {count} groups by flood fill, {roots} roots, {} counted",

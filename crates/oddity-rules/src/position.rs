@@ -54,6 +54,7 @@ macro_rules! with_game {
 /// When `$any` holds another game.
 ///
 /// ```
+/// use oddity_rules::drawn::DrawnBoard;
 /// use oddity_rules::game::{GameSpec, Rules};
 /// use oddity_rules::kind::GameKind;
 /// use oddity_rules::moves::Colour;

@@ -1,12 +1,16 @@
-//! Xodd and Yodd playouts whose stones a policy draws
-//! ([`ParityGame::playout_drawing`]): they end in legal, finished games
-//! with the winner an independent recount gives, and each stone is drawn
-//! in proportion to the policy's weights among the legal stones.
+//! Playouts whose stones a policy draws (Xodd and Yodd:
+//! [`ParityGame::playout_drawing`], Odd: [`OddGame::playout_drawing`]):
+//! they end in legal, finished games with the winner an independent
+//! recount gives, each stone is drawn in proportion to the policy's
+//! weights among the legal stones, and the groups the policy reads agree
+//! with a recount.
 
+use oddity_rules::drawn::{DrawnBoard, StoneDraw};
 use oddity_rules::game::{Game, GameSpec, Rules};
 use oddity_rules::kind::GameKind;
 use oddity_rules::moves::{Action, Colour, Stone};
-use oddity_rules::parity::{ParityGame, StoneDraw};
+use oddity_rules::odd::{GroupedOdd, OddGame};
+use oddity_rules::parity::ParityGame;
 use oddity_rules::position::AnyGame;
 use oddity_rules::random::{Rng, below, next_u64, rng_from_seed};
 use oddity_rules::topology::{Cell, Topology};
@@ -20,25 +24,28 @@ struct Logged {
     log: Vec<(usize, Colour, u32)>,
 }
 
-impl<const W: usize> StoneDraw<W> for Logged {
-    fn start(&mut self, _: &ParityGame<W>) {
+impl<B: DrawnBoard> StoneDraw<B> for Logged {
+    fn start(&mut self, _: &B) {
         self.log.clear();
     }
 
-    fn placed(&mut self, game: &ParityGame<W>, cell: usize, colour: Colour) {
-        self.log.push((cell, colour, game.turns_played()));
+    fn placed(&mut self, board: &B, cell: usize, colour: Colour) {
+        self.log.push((cell, colour, board.game().turns_played()));
     }
 
-    fn draw(&self, game: &ParityGame<W>, rng: &mut Rng) -> Option<(usize, Colour)> {
+    fn draw(&self, board: &B, rng: &mut Rng) -> Option<(usize, Colour)> {
+        let game = board.game();
         let stones: Vec<(usize, Colour)> = game
-            .empty()
+            .topology()
+            .cells()
             .iter()
-            .flat_map(|cell| Colour::BOTH.map(|c| (cell, c)))
+            .filter(|&&cell| game.stone_at(cell).is_none())
+            .flat_map(|cell| Colour::BOTH.map(|c| (cell.index(), c)))
             .collect();
-        let total: f64 = stones.iter().map(|&(e, c)| self.weight(game, e, c)).sum();
+        let total: f64 = stones.iter().map(|&(e, c)| self.weight(board, e, c)).sum();
         let mut r = (next_u64(rng) >> 11) as f64 / (1u64 << 53) as f64 * total;
         for &(e, c) in &stones {
-            let w = self.weight(game, e, c);
+            let w = self.weight(board, e, c);
             if r < w {
                 return Some((e, c));
             }
@@ -48,11 +55,11 @@ impl<const W: usize> StoneDraw<W> for Logged {
             .iter()
             .rev()
             .copied()
-            .find(|&(e, c)| self.weight(game, e, c) > 0.0)
+            .find(|&(e, c)| self.weight(board, e, c) > 0.0)
     }
 
-    fn weight(&self, game: &ParityGame<W>, cell: usize, colour: Colour) -> f64 {
-        (self.weigh)(cell, colour, game.to_move())
+    fn weight(&self, board: &B, cell: usize, colour: Colour) -> f64 {
+        (self.weigh)(cell, colour, board.game().to_move())
     }
 }
 
@@ -90,30 +97,9 @@ fn random_position(spec: &GameSpec, turns: usize, rng: &mut Rng) -> AnyGame {
     game
 }
 
-/// Groups of `colour` by a flood fill over the neighbour lists.
+/// Groups of `colour`, by a flood fill ([`count_large_groups`]).
 fn count_groups(topo: &Topology, stones: &[Stone], colour: Colour) -> u32 {
-    let mut own = vec![false; topo.bits];
-    for s in stones.iter().filter(|s| s.colour == colour) {
-        own[s.cell.index()] = true;
-    }
-    let mut groups = 0;
-    for &c in topo.cells() {
-        if !own[c.index()] {
-            continue;
-        }
-        groups += 1;
-        let mut stack = vec![c];
-        own[c.index()] = false;
-        while let Some(x) = stack.pop() {
-            for &n in topo.neighbours(x) {
-                if own[n.index()] {
-                    own[n.index()] = false;
-                    stack.push(n);
-                }
-            }
-        }
-    }
-    groups
+    count_large_groups(topo, stones, colour, 1)
 }
 
 fn stones_of<G: Game>(game: &G) -> Vec<Stone> {
@@ -330,4 +316,204 @@ fn first_stones_are_drawn_by_weight_among_the_legal_ones() {
         checked_with_illegal >= 3,
         "{checked_with_illegal} positions with illegal stones"
     );
+}
+
+/// Groups of `colour` with at least `min` stones, by a flood fill over
+/// the neighbour lists.
+fn count_large_groups(topo: &Topology, stones: &[Stone], colour: Colour, min: usize) -> u32 {
+    let mut own = vec![false; topo.bits];
+    for s in stones.iter().filter(|s| s.colour == colour) {
+        own[s.cell.index()] = true;
+    }
+    let mut large = 0;
+    for &c in topo.cells() {
+        if !own[c.index()] {
+            continue;
+        }
+        let (mut size, mut stack) = (0, vec![c]);
+        own[c.index()] = false;
+        while let Some(x) = stack.pop() {
+            size += 1;
+            for &n in topo.neighbours(x) {
+                if own[n.index()] {
+                    own[n.index()] = false;
+                    stack.push(n);
+                }
+            }
+        }
+        large += u32::from(size >= min);
+    }
+    large
+}
+
+/// An Odd position after `stones` random stones from the start.
+fn random_odd<const W: usize>(spec: &GameSpec, stones: usize, rng: &mut Rng) -> OddGame<W> {
+    let mut game = OddGame::<W>::new(spec);
+    let mut actions = Vec::new();
+    for _ in 0..stones {
+        actions.clear();
+        game.legal_actions(&mut actions);
+        game.apply(actions[below(rng, actions.len() as u32) as usize]);
+    }
+    game
+}
+
+/// Odd drawn playouts from random positions: every logged stone goes on a
+/// distinct cell that was empty, the board ends full with exactly the
+/// start's stones and the logged ones, and the winner is the recount's.
+fn odd_playouts_end_full_with_the_recounted_winner<const W: usize>(spec: &GameSpec, games: u64) {
+    let cells = spec.topology().cell_count();
+    for seed in 0..games {
+        let mut rng = rng_from_seed(seed);
+        let placed = below(&mut rng, cells as u32) as usize;
+        let start = random_odd::<W>(spec, placed, &mut rng);
+        for weigh in [uniform, skewed] {
+            let mut policy = Logged {
+                weigh,
+                log: Vec::new(),
+            };
+            let mut end = start.clone();
+            let winner = end.playout_drawing(&mut rng, &mut policy);
+            end.check_consistency().unwrap();
+            assert!(end.is_over());
+            assert_eq!(policy.log.len(), cells - placed);
+            let mut expected = stones_of(&start);
+            for &(cell, colour, _) in &policy.log {
+                assert!(start.stone_at(Cell(cell as u16)).is_none(), "cell {cell}");
+                expected.push(Stone {
+                    cell: Cell(cell as u16),
+                    colour,
+                });
+            }
+            let mut stones = stones_of(&end);
+            stones.sort_by_key(|s| s.cell);
+            expected.sort_by_key(|s| s.cell);
+            assert_eq!(stones, expected);
+            let min = spec.min_group();
+            let topo = spec.topology();
+            let large = count_large_groups(topo, &stones, Colour::Black, min)
+                + count_large_groups(topo, &stones, Colour::White, min);
+            let recount = if large % 2 == 1 {
+                Colour::Black
+            } else {
+                Colour::White
+            };
+            assert_eq!(winner, recount);
+            assert_eq!(end.winner(), Some(recount));
+        }
+    }
+}
+
+#[test]
+fn odd_drawn_playouts_fill_the_board_with_the_recounted_winner() {
+    odd_playouts_end_full_with_the_recounted_winner::<2>(&spec(GameKind::Odd, 3), 60);
+    odd_playouts_end_full_with_the_recounted_winner::<2>(&spec(GameKind::Odd, 5), 30);
+    odd_playouts_end_full_with_the_recounted_winner::<4>(&spec(GameKind::Odd, 7), 10);
+}
+
+/// In Odd every stone on an empty cell is legal: a playout's first stone
+/// comes as often as its share of the weight of all of them says (within
+/// 6 standard deviations, a fixed seed), and its second with the other
+/// seat's weights.
+fn odd_stones_follow_the_weights<const W: usize>(start: &OddGame<W>, samples: u32, seed: u64) {
+    let empty: Vec<Stone> = start
+        .topology()
+        .cells()
+        .iter()
+        .filter(|&&cell| start.stone_at(cell).is_none())
+        .flat_map(|&cell| Colour::BOTH.map(|colour| Stone { cell, colour }))
+        .collect();
+    let mut rng = rng_from_seed(seed);
+    let mut policy = Logged {
+        weigh: skewed,
+        log: Vec::new(),
+    };
+    let mut counts = vec![0u32; empty.len()];
+    for _ in 0..samples {
+        start.clone().playout_drawing(&mut rng, &mut policy);
+        let (cell, colour, _) = policy.log[0];
+        let k = empty
+            .iter()
+            .position(|s| s.cell.index() == cell && s.colour == colour)
+            .expect("the first stone on an empty cell");
+        counts[k] += 1;
+    }
+    let mover = start.to_move();
+    let total: f64 = empty
+        .iter()
+        .map(|s| skewed(s.cell.index(), s.colour, mover))
+        .sum();
+    for (s, &n) in empty.iter().zip(&counts) {
+        let p = skewed(s.cell.index(), s.colour, mover) / total;
+        let expected = p * f64::from(samples);
+        let sd = (expected * (1.0 - p)).sqrt();
+        assert!(
+            (f64::from(n) - expected).abs() <= 6.0 * sd + 1.0,
+            "{s:?}: {n} draws, {expected:.1} expected"
+        );
+    }
+}
+
+#[test]
+fn odd_stones_are_drawn_by_weight() {
+    let spec = spec(GameKind::Odd, 3);
+    for seed in 0..8u64 {
+        let mut rng = rng_from_seed(seed);
+        let placed = below(&mut rng, 15) as usize;
+        let start = random_odd::<2>(&spec, placed, &mut rng);
+        odd_stones_follow_the_weights(&start, 3000, seed);
+    }
+}
+
+/// Places random stones on a [`GroupedOdd`] started from a random
+/// position; after each, the groups it reports next to every empty cell
+/// are those a recount joins: a stone touching `k` groups of its colour
+/// changes their number by `1 - k`.
+fn grouped_odd_agrees_with_recounts<const W: usize>(spec: &GameSpec, games: u64) {
+    let topo = spec.topology();
+    let cells = topo.cell_count();
+    for seed in 0..games {
+        let mut rng = rng_from_seed(seed);
+        let placed = below(&mut rng, cells as u32) as usize;
+        let mut board = GroupedOdd::new(random_odd::<W>(spec, placed, &mut rng));
+        loop {
+            let stones = stones_of(board.game());
+            for &cell in topo.cells() {
+                if board.game().stone_at(cell).is_some() {
+                    continue;
+                }
+                for colour in Colour::BOTH {
+                    let before = count_groups(topo, &stones, colour);
+                    let after = count_groups(
+                        topo,
+                        &[&stones[..], &[Stone { cell, colour }]].concat(),
+                        colour,
+                    );
+                    assert_eq!(
+                        board.groups_next_to(cell.index(), colour),
+                        before + 1 - after
+                    );
+                }
+            }
+            let empty: Vec<Cell> = topo
+                .cells()
+                .iter()
+                .copied()
+                .filter(|&c| board.game().stone_at(c).is_none())
+                .collect();
+            if empty.is_empty() {
+                break;
+            }
+            let cell = empty[below(&mut rng, empty.len() as u32) as usize];
+            let colour = Colour::BOTH[below(&mut rng, 2) as usize];
+            board.place(cell.index(), colour);
+        }
+    }
+}
+
+#[test]
+fn grouped_odd_positions_count_the_groups_next_to_each_cell_as_a_recount_does() {
+    grouped_odd_agrees_with_recounts::<2>(&spec(GameKind::Odd, 3), 40);
+    grouped_odd_agrees_with_recounts::<2>(&spec(GameKind::Odd, 5), 10);
+    grouped_odd_agrees_with_recounts::<4>(&spec(GameKind::Odd, 7), 2);
 }

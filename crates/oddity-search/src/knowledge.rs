@@ -32,7 +32,7 @@ use oddity_rules::odd::OddGame;
 use oddity_rules::onyx::OnyxGame;
 use oddity_rules::parity::{ColourChoice, ParityGame};
 use oddity_rules::random::{Rng, random_below};
-use oddity_rules::topology::Cell;
+use oddity_rules::topology::{Cell, Topology};
 
 use crate::patterns::{FeatureBoard, OnyxPlayout, PatternPlayout, PlayoutPolicies, Weights};
 
@@ -48,7 +48,7 @@ pub struct Resolved {
     /// the hand-written ones.
     pub patterns: bool,
     pub playouts: bool,
-    /// The learned patterns' softmax playouts (Xodd/Yodd:
+    /// The learned patterns' softmax playouts (Xodd, Yodd and Odd:
     /// [`PatternPlayout`]; Onyx: [`OnyxPlayout`]) instead of `playouts`.
     pub pattern_playouts: bool,
     /// Their gammas are raised to `1 / pattern_temperature`.
@@ -226,9 +226,9 @@ pub trait Knowledge: Game {
     fn policy_playout(&mut self, rng: &mut Rng, reply_percent: u32, bridges: bool) -> Colour;
 
     /// Plays the game out with every stone drawn by the learned pattern
-    /// weights at `temperature` (Xodd and Yodd: [`PatternPlayout`]; Onyx:
-    /// [`OnyxPlayout`]; kept in `policy` between playouts) and returns the
-    /// winner. The other games play the rules' random playout.
+    /// weights at `temperature` (Xodd, Yodd and Odd: [`PatternPlayout`];
+    /// Onyx: [`OnyxPlayout`]; kept in `policy` between playouts) and
+    /// returns the winner.
     fn pattern_playout(
         &mut self,
         rng: &mut Rng,
@@ -263,6 +263,38 @@ impl<const W: usize> Knowledge for OddGame<W> {
     fn policy_playout(&mut self, rng: &mut Rng, _: u32, _: bool) -> Colour {
         self.playout(rng)
     }
+
+    #[inline]
+    fn pattern_playout(
+        &mut self,
+        rng: &mut Rng,
+        weights: &'static Weights,
+        temperature: f32,
+        policies: &mut PlayoutPolicies,
+    ) -> Colour {
+        match fitted(&mut policies.stones, weights, temperature, self.topology()) {
+            Some(p) => self.playout_drawing(rng, p),
+            None => self.playout(rng),
+        }
+    }
+}
+
+/// The pattern policy kept in `policy`, made anew unless it is the one for
+/// `weights` at `temperature` on `topo`; `None` for a board without
+/// patterns.
+fn fitted<'a>(
+    policy: &'a mut Option<PatternPlayout>,
+    weights: &'static Weights,
+    temperature: f32,
+    topo: &'static Topology,
+) -> Option<&'a mut PatternPlayout> {
+    if !policy
+        .as_ref()
+        .is_some_and(|p| p.fits(weights, temperature, topo))
+    {
+        *policy = PatternPlayout::new(weights, temperature, topo);
+    }
+    policy.as_mut()
 }
 
 /// Xodd/Yodd: each stone takes the colour better for the mover
@@ -281,15 +313,7 @@ impl<const W: usize> Knowledge for ParityGame<W> {
         temperature: f32,
         policies: &mut PlayoutPolicies,
     ) -> Colour {
-        let topo = self.topology();
-        let policy = &mut policies.stones;
-        if !policy
-            .as_ref()
-            .is_some_and(|p| p.fits(weights, temperature, topo))
-        {
-            *policy = PatternPlayout::new(weights, temperature, topo);
-        }
-        match policy {
+        match fitted(&mut policies.stones, weights, temperature, self.topology()) {
             Some(p) => self.playout_drawing(rng, p),
             None => self.playout(rng),
         }

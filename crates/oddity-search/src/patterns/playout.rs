@@ -1,9 +1,10 @@
-//! The softmax playout policy of Xodd and Yodd (`--param
+//! The softmax playout policy of Xodd, Yodd and Odd (`--param
 //! pattern_playouts=on`): each stone (empty cell, colour) weighs the
 //! product of the gammas of its `shape`, `joins` and `touches` features for
 //! the side to move ([`super::features`]), and the rules' playout
-//! ([`ParityGame::playout_drawing`]) draws every stone in proportion to its
-//! weight among the legal ones.
+//! ([`oddity_rules::parity::ParityGame::playout_drawing`],
+//! [`oddity_rules::odd::OddGame::playout_drawing`]) draws every stone in
+//! proportion to its weight among the legal ones (in Odd, all of them).
 //!
 //! The weights are kept for both movers (a feature says whether the stone
 //! has the mover's colour) and recomputed only where a placed stone
@@ -11,7 +12,9 @@
 //! joins two or more groups, the empty cells that touched two or more of
 //! them (their `joins` or `touches` count falls; such cells are known from
 //! the counts kept per cell). The `distance` feature changes everywhere
-//! with every stone and is left out. Draws go through per-block sums of
+//! with every stone and is left out, as are Odd's `size` and `count`: a
+//! stone changes them on cells far from it (every cell next to a group
+//! that grows, every cell when the count of groups changes). Draws go through per-block sums of
 //! [`BLOCK`] weights: one pass over the blocks, one within a block.
 //!
 //! With a temperature `t` each gamma is raised to the power `1 / t`
@@ -23,9 +26,9 @@
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
+use oddity_rules::drawn::{DrawnBoard, StoneDraw};
 use oddity_rules::game::Game;
 use oddity_rules::moves::Colour;
-use oddity_rules::parity::{ParityGame, StoneDraw};
 use oddity_rules::random::{Rng, next_u64};
 use oddity_rules::topology::{Cell, Topology};
 
@@ -220,10 +223,10 @@ impl PatternPlayout {
     }
 }
 
-impl<const W: usize> StoneDraw<W> for PatternPlayout {
-    fn start(&mut self, game: &ParityGame<W>) {
+impl<B: DrawnBoard> StoneDraw<B> for PatternPlayout {
+    fn start(&mut self, board: &B) {
+        let game = board.game();
         debug_assert!(std::ptr::eq(game.topology(), self.topo));
-        let empty = game.empty();
         let digit_at = |n: u16| -> u32 {
             if n == OFF {
                 OFF_BOARD
@@ -241,9 +244,9 @@ impl<const W: usize> StoneDraw<W> for PatternPlayout {
                 .iter()
                 .enumerate()
                 .fold(0, |code, (k, &n)| code | digit_at(n) << (2 * k));
-            if empty.get(i) {
+            if game.stone_at(c).is_none() {
                 for colour in Colour::BOTH {
-                    self.set_groups(i, colour, game.groups_next_to(i, colour));
+                    self.set_groups(i, colour, board.groups_next_to(i, colour));
                 }
                 self.update_leaves(i, true);
             }
@@ -253,7 +256,9 @@ impl<const W: usize> StoneDraw<W> for PatternPlayout {
         }
     }
 
-    fn placed(&mut self, game: &ParityGame<W>, cell: usize, colour: Colour) {
+    fn placed(&mut self, board: &B, cell: usize, colour: Colour) {
+        let game = board.game();
+        let empty = |i: usize| game.stone_at(Cell(i as u16)).is_none();
         let joined_several = self.groups[cell][colour.index()] >= 2;
         for c in Colour::BOTH {
             self.set_groups(cell, c, 0);
@@ -261,19 +266,18 @@ impl<const W: usize> StoneDraw<W> for PatternPlayout {
         self.update_leaves(cell, false);
         self.dirty.clear();
         let d = digit(colour);
-        let empty = game.empty();
         for (k, &n) in self.layout.ring(Cell(cell as u16)).iter().enumerate() {
             if n != OFF {
                 self.codes[n as usize] |= d << (2 * self.layout.opposite(k));
-                if empty.get(n as usize) {
+                if empty(n as usize) {
                     self.dirty.push(n);
                 }
             }
         }
         for &n in self.topo.neighbours(Cell(cell as u16)) {
             let i = n.index();
-            if empty.get(i) {
-                self.set_groups(i, colour, game.groups_next_to(i, colour));
+            if empty(i) {
+                self.set_groups(i, colour, board.groups_next_to(i, colour));
             }
         }
         if joined_several {
@@ -285,7 +289,7 @@ impl<const W: usize> StoneDraw<W> for PatternPlayout {
                 while bits != 0 {
                     let i = w * 64 + bits.trailing_zeros() as usize;
                     bits &= bits - 1;
-                    let n = game.groups_next_to(i, colour);
+                    let n = board.groups_next_to(i, colour);
                     if u32::from(self.groups[i][colour.index()]) != n {
                         self.set_groups(i, colour, n);
                         self.dirty.push(i as u16);
@@ -305,8 +309,8 @@ impl<const W: usize> StoneDraw<W> for PatternPlayout {
         }
     }
 
-    fn draw(&self, game: &ParityGame<W>, rng: &mut Rng) -> Option<(usize, Colour)> {
-        let m = game.to_move().index();
+    fn draw(&self, board: &B, rng: &mut Rng) -> Option<(usize, Colour)> {
+        let m = board.game().to_move().index();
         let blocks = &self.blocks[m];
         let total: f32 = blocks.iter().sum();
         if total <= 0.0 {
@@ -341,8 +345,8 @@ impl<const W: usize> StoneDraw<W> for PatternPlayout {
         Some((i / 2, colour))
     }
 
-    fn weight(&self, game: &ParityGame<W>, cell: usize, colour: Colour) -> f64 {
-        f64::from(self.leaves[game.to_move().index()][2 * cell + colour.index()])
+    fn weight(&self, board: &B, cell: usize, colour: Colour) -> f64 {
+        f64::from(self.leaves[board.game().to_move().index()][2 * cell + colour.index()])
     }
 }
 
@@ -353,6 +357,8 @@ mod tests {
     use oddity_rules::game::{GameSpec, Rules};
     use oddity_rules::kind::GameKind;
     use oddity_rules::moves::Action;
+    use oddity_rules::odd::{GroupedOdd, OddGame};
+    use oddity_rules::parity::ParityGame;
     use oddity_rules::position::AnyGame;
     use oddity_rules::random::{below, rng_from_seed};
     use oddity_rules::with_parity;
@@ -361,51 +367,92 @@ mod tests {
         AnyGame::new(&GameSpec::new(kind, size, Rules::default()).unwrap())
     }
 
-    /// Plays random games action by action, telling the policy of every
+    /// Plays random games from `start`, `step` playing one random action
+    /// and returning the stone it placed, and tells the policy of every
     /// stone; after each one the weights and block sums kept up to date
     /// equal those of a policy started from the position, and each weight
     /// is the product of the gammas of the stone's features as the feature
     /// board reads them from scratch.
-    fn kept_weights_equal_fresh_ones<const W: usize>(start: &ParityGame<W>, games: u64) {
-        let weights = Weights::builtin(start.spec().kind).unwrap();
-        let mut actions = Vec::new();
+    fn kept_weights_equal_fresh_ones<B: DrawnBoard + Clone>(
+        start: &B,
+        games: u64,
+        step: fn(&mut B, &mut Rng) -> Option<(usize, Colour)>,
+    ) {
+        let kind = start.game().spec().kind;
+        let weights = Weights::builtin(kind).unwrap();
         for seed in 0..games {
             let mut rng = rng_from_seed(seed);
-            let mut game = start.clone();
-            let mut kept = PatternPlayout::new(weights, 1.0, game.topology()).unwrap();
-            kept.start(&game);
-            while !game.is_over() {
+            let mut board = start.clone();
+            let topo = board.game().topology();
+            let mut kept = PatternPlayout::new(weights, 1.0, topo).unwrap();
+            kept.start(&board);
+            while !board.game().is_over() {
                 let mut fresh = kept.clone();
-                fresh.start(&game);
-                let board = FeatureBoard::new(&game, &[]);
+                fresh.start(&board);
+                let features = FeatureBoard::new(board.game(), &[]);
                 for mover in Colour::BOTH {
                     assert_eq!(kept.weights_for(mover), fresh.weights_for(mover));
                     assert_eq!(kept.blocks[mover.index()], fresh.blocks[mover.index()]);
-                    for &c in game.topology().cells() {
-                        if game.stone_at(c).is_some() {
+                    for &c in topo.cells() {
+                        if board.game().stone_at(c).is_some() {
                             continue;
                         }
                         for colour in Colour::BOTH {
-                            let f = board.features(Action::stone(c, colour), mover);
+                            let f = features.features(Action::stone(c, colour), mover);
                             let expected: f64 = [SHAPE, JOINS, TOUCHES]
                                 .iter()
                                 .map(|&g| weights.gamma(weights.index(g, f[g])))
                                 .product();
                             let mine = usize::from(colour == mover);
                             let w = f64::from(kept.weights_of(c.index(), colour)[mine]);
-                            assert!((w / expected - 1.0).abs() < 1e-5, "{c:?} {colour:?}");
+                            assert!((w / expected - 1.0).abs() < 1e-5, "{kind} {c:?} {colour:?}");
                         }
                     }
                 }
-                actions.clear();
-                game.legal_actions(&mut actions);
-                let a = actions[below(&mut rng, actions.len() as u32) as usize];
-                game.apply(a);
-                if a.is_stone() {
-                    kept.placed(&game, a.cell().index(), a.colour());
+                if let Some((cell, colour)) = step(&mut board, &mut rng) {
+                    kept.placed(&board, cell, colour);
                 }
             }
         }
+    }
+
+    /// A random legal action of Xodd or Yodd; the stone if it is one.
+    fn parity_step<const W: usize>(
+        game: &mut ParityGame<W>,
+        rng: &mut Rng,
+    ) -> Option<(usize, Colour)> {
+        let mut actions = Vec::new();
+        game.legal_actions(&mut actions);
+        let a = actions[below(rng, actions.len() as u32) as usize];
+        game.apply(a);
+        a.is_stone().then(|| (a.cell().index(), a.colour()))
+    }
+
+    /// The empty cells of an Odd position.
+    fn odd_empty<const W: usize>(board: &GroupedOdd<W>) -> Vec<usize> {
+        let game = board.game();
+        let cells = game.topology().cells().iter();
+        cells
+            .filter(|&&c| game.stone_at(c).is_none())
+            .map(|c| c.index())
+            .collect()
+    }
+
+    /// A random Odd stone.
+    fn odd_step<const W: usize>(
+        board: &mut GroupedOdd<W>,
+        rng: &mut Rng,
+    ) -> Option<(usize, Colour)> {
+        let empty = odd_empty(board);
+        let cell = empty[below(rng, empty.len() as u32) as usize];
+        let colour = Colour::BOTH[below(rng, 2) as usize];
+        board.place(cell, colour);
+        Some((cell, colour))
+    }
+
+    fn odd_start<const W: usize>(size: usize) -> GroupedOdd<W> {
+        let spec = GameSpec::new(GameKind::Odd, size, Rules::default()).unwrap();
+        GroupedOdd::new(OddGame::new(&spec))
     }
 
     #[test]
@@ -416,27 +463,30 @@ mod tests {
             (GameKind::Yodd, 4, 20),
             (GameKind::Yodd, 8, 2),
         ] {
-            with_parity!(&start(kind, size), g => kept_weights_equal_fresh_ones(g, games));
+            with_parity!(&start(kind, size), g => kept_weights_equal_fresh_ones(g, games, parity_step));
         }
+        kept_weights_equal_fresh_ones(&odd_start::<2>(3), 20, odd_step);
+        kept_weights_equal_fresh_ones(&odd_start::<2>(5), 4, odd_step);
+        kept_weights_equal_fresh_ones(&odd_start::<4>(7), 1, odd_step);
     }
 
     /// Delegates to a pattern policy and notes the first stone placed.
     struct First(PatternPlayout, Option<(usize, Colour)>);
 
-    impl<const W: usize> StoneDraw<W> for First {
-        fn start(&mut self, game: &ParityGame<W>) {
+    impl<B: DrawnBoard> StoneDraw<B> for First {
+        fn start(&mut self, board: &B) {
             self.1 = None;
-            self.0.start(game);
+            self.0.start(board);
         }
-        fn placed(&mut self, game: &ParityGame<W>, cell: usize, colour: Colour) {
+        fn placed(&mut self, board: &B, cell: usize, colour: Colour) {
             self.1.get_or_insert((cell, colour));
-            self.0.placed(game, cell, colour);
+            self.0.placed(board, cell, colour);
         }
-        fn draw(&self, game: &ParityGame<W>, rng: &mut Rng) -> Option<(usize, Colour)> {
-            self.0.draw(game, rng)
+        fn draw(&self, board: &B, rng: &mut Rng) -> Option<(usize, Colour)> {
+            self.0.draw(board, rng)
         }
-        fn weight(&self, game: &ParityGame<W>, cell: usize, colour: Colour) -> f64 {
-            self.0.weight(game, cell, colour)
+        fn weight(&self, board: &B, cell: usize, colour: Colour) -> f64 {
+            self.0.weight(board, cell, colour)
         }
     }
 
@@ -462,31 +512,29 @@ mod tests {
         stones
     }
 
-    /// With every gamma 1 a playout's first stone is uniform over the
-    /// stones that can start a turn (each count within 6 standard
-    /// deviations of its expectation, with a fixed seed).
-    fn first_stone_is_uniform<const W: usize>(game: &ParityGame<W>, seed: u64) -> bool {
-        let legal = turn_stones(game);
-        if legal.is_empty() {
-            return false;
-        }
-        let ring = if game.spec().kind == GameKind::Xodd {
-            8
-        } else {
-            6
-        };
+    /// The policy of `weights` with every gamma 1, for rings of `ring`
+    /// points.
+    fn uniform_policy(ring: usize, topo: &'static Topology) -> First {
         let uniform: &'static Weights = Box::leak(Box::new(Weights::uniform("test", ring)));
-        let mut policy = First(
-            PatternPlayout::new(uniform, 1.0, game.topology()).unwrap(),
-            None,
-        );
+        First(PatternPlayout::new(uniform, 1.0, topo).unwrap(), None)
+    }
+
+    /// The first stones of `200 * legal.len()` playouts (`first` plays one
+    /// and returns its first stone) are uniform over the sorted `legal`
+    /// stones: each count within 6 standard deviations of its expectation,
+    /// with a fixed seed.
+    fn first_stones_are_uniform(
+        legal: &[(usize, Colour)],
+        seed: u64,
+        mut first: impl FnMut(&mut Rng) -> (usize, Colour),
+    ) {
         let mut counts = vec![0u32; legal.len()];
         let samples = 200 * legal.len() as u32;
         let mut rng = rng_from_seed(seed);
         for _ in 0..samples {
-            game.clone().playout_drawing(&mut rng, &mut policy);
-            let first = policy.1.expect("a legal stone was placed");
-            let k = legal.binary_search(&first).expect("a legal first stone");
+            let k = legal
+                .binary_search(&first(&mut rng))
+                .expect("a legal first stone");
             counts[k] += 1;
         }
         let p = 1.0 / legal.len() as f64;
@@ -497,6 +545,25 @@ mod tests {
                 "{s:?}: {n} draws of {samples}"
             );
         }
+    }
+
+    /// With every gamma 1 a playout's first stone is uniform over the
+    /// stones that can start a turn; whether some stones cannot.
+    fn first_stone_is_uniform<const W: usize>(game: &ParityGame<W>, seed: u64) -> bool {
+        let legal = turn_stones(game);
+        if legal.is_empty() {
+            return false;
+        }
+        let ring = if game.spec().kind == GameKind::Xodd {
+            8
+        } else {
+            6
+        };
+        let mut policy = uniform_policy(ring, game.topology());
+        first_stones_are_uniform(&legal, seed, |rng| {
+            game.clone().playout_drawing(rng, &mut policy);
+            policy.1.expect("a legal stone was placed")
+        });
         let empty = game.empty().count() as usize;
         legal.len() < 2 * empty
     }
@@ -528,5 +595,27 @@ mod tests {
             with_illegal >= 2,
             "{with_illegal} positions with illegal stones"
         );
+    }
+
+    #[test]
+    fn with_every_gamma_1_the_odd_draw_is_uniform_over_every_stone() {
+        for seed in 0..6u64 {
+            let mut rng = rng_from_seed(seed);
+            let mut board = odd_start::<2>(3);
+            for _ in 0..below(&mut rng, 18) {
+                odd_step(&mut board, &mut rng);
+            }
+            let game = board.game().clone();
+            let mut legal: Vec<(usize, Colour)> = odd_empty(&board)
+                .into_iter()
+                .flat_map(|cell| Colour::BOTH.map(|c| (cell, c)))
+                .collect();
+            legal.sort();
+            let mut policy = uniform_policy(6, game.topology());
+            first_stones_are_uniform(&legal, seed, |rng| {
+                game.clone().playout_drawing(rng, &mut policy);
+                policy.1.expect("a stone was placed")
+            });
+        }
     }
 }
