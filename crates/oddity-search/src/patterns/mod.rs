@@ -1,6 +1,6 @@
 //! Learned knowledge: local patterns and other features of candidate
 //! actions, their Bradley-Terry gammas fitted to positions valued by perfect
-//! play, the tree priors they give (`--param patterns=on`) and a softmax
+//! play, the tree priors they give (`--param patterns=on`) and softmax
 //! playout policies (`--param pattern_playouts=on`).
 //! `docs/patterns.md` describes the features, the data and weights files
 //! and how the built-in weights were made.
