@@ -17,19 +17,35 @@ fn plan(seed: u64) -> Plan {
         threads: 1,
         sample_turns: 2,
         seed,
+        tuning: Default::default(),
     }
 }
 
 /// The file's text and the number of positions written.
 fn self_play_text(seed: u64) -> (String, usize) {
+    self_play_text_of(&plan(seed))
+}
+
+fn self_play_text_of(plan: &Plan) -> (String, usize) {
     let mut out = Vec::new();
-    let played = self_play::write(&plan(seed), "oddity test", &mut out, &mut |_| {}).unwrap();
+    let played = self_play::write(plan, "oddity test", &mut out, &mut |_| {}).unwrap();
     assert_eq!(played.games, 2);
     (String::from_utf8(out).unwrap(), played.positions)
 }
 
 fn read(text: &str, target: Target) -> Result<Data, String> {
     train_data::read("data.jsonl", &mut text.as_bytes(), target)
+}
+
+/// The engines search with the plan's `--param` settings: the same seed
+/// with RAVE off plays other searches, and repeats itself.
+#[test]
+fn self_play_searches_with_the_plans_params() {
+    let mut plain = plan(5);
+    plain.tuning.set("rave", "off").unwrap();
+    let text = self_play_text_of(&plain).0;
+    assert_ne!(text, self_play_text(5).0);
+    assert_eq!(text, self_play_text_of(&plain).0);
 }
 
 #[test]

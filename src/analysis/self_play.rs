@@ -21,6 +21,7 @@ use crate::rules::moves::Turn;
 use crate::rules::position::AnyGame;
 use crate::rules::random::{Rng, next_u64, rng_from_seed};
 use crate::rules::record::GameRecord;
+use crate::search::tuning::Tuning;
 use crate::search::{Engine, Limits, Report, SearchParams, StopFlag};
 
 /// How long each search runs.
@@ -66,6 +67,8 @@ pub struct Plan {
     /// Turns at the start of each game drawn in proportion to visits.
     pub sample_turns: usize,
     pub seed: u64,
+    /// The engines' knowledge switches and constants (`--param`).
+    pub tuning: Tuning,
 }
 
 /// Counts of a run.
@@ -93,6 +96,7 @@ pub fn write(
         let mut engine = Engine::new(SearchParams {
             threads: plan.threads,
             seed: next_u64(&mut rng),
+            tuning: plan.tuning.clone(),
             ..SearchParams::default()
         });
         let mut record = GameRecord::new(AnyGame::new(&plan.spec));

@@ -67,6 +67,11 @@ pub struct TrainDataArgs {
     pub sample_turns: usize,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Self-play: a knowledge switch or constant of the engines as
+    /// NAME=VALUE (repeatable), e.g. `--param weights=FILE` (see
+    /// protocol.md, `oddity-param`).
+    #[arg(long = "param", value_name = "NAME=VALUE")]
+    pub params: Vec<String>,
     /// The data file to write.
     #[arg(long)]
     pub out: String,
@@ -154,6 +159,7 @@ fn run_self_play(args: &TrainDataArgs) -> Result<(), String> {
         threads: args.threads,
         sample_turns: args.sample_turns,
         seed: args.seed,
+        tuning: crate::cli::args::parse_tuning(&args.params)?,
     };
     let file = File::create(&args.out).map_err(|e| format!("cannot create {}: {e}", args.out))?;
     let mut out = BufWriter::new(file);
@@ -180,8 +186,8 @@ fn run_self_play(args: &TrainDataArgs) -> Result<(), String> {
 
 fn run_perfect(args: &TrainDataArgs) -> Result<(), String> {
     let spec = args.game.spec()?;
-    if args.visits.is_some() || args.st.is_some() {
-        return Err("--visits and --st are for --source selfplay".into());
+    if args.visits.is_some() || args.st.is_some() || !args.params.is_empty() {
+        return Err("--visits, --st and --param are for --source selfplay".into());
     }
     if spec.kind.has_captures() {
         return Err(format!(
