@@ -96,7 +96,7 @@ pub fn write(
         let mut engine = Engine::new(SearchParams {
             threads: plan.threads,
             seed: next_u64(&mut rng),
-            tuning: plan.tuning.clone(),
+            tuning: plan.tuning,
             ..SearchParams::default()
         });
         let mut record = GameRecord::new(AnyGame::new(&plan.spec));

@@ -32,9 +32,11 @@ use oddity_rules::odd::OddGame;
 use oddity_rules::onyx::OnyxGame;
 use oddity_rules::parity::{ColourChoice, ParityGame};
 use oddity_rules::random::{Rng, random_below};
-use oddity_rules::topology::{Cell, Topology};
+use oddity_rules::topology::Cell;
 
-use crate::patterns::{FeatureBoard, OnyxPlayout, PatternPlayout, PlayoutPolicies, Weights};
+use crate::patterns::{
+    FeatureBoard, OnyxPlayout, PatternPlayout, PlayoutPolicies, PlayoutPolicy, Weights,
+};
 
 /// The settings in force for one game: the defaults with the overrides.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -272,29 +274,11 @@ impl<const W: usize> Knowledge for OddGame<W> {
         temperature: f32,
         policies: &mut PlayoutPolicies,
     ) -> Colour {
-        match fitted(&mut policies.stones, weights, temperature, self.topology()) {
+        match PatternPlayout::kept(&mut policies.stones, weights, temperature, self.topology()) {
             Some(p) => self.playout_drawing(rng, p),
             None => self.playout(rng),
         }
     }
-}
-
-/// The pattern policy kept in `policy`, made anew unless it is the one for
-/// `weights` at `temperature` on `topo`; `None` for a board without
-/// patterns.
-fn fitted<'a>(
-    policy: &'a mut Option<PatternPlayout>,
-    weights: &'static Weights,
-    temperature: f32,
-    topo: &'static Topology,
-) -> Option<&'a mut PatternPlayout> {
-    if !policy
-        .as_ref()
-        .is_some_and(|p| p.fits(weights, temperature, topo))
-    {
-        *policy = PatternPlayout::new(weights, temperature, topo);
-    }
-    policy.as_mut()
 }
 
 /// Xodd/Yodd: each stone takes the colour better for the mover
@@ -313,7 +297,7 @@ impl<const W: usize> Knowledge for ParityGame<W> {
         temperature: f32,
         policies: &mut PlayoutPolicies,
     ) -> Colour {
-        match fitted(&mut policies.stones, weights, temperature, self.topology()) {
+        match PatternPlayout::kept(&mut policies.stones, weights, temperature, self.topology()) {
             Some(p) => self.playout_drawing(rng, p),
             None => self.playout(rng),
         }
@@ -342,15 +326,7 @@ impl<const W: usize> Knowledge for OnyxGame<W> {
         temperature: f32,
         policies: &mut PlayoutPolicies,
     ) -> Colour {
-        let topo = self.topology();
-        let policy = &mut policies.onyx;
-        if !policy
-            .as_ref()
-            .is_some_and(|p| p.fits(weights, temperature, topo))
-        {
-            *policy = OnyxPlayout::new(weights, temperature, topo);
-        }
-        match policy {
+        match OnyxPlayout::kept(&mut policies.onyx, weights, temperature, self.topology()) {
             Some(p) => self.playout_drawing(rng, p),
             None => self.playout(rng),
         }

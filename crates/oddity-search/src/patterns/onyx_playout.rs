@@ -30,6 +30,7 @@ use oddity_rules::onyx::{OnyxGame, PointDraw};
 use oddity_rules::random::{Rng, next_u64};
 use oddity_rules::topology::{BoardKind, Cell, Topology};
 
+use super::PlayoutPolicy;
 use super::onyx::{CAPTURE as CAPTURE_VALUES, ONYX_RING, OnyxLayout, PLACES, canonical};
 use super::shape::{BLACK, EMPTY, OFF, OFF_BOARD, WHITE};
 use super::weights::Weights;
@@ -234,10 +235,10 @@ fn ring_digit(code: u8, c: usize) -> u32 {
     }
 }
 
-impl OnyxPlayout {
+impl PlayoutPolicy for OnyxPlayout {
     /// The policy for Onyx games on `topo` with `weights` at `temperature`
     /// (above 0); `None` for another board or weights of another ring.
-    pub fn new(
+    fn new(
         weights: &'static Weights,
         temperature: f32,
         topo: &'static Topology,
@@ -263,14 +264,12 @@ impl OnyxPlayout {
         })
     }
 
-    /// Whether this policy is the one for `weights` at `temperature` on
-    /// `topo`.
-    pub fn fits(&self, weights: &Weights, temperature: f32, topo: &Topology) -> bool {
-        std::ptr::eq(self.weights, weights)
-            && self.temperature == temperature
-            && std::ptr::eq(self.topo, topo)
+    fn made_for(&self) -> (&'static Weights, f32, &'static Topology) {
+        (self.weights, self.temperature, self.topo)
     }
+}
 
+impl OnyxPlayout {
     /// Stones a stone of colour `c` (0 Black) on the empty `point` captures
     /// divided by 2 (squares it captures in), as the rules' captures.
     #[inline]
@@ -666,7 +665,9 @@ mod tests {
             let mut game = start(8, false);
             with_game!(&mut game, g => g.pattern_playout(&mut rng, weights, temperature, &mut policies));
             let policy = policies.onyx.as_ref().expect("the Onyx policy");
-            assert!(policy.fits(weights, temperature, with_game!(&game, g => g.topology())));
+            let (w, t, topo) = policy.made_for();
+            assert!(std::ptr::eq(w, weights) && t == temperature);
+            assert!(std::ptr::eq(topo, with_game!(&game, g => g.topology())));
             assert!(policies.stones.is_none());
         }
     }

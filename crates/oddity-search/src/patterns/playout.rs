@@ -32,6 +32,7 @@ use oddity_rules::moves::Colour;
 use oddity_rules::random::{Rng, next_u64};
 use oddity_rules::topology::{Cell, Topology};
 
+use super::PlayoutPolicy;
 use super::shape::{BLACK, EMPTY, Layout, OFF, OFF_BOARD, WHITE};
 use super::weights::Weights;
 
@@ -126,10 +127,10 @@ fn digit(colour: Colour) -> u32 {
     }
 }
 
-impl PatternPlayout {
+impl PlayoutPolicy for PatternPlayout {
     /// The policy for games on `topo` with `weights` at `temperature`
     /// (above 0); `None` for a board without patterns.
-    pub fn new(
+    fn new(
         weights: &'static Weights,
         temperature: f32,
         topo: &'static Topology,
@@ -154,14 +155,12 @@ impl PatternPlayout {
         })
     }
 
-    /// Whether this policy is the one for `weights` at `temperature` on
-    /// `topo`.
-    pub fn fits(&self, weights: &Weights, temperature: f32, topo: &Topology) -> bool {
-        std::ptr::eq(self.weights, weights)
-            && self.temperature == temperature
-            && std::ptr::eq(self.topo, topo)
+    fn made_for(&self) -> (&'static Weights, f32, &'static Topology) {
+        (self.weights, self.temperature, self.topo)
     }
+}
 
+impl PatternPlayout {
     /// The weights of a stone of `colour` on the empty `cell` when the
     /// colour is not the mover's, then when it is.
     #[inline]
