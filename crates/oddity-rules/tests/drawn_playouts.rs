@@ -249,10 +249,6 @@ fn first_stones_follow_the_weights<const W: usize>(
 ) {
     let legal = legal_first_stones(start);
     let mover = start.to_move();
-    let total: f64 = legal
-        .iter()
-        .map(|s| weigh(s.cell.index(), s.colour, mover))
-        .sum();
     let mut counts = vec![0u32; legal.len()];
     let mut rng = rng_from_seed(seed);
     let mut policy = Logged {
@@ -268,8 +264,17 @@ fn first_stones_follow_the_weights<const W: usize>(
             .unwrap_or_else(|| panic!("illegal first stone {cell} {colour:?}"));
         counts[k] += 1;
     }
-    for (s, &n) in legal.iter().zip(&counts) {
-        let p = weigh(s.cell.index(), s.colour, mover) / total;
+    counts_follow_the_weights(&legal, &counts, |s| weigh(s.cell.index(), s.colour, mover));
+}
+
+/// Each of `stones` was drawn `counts` times as often as its share of the
+/// total weight says: within 6 standard deviations (a fixed seed, and a
+/// margin no correct draw comes near).
+fn counts_follow_the_weights(stones: &[Stone], counts: &[u32], weight: impl Fn(&Stone) -> f64) {
+    let total: f64 = stones.iter().map(&weight).sum();
+    let samples: u32 = counts.iter().sum();
+    for (s, &n) in stones.iter().zip(counts) {
+        let p = weight(s) / total;
         let expected = p * f64::from(samples);
         let sd = (expected * (1.0 - p)).sqrt();
         assert!(
@@ -439,19 +444,7 @@ fn odd_stones_follow_the_weights<const W: usize>(start: &OddGame<W>, samples: u3
         counts[k] += 1;
     }
     let mover = start.to_move();
-    let total: f64 = empty
-        .iter()
-        .map(|s| skewed(s.cell.index(), s.colour, mover))
-        .sum();
-    for (s, &n) in empty.iter().zip(&counts) {
-        let p = skewed(s.cell.index(), s.colour, mover) / total;
-        let expected = p * f64::from(samples);
-        let sd = (expected * (1.0 - p)).sqrt();
-        assert!(
-            (f64::from(n) - expected).abs() <= 6.0 * sd + 1.0,
-            "{s:?}: {n} draws, {expected:.1} expected"
-        );
-    }
+    counts_follow_the_weights(&empty, &counts, |s| skewed(s.cell.index(), s.colour, mover));
 }
 
 #[test]

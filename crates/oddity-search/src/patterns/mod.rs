@@ -5,6 +5,7 @@
 //! `docs/patterns.md` describes the features, the data and weights files
 //! and how the built-in weights were made.
 
+mod draw;
 mod features;
 mod fit;
 mod onyx;

@@ -27,10 +27,11 @@ use std::sync::{Mutex, OnceLock};
 use oddity_rules::game::Game;
 use oddity_rules::moves::Colour;
 use oddity_rules::onyx::{OnyxGame, PointDraw};
-use oddity_rules::random::{Rng, next_u64};
+use oddity_rules::random::Rng;
 use oddity_rules::topology::{BoardKind, Cell, Topology};
 
 use super::PlayoutPolicy;
+use super::draw::weighted_leaf;
 use super::onyx::{CAPTURE as CAPTURE_VALUES, ONYX_RING, OnyxLayout, PLACES, canonical};
 use super::shape::{BLACK, EMPTY, OFF, OFF_BOARD, WHITE};
 use super::weights::Weights;
@@ -413,39 +414,7 @@ impl<const W: usize> PointDraw<W> for OnyxPlayout {
     fn draw(&mut self, game: &OnyxGame<W>, rng: &mut Rng) -> Option<usize> {
         self.refresh(game);
         let m = game.to_move().index();
-        let blocks = &self.blocks[m];
-        // Four running sums, not one chain of additions.
-        let mut lanes = [0.0f32; 4];
-        for chunk in blocks.chunks(4) {
-            for (lane, &s) in lanes.iter_mut().zip(chunk) {
-                *lane += s;
-            }
-        }
-        let total = (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]);
-        if total <= 0.0 {
-            return None;
-        }
-        let mut r = (next_u64(rng) >> 40) as f32 * (1.0 / (1u32 << 24) as f32) * total;
-        // Rounding may carry `r` past the last block or leaf: the last one
-        // with weight is taken then.
-        let mut block = blocks.iter().rposition(|&s| s > 0.0)?;
-        for (b, &s) in blocks.iter().enumerate() {
-            if r < s {
-                block = b;
-                break;
-            }
-            r -= s;
-        }
-        let leaves = &self.leaves[m][block * BLOCK..(block + 1) * BLOCK];
-        let mut leaf = leaves.iter().rposition(|&w| w > 0.0)?;
-        for (k, &w) in leaves.iter().enumerate() {
-            if r < w {
-                leaf = k;
-                break;
-            }
-            r -= w;
-        }
-        Some(block * BLOCK + leaf)
+        weighted_leaf(&self.blocks[m], &self.leaves[m], rng)
     }
 }
 

@@ -29,10 +29,11 @@ use std::sync::{Mutex, OnceLock};
 use oddity_rules::drawn::{DrawnBoard, StoneDraw};
 use oddity_rules::game::Game;
 use oddity_rules::moves::Colour;
-use oddity_rules::random::{Rng, next_u64};
+use oddity_rules::random::Rng;
 use oddity_rules::topology::{Cell, Topology};
 
 use super::PlayoutPolicy;
+use super::draw::weighted_leaf;
 use super::shape::{BLACK, EMPTY, Layout, OFF, OFF_BOARD, WHITE};
 use super::weights::Weights;
 
@@ -310,32 +311,7 @@ impl<B: DrawnBoard> StoneDraw<B> for PatternPlayout {
 
     fn draw(&self, board: &B, rng: &mut Rng) -> Option<(usize, Colour)> {
         let m = board.game().to_move().index();
-        let blocks = &self.blocks[m];
-        let total: f32 = blocks.iter().sum();
-        if total <= 0.0 {
-            return None;
-        }
-        let mut r = (next_u64(rng) >> 40) as f32 * (1.0 / (1u32 << 24) as f32) * total;
-        // Rounding may carry `r` past the last block or leaf: the last one
-        // with weight is taken then.
-        let mut block = blocks.iter().rposition(|&s| s > 0.0)?;
-        for (b, &s) in blocks.iter().enumerate() {
-            if r < s {
-                block = b;
-                break;
-            }
-            r -= s;
-        }
-        let leaves = &self.leaves[m][block * BLOCK..(block + 1) * BLOCK];
-        let mut leaf = leaves.iter().rposition(|&w| w > 0.0)?;
-        for (k, &w) in leaves.iter().enumerate() {
-            if r < w {
-                leaf = k;
-                break;
-            }
-            r -= w;
-        }
-        let i = block * BLOCK + leaf;
+        let i = weighted_leaf(&self.blocks[m], &self.leaves[m], rng)?;
         let colour = if i & 1 == 0 {
             Colour::Black
         } else {
