@@ -30,9 +30,9 @@ use oddity_rules::onyx::{OnyxGame, PointDraw};
 use oddity_rules::random::Rng;
 use oddity_rules::topology::{BoardKind, Cell, Topology};
 
-use super::PlayoutPolicy;
 use super::draw::weighted_leaf;
 use super::onyx::{CAPTURE as CAPTURE_VALUES, ONYX_RING, OnyxLayout, PLACES, canonical};
+use super::policy::PlayoutPolicy;
 use super::shape::{BLACK, EMPTY, OFF, OFF_BOARD, WHITE};
 use super::weights::Weights;
 

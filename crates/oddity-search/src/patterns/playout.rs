@@ -32,8 +32,8 @@ use oddity_rules::moves::Colour;
 use oddity_rules::random::Rng;
 use oddity_rules::topology::{Cell, Topology};
 
-use super::PlayoutPolicy;
 use super::draw::weighted_leaf;
+use super::policy::PlayoutPolicy;
 use super::shape::{BLACK, EMPTY, Layout, OFF, OFF_BOARD, WHITE};
 use super::weights::Weights;
 
