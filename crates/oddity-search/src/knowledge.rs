@@ -237,10 +237,7 @@ pub trait Knowledge: Game {
         weights: &'static Weights,
         temperature: f32,
         policy: &mut PlayoutPolicies,
-    ) -> Colour {
-        let _ = (weights, temperature, policy);
-        self.playout(rng)
-    }
+    ) -> Colour;
 
     /// Onyx: whether the mover's stone on `cell` captures or prevents a
     /// capture. False in the other games.

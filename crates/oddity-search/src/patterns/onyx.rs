@@ -37,11 +37,9 @@
 //! makes touches: 0, 1 or both). The linked stones are of one colour, not
 //! neighbours and in different groups.
 
-use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
-
 use oddity_rules::game::Game;
 use oddity_rules::moves::{Action, Colour};
+use oddity_rules::tables::built_once;
 use oddity_rules::topology::{BoardKind, Cell, Topology};
 
 use super::features::{DISTANCE, Features, GROUPS, NONE};
@@ -77,15 +75,8 @@ pub struct OnyxLayout {
 
 impl OnyxLayout {
     pub fn get(topo: &'static Topology) -> &'static OnyxLayout {
-        static CACHE: OnceLock<Mutex<HashMap<usize, &'static OnyxLayout>>> = OnceLock::new();
         debug_assert_eq!(topo.kind, BoardKind::Onyx);
-        let mut cache = CACHE
-            .get_or_init(Default::default)
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        cache
-            .entry(topo.size)
-            .or_insert_with(|| Box::leak(Box::new(OnyxLayout::build(topo))))
+        built_once(topo, || OnyxLayout::build(topo))
     }
 
     fn build(topo: &Topology) -> OnyxLayout {

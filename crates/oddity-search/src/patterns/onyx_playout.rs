@@ -28,6 +28,7 @@ use oddity_rules::game::Game;
 use oddity_rules::moves::Colour;
 use oddity_rules::onyx::{OnyxGame, PointDraw};
 use oddity_rules::random::Rng;
+use oddity_rules::tables::built_once;
 use oddity_rules::topology::{BoardKind, Cell, Topology};
 
 use super::draw::weighted_leaf;
@@ -106,14 +107,7 @@ struct Reach {
 
 impl Reach {
     fn get(topo: &'static Topology, layout: &OnyxLayout) -> &'static Reach {
-        static CACHE: OnceLock<Mutex<HashMap<usize, &'static Reach>>> = OnceLock::new();
-        let mut cache = CACHE
-            .get_or_init(Default::default)
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        cache
-            .entry(topo.size)
-            .or_insert_with(|| Box::leak(Box::new(Reach::build(topo, layout))))
+        built_once(topo, || Reach::build(topo, layout))
     }
 
     fn build(topo: &Topology, layout: &OnyxLayout) -> Reach {

@@ -10,9 +10,7 @@
 //! the hexagon: turns by one place and mirrors. Onyx has rings of its own
 //! (`onyx.rs`).
 
-use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
-
+use oddity_rules::tables::built_once;
 use oddity_rules::topology::{BoardKind, Cell, Topology};
 
 /// A ring point off the board.
@@ -68,18 +66,8 @@ impl Layout {
     /// The shared layout of a board, built once; `None` for Onyx boards
     /// (`onyx.rs`).
     pub fn get(topo: &'static Topology) -> Option<&'static Layout> {
-        static CACHE: OnceLock<Mutex<HashMap<(BoardKind, usize), &'static Layout>>> =
-            OnceLock::new();
         let (offsets, step) = ring_of(topo.kind)?;
-        let mut cache = CACHE
-            .get_or_init(Default::default)
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        Some(
-            *cache
-                .entry((topo.kind, topo.size))
-                .or_insert_with(|| Box::leak(Box::new(Layout::build(topo, offsets, step)))),
-        )
+        Some(built_once(topo, || Layout::build(topo, offsets, step)))
     }
 
     fn build(topo: &Topology, offsets: &[(isize, isize)], step: usize) -> Layout {
