@@ -370,6 +370,8 @@ def balance_note(d):
             even = " or ".join(str(x) for x in side5["even_min_groups"])
             if f"smallest group {even}" not in note():
                 fail(f"no closest-to-even suggestion ({even}) in {note()!r}")
+        elif "No smallest group comes out even" not in note():
+            fail(f"no word that no smallest group is even in {note()!r}")
     d.find_element(By.ID, "min-group").clear()
     shot_at(d, "balance-note", "gui-balance-note.png")
     Select(d.find_element(By.ID, "game")).select_by_value("onyx")

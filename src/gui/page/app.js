@@ -640,6 +640,8 @@ function balanceNote() {
     note = notes.find((b) => b.min_group === m);
     if (board && board.even_min_groups.length) {
       even = ` Closest to even on this side: smallest group ${board.even_min_groups.join(" or ")}.`;
+    } else if (notes.length) {
+      even = " No smallest group comes out even on this side.";
     }
   } else if (game.has_start_options) {
     note = notes.find((b) => b.open_start === $("open-start").checked && b.swap === $("swap-rule").checked);
