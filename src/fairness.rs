@@ -204,13 +204,21 @@ pub fn standings<'a>(findings: &'a [Finding], game: &str, size: usize) -> Vec<&'
 }
 
 /// Of a game and size, the rule variants closest to even: among those
-/// whose standing is not decided for either player, the ones whose first
-/// player's share is nearest one half. Empty where every variant is proven
-/// or decided.
+/// whose standing is not decided for either player, the ones played at
+/// the strongest level (weak play brings large boards near one half by
+/// chance), and of those the ones whose first player's share is nearest
+/// one half. Empty where every variant is proven or decided.
 pub fn closest_to_even<'a>(findings: &'a [Finding], game: &str, size: usize) -> Vec<&'a Finding> {
-    let open: Vec<&Finding> = standings(findings, game, size)
+    let undecided: Vec<&Finding> = standings(findings, game, size)
         .into_iter()
         .filter(|f| !f.proven() && f.verdict() == Verdict::Unclear)
+        .collect();
+    let Some(strongest) = undecided.iter().map(|f| f.seconds()).max_by(f64::total_cmp) else {
+        return Vec::new();
+    };
+    let open: Vec<&Finding> = undecided
+        .into_iter()
+        .filter(|f| f.seconds() == strongest)
         .collect();
     let distance = |f: &Finding| (f.share - 0.5).abs();
     let Some(best) = open.iter().map(|f| distance(f)).min_by(f64::total_cmp) else {
@@ -362,6 +370,26 @@ mod tests {
         );
         assert!(
             help.contains("the default m = 5: first player 63% of 110 games at 0.2 s"),
+            "{help}"
+        );
+    }
+
+    #[test]
+    fn a_stronger_level_outranks_a_nearer_share_at_a_weaker_one() {
+        let all = vec![
+            finding(8, 6, "0.05", 50, 50),
+            finding(8, 8, "0.2", 54, 46),
+            finding(8, 14, "0.2", 49, 51),
+            finding(8, 16, "0.05", 56, 31),
+        ];
+        let even: Vec<Option<usize>> = closest_to_even(&all, "odd", 8)
+            .iter()
+            .map(|f| f.min_group())
+            .collect();
+        assert_eq!(even, vec![Some(14)]);
+        let help = min_group_help(&all);
+        assert!(
+            help.contains("side 8: closest to even m = 14 (first player 49% of 100 games at 0.2 s"),
             "{help}"
         );
     }
