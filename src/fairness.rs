@@ -329,6 +329,13 @@ mod tests {
         }
     }
 
+    fn even_min_groups(all: &[Finding], side: usize) -> Vec<Option<usize>> {
+        closest_to_even(all, "odd", side)
+            .iter()
+            .map(|f| f.min_group())
+            .collect()
+    }
+
     #[test]
     fn the_built_in_summary_reads() {
         assert!(parse(SUMMARY).is_ok());
@@ -358,11 +365,7 @@ mod tests {
         let s = standing(&all, "odd", 5, "min_group=5").unwrap();
         assert_eq!(s.level, "0.2");
         assert_eq!(s.verdict(), Verdict::First);
-        let even: Vec<Option<usize>> = closest_to_even(&all, "odd", 5)
-            .iter()
-            .map(|f| f.min_group())
-            .collect();
-        assert_eq!(even, vec![Some(4), Some(9)]);
+        assert_eq!(even_min_groups(&all, 5), vec![Some(4), Some(9)]);
         let help = min_group_help(&all);
         assert!(
             help.contains("side 5: closest to even m = 4 or 9"),
@@ -382,11 +385,7 @@ mod tests {
             finding(8, 14, "0.2", 49, 51),
             finding(8, 16, "0.05", 56, 31),
         ];
-        let even: Vec<Option<usize>> = closest_to_even(&all, "odd", 8)
-            .iter()
-            .map(|f| f.min_group())
-            .collect();
-        assert_eq!(even, vec![Some(14)]);
+        assert_eq!(even_min_groups(&all, 8), vec![Some(14)]);
         let help = min_group_help(&all);
         assert!(
             help.contains("side 8: closest to even m = 14 (first player 49% of 100 games at 0.2 s"),
