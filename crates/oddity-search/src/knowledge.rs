@@ -44,6 +44,10 @@ pub struct Resolved {
     pub rave: bool,
     pub rave_equiv: f32,
     pub rave_depth: u32,
+    /// Onyx with RAVE: the swap, which has no AMAF statistics, is judged
+    /// until its own visits count by its parent's win rate for the first
+    /// player (the position after the swap mirrors the one before it).
+    pub swap_mirror: bool,
     pub priors: bool,
     pub prior_weight: f32,
     /// Priors from the learned patterns ([`crate::patterns`]) instead of
@@ -71,6 +75,7 @@ pub fn defaults(kind: GameKind) -> Resolved {
         rave: true,
         rave_equiv: 1000.0,
         rave_depth: u32::MAX,
+        swap_mirror: true,
         priors: true,
         prior_weight: 4.0,
         patterns: false,

@@ -30,6 +30,7 @@ fn tree_config(kind: GameKind, params: &SearchParams) -> TreeConfig {
         rave: r.rave,
         rave_equiv: r.rave_equiv,
         rave_depth: r.rave_depth,
+        swap_mirror: r.swap_mirror,
         leaf_playouts: r.leaf_playouts.max(1),
         smart_playouts: r.playouts,
         pattern_temperature: r.pattern_temperature,

@@ -25,6 +25,9 @@ pub struct Tuning {
     /// AMAF statistics are kept for the children of the first this many
     /// nodes of each iteration's path (the root is the first).
     pub rave_depth: Option<u32>,
+    /// Onyx with RAVE: the swap is judged by its parent's win rate for the
+    /// first player until its own visits count.
+    pub swap_mirror: Option<bool>,
     /// Priors from game knowledge (move ordering and progressive bias).
     pub priors: Option<bool>,
     /// Progressive-bias weight, in playouts won by a child with prior 1.
@@ -66,10 +69,11 @@ pub struct Tuning {
 }
 
 /// The names [`Tuning::set`] accepts, in listing order.
-pub const NAMES: [&str; 18] = [
+pub const NAMES: [&str; 19] = [
     "rave",
     "rave_equiv",
     "rave_depth",
+    "swap_mirror",
     "priors",
     "prior_weight",
     "patterns",
@@ -148,6 +152,7 @@ impl Tuning {
             "rave_depth" => {
                 self.rave_depth = parse_number(value, 1.0, 1e6)?.map(|x| x.round() as u32);
             }
+            "swap_mirror" => self.swap_mirror = parse_switch(value)?,
             "priors" => self.priors = parse_switch(value)?,
             "prior_weight" => self.prior_weight = parse_number(value, 0.0, 1e6)?,
             "patterns" => self.patterns = parse_switch(value)?,
@@ -192,6 +197,7 @@ impl Tuning {
             "rave" => show_switch(self.rave),
             "rave_equiv" => show(self.rave_equiv),
             "rave_depth" => show(self.rave_depth),
+            "swap_mirror" => show_switch(self.swap_mirror),
             "priors" => show_switch(self.priors),
             "prior_weight" => show(self.prior_weight),
             "patterns" => show_switch(self.patterns),
@@ -233,6 +239,7 @@ impl Tuning {
         match policy {
             Policy::Plain => Resolved {
                 rave: false,
+                swap_mirror: false,
                 priors: false,
                 patterns: false,
                 playouts: false,
@@ -246,6 +253,7 @@ impl Tuning {
                 rave: self.rave.unwrap_or(d.rave),
                 rave_equiv: self.rave_equiv.unwrap_or(d.rave_equiv),
                 rave_depth: self.rave_depth.unwrap_or(d.rave_depth),
+                swap_mirror: self.swap_mirror.unwrap_or(d.swap_mirror),
                 // The learned priors go through the same hook.
                 priors: patterns || self.priors.unwrap_or(d.priors) && knowledge::has_priors(kind),
                 patterns,

@@ -488,3 +488,35 @@ fn several_playouts_per_leaf_count_as_visits() {
         assert!((0.0..=1.0).contains(&r.root_value));
     }
 }
+
+/// Open Onyx 4: each of these first stones wins for Black without the swap
+/// (docs/solved.md), and the board with the swap is a second-player win,
+/// so after any of them the swap is White's only winning reply. The swap
+/// puts no stone of its own, so it has no AMAF statistics: judged by its
+/// mirror (its parent's rate for Black) the search finds it with every
+/// seed; judged by its own playouts alone (`swap_mirror=off`) it finds it
+/// in 4 of the 15 searches. (After the other winning first stones, A2, D2
+/// and D3, the search misjudges White's replies at these visits either way.)
+#[test]
+fn onyx_swaps_a_winning_first_stone() {
+    let rules = Rules {
+        open_start: true,
+        ..Rules::default()
+    };
+    let spec = GameSpec::new(GameKind::Onyx, 4, rules).unwrap();
+    let mut found_without_mirror = 0;
+    for first in ["C2", "A3", "B3"] {
+        let record = GameRecord::replay(AnyGame::new(&spec), &[first]).unwrap();
+        let swap = record.position().parse_turn("swap").unwrap();
+        for seed in 1..=5 {
+            let report = search(&record, params(1, seed), visits(5000));
+            assert_eq!(report.best, Some(swap), "after {first}, seed {seed}");
+            let mut without = params(1, seed);
+            without.tuning.set("swap_mirror", "off").unwrap();
+            if search(&record, without, visits(5000)).best == Some(swap) {
+                found_without_mirror += 1;
+            }
+        }
+    }
+    assert!(found_without_mirror <= 7, "{found_without_mirror} of 15");
+}

@@ -46,6 +46,9 @@ pub(crate) struct TreeConfig {
     pub(crate) rave_equiv: f32,
     /// AMAF is kept below the first this many nodes of a path.
     pub(crate) rave_depth: u32,
+    /// With `rave`: the swap, which has no AMAF statistics, takes its
+    /// parent's playouts and the first player's wins in them instead.
+    pub(crate) swap_mirror: bool,
     /// Playouts per leaf reached (at least 1): each counts as a visit.
     pub(crate) leaf_playouts: u32,
     /// [`crate::knowledge::Knowledge::policy_playout`] instead of the rules' random playout.
@@ -252,8 +255,20 @@ impl<G: Knowledge> Tree<G> {
                     w.root_first = first;
                 }
                 let parent_visits = node.visits() + w.pending_visits;
-                let child =
-                    self.select_root(parent_visits, first, n, mover, &w.root_delta, &w.root_amaf);
+                // The root's wins count for its side to move.
+                let mirror = (
+                    parent_visits,
+                    parent_visits.saturating_sub(node.wins() + w.pending_wins),
+                );
+                let child = self.select_root(
+                    parent_visits,
+                    mirror,
+                    first,
+                    n,
+                    mover,
+                    &w.root_delta,
+                    &w.root_amaf,
+                );
                 let k = (child - first) as usize;
                 if w.root_delta[k].0 == 0 {
                     w.touched.push(k as u32);
@@ -262,7 +277,7 @@ impl<G: Knowledge> Tree<G> {
                 own_pending = w.root_delta[k].0;
                 child
             } else {
-                let child = self.select(node.visits(), first, n, mover);
+                let child = self.select(node, first, n, mover);
                 self.node(child).visits.fetch_add(1, Relaxed);
                 own_pending = 0;
                 child
@@ -557,7 +572,8 @@ impl<G: Knowledge> Tree<G> {
         last
     }
 
-    /// UCT selection among the children `first..first + n` for `mover`.
+    /// UCT selection among the children `first..first + n` of `parent` for
+    /// `mover`.
     ///
     /// `w/n + e/sqrt(n)` is computed as `(w * r + e) * r` with
     /// `r = 1/sqrt(n)` from a table for small `n`, so a child costs two
@@ -565,19 +581,20 @@ impl<G: Knowledge> Tree<G> {
     /// Four independent running maxima break the loop's dependency chain;
     /// ties go to the lowest index, as in a plain scan.
     #[inline]
-    fn select(&self, parent_visits: u32, first: u32, n: u32, mover: Colour) -> u32 {
+    fn select(&self, parent: &Node, first: u32, n: u32, mover: Colour) -> u32 {
+        let v = parent.visits();
+        // A node's wins count for the seat that chose it.
+        let m = (v, parent.wins());
         match (self.config.priors, self.config.rave) {
-            (true, true) => {
-                self.select_with::<true, false, true>(parent_visits, first, n, mover, &[], &[])
-            }
+            (true, true) => self.select_with::<true, false, true>(v, m, first, n, mover, &[], &[]),
             (true, false) => {
-                self.select_with::<true, false, false>(parent_visits, first, n, mover, &[], &[])
+                self.select_with::<true, false, false>(v, m, first, n, mover, &[], &[])
             }
             (false, true) => {
-                self.select_with::<false, false, true>(parent_visits, first, n, mover, &[], &[])
+                self.select_with::<false, false, true>(v, m, first, n, mover, &[], &[])
             }
             (false, false) => {
-                self.select_with::<false, false, false>(parent_visits, first, n, mover, &[], &[])
+                self.select_with::<false, false, false>(v, m, first, n, mover, &[], &[])
             }
         }
     }
@@ -585,35 +602,34 @@ impl<G: Knowledge> Tree<G> {
     /// [`Self::select`] at the root, adding the thread's pending counts
     /// (visits and wins, and AMAF when RAVE is on).
     #[inline]
+    #[allow(clippy::too_many_arguments)]
     fn select_root(
         &self,
         parent_visits: u32,
+        mirror: (u32, u32),
         first: u32,
         n: u32,
         mover: Colour,
         deltas: &[(u32, u32)],
         amaf: &[(u32, u32)],
     ) -> u32 {
+        let (v, m, d, a) = (parent_visits, mirror, deltas, amaf);
         match (self.config.priors, self.config.rave) {
-            (true, true) => {
-                self.select_with::<true, true, true>(parent_visits, first, n, mover, deltas, amaf)
-            }
-            (true, false) => {
-                self.select_with::<true, true, false>(parent_visits, first, n, mover, deltas, amaf)
-            }
-            (false, true) => {
-                self.select_with::<false, true, true>(parent_visits, first, n, mover, deltas, amaf)
-            }
-            (false, false) => {
-                self.select_with::<false, true, false>(parent_visits, first, n, mover, deltas, amaf)
-            }
+            (true, true) => self.select_with::<true, true, true>(v, m, first, n, mover, d, a),
+            (true, false) => self.select_with::<true, true, false>(v, m, first, n, mover, d, a),
+            (false, true) => self.select_with::<false, true, true>(v, m, first, n, mover, d, a),
+            (false, false) => self.select_with::<false, true, false>(v, m, first, n, mover, d, a),
         }
     }
 
+    /// `mirror`: the parent's playouts and the wins in them of the seat
+    /// that chose it, which stand in for the swap's AMAF statistics.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn select_with<const BIAS: bool, const DELTA: bool, const RAVE: bool>(
         &self,
         parent_visits: u32,
+        mirror: (u32, u32),
         first: u32,
         n: u32,
         mover: Colour,
@@ -627,6 +643,7 @@ impl<G: Knowledge> Tree<G> {
         let table: &[f32; RSQRT_TABLE] = &RSQRT;
         let kids = self.arena.slice(first, n);
         let mine = 1 + mover as u8;
+        let swap_mirror = self.config.swap_mirror;
         // The score of child `k`, or `Err` to take it at once (unvisited or
         // a proven win) or `None` to skip it (a proven loss).
         let score = |c: &Node, k: usize| -> Result<Option<f32>, ()> {
@@ -645,6 +662,13 @@ impl<G: Knowledge> Tree<G> {
                 if DELTA && let Some(&(v, w)) = amaf_deltas.get(k) {
                     av += v;
                     aw += w;
+                }
+                // The swap puts no stone of its own on a cell, so it has no
+                // AMAF statistics; the position after it is the parent's
+                // mirrored with the seats exchanged, so the first player's
+                // rate there is a sample of the swapper's.
+                if av == 0 && swap_mirror && c.action() == Action::SWAP {
+                    (av, aw) = mirror;
                 }
                 if visits == 0 && av == 0 {
                     return Err(());
@@ -737,7 +761,7 @@ impl<G: Knowledge> Tree<G> {
                 return depth;
             }
             let mover = game.to_move();
-            idx = self.select(node.visits(), kids.start, kids.len() as u32, mover);
+            idx = self.select(node, kids.start, kids.len() as u32, mover);
             game.apply(self.node(idx).action());
             depth += 1;
         }
@@ -762,7 +786,7 @@ impl<G: Knowledge> Tree<G> {
                 break;
             }
             let mover = game.to_move();
-            idx = self.select(node.visits(), kids.start, kids.len() as u32, mover);
+            idx = self.select(node, kids.start, kids.len() as u32, mover);
             game.apply(self.node(idx).action());
             w.path.push((idx, mover));
         }
@@ -880,6 +904,7 @@ mod tests {
             rave: true,
             rave_equiv: 1000.0,
             rave_depth: u32::MAX,
+            swap_mirror: true,
             leaf_playouts: 1,
             reply_percent: 0,
             bridge_replies: false,
