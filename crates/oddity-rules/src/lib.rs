@@ -1,7 +1,8 @@
 //! The rules of Xodd, Yodd, Odd and Onyx: boards, bitboards, positions,
 //! move tokens, game records and perft. Knows nothing of search or protocol.
 //!
-//! Layers, lowest first: `topology` (cells, names, neighbours, symmetries,
+//! Layers, lowest first: `once_map` (what is built once per board and
+//! kept), `topology` (cells, names, neighbours, symmetries,
 //! and the geometry pictures are drawn from), `bitboard` and `tables`;
 //! `kind` and `moves` (games by name, actions, turns, tokens); `game` (the
 //! `Game` trait and specs); the games `parity`, `odd` and `onyx`; then
@@ -41,6 +42,7 @@ pub mod game;
 pub mod kind;
 pub mod moves;
 pub mod odd;
+pub mod once_map;
 pub mod onyx;
 pub mod parity;
 pub mod perft;

@@ -2,10 +2,9 @@
 //! shift-based neighbourhood expansion for the grid boards.
 
 use std::any::{Any, TypeId};
-use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
 
 use crate::bitboard::Bitboard;
+use crate::once_map::OnceMap;
 use crate::topology::{BoardKind, Cell, Topology};
 
 /// A cell index beyond every board, used as padding.
@@ -21,22 +20,12 @@ pub fn built_once<T: Any + Send + Sync>(
     topo: &'static Topology,
     build: impl FnOnce() -> T,
 ) -> &'static T {
-    type Cache = HashMap<(TypeId, BoardKind, usize), &'static (dyn Any + Send + Sync)>;
-    static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
+    static BUILT: OnceMap<(TypeId, BoardKind, usize), dyn Any + Send + Sync> = OnceMap::new();
     let key = (TypeId::of::<T>(), topo.kind, topo.size);
-    let lock = || {
-        CACHE
-            .get_or_init(Default::default)
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-    };
-    let found = lock().get(&key).copied();
-    // Built without the lock held: one board's tables may build another's.
-    let entry = found.unwrap_or_else(|| {
-        let built: &'static T = Box::leak(Box::new(build()));
-        *lock().entry(key).or_insert(built)
-    });
-    entry.downcast_ref::<T>().expect("cache keyed by type")
+    BUILT
+        .get_or_build(key, || Box::new(build()))
+        .downcast_ref::<T>()
+        .expect("cache keyed by type")
 }
 
 #[derive(Debug)]

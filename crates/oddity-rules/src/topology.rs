@@ -8,7 +8,8 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::{Mutex, OnceLock};
+
+use crate::once_map::OnceMap;
 
 /// A cell (point) of a board, as its bit index.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
@@ -106,15 +107,8 @@ impl Topology {
         if size < lo || size > hi {
             return Err(SizeError { kind, size });
         }
-        static CACHE: OnceLock<Mutex<HashMap<(BoardKind, usize), &'static Topology>>> =
-            OnceLock::new();
-        let mut cache = CACHE
-            .get_or_init(Default::default)
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        Ok(*cache
-            .entry((kind, size))
-            .or_insert_with(|| Box::leak(Box::new(Topology::build(kind, size)))))
+        static BUILT: OnceMap<(BoardKind, usize), Topology> = OnceMap::new();
+        Ok(BUILT.get_or_build((kind, size), || Box::new(Topology::build(kind, size))))
     }
 
     fn build(kind: BoardKind, n: usize) -> Topology {

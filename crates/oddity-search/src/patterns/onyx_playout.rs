@@ -21,11 +21,9 @@
 //! (`--param pattern_temperature`). The gamma tables and the reach of each
 //! board are built once and shared by every search thread.
 
-use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
-
 use oddity_rules::game::Game;
 use oddity_rules::moves::Colour;
+use oddity_rules::once_map::OnceMap;
 use oddity_rules::onyx::{OnyxGame, PointDraw};
 use oddity_rules::random::Rng;
 use oddity_rules::tables::built_once;
@@ -60,14 +58,9 @@ struct Gammas {
 impl Gammas {
     /// The shared tables of `weights` at `temperature`.
     fn get(weights: &'static Weights, temperature: f32) -> &'static Gammas {
-        type Key = (usize, u32);
-        static CACHE: OnceLock<Mutex<HashMap<Key, &'static Gammas>>> = OnceLock::new();
+        static BUILT: OnceMap<(usize, u32), Gammas> = OnceMap::new();
         let key = (weights as *const Weights as usize, temperature.to_bits());
-        let mut cache = CACHE
-            .get_or_init(Default::default)
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        cache.entry(key).or_insert_with(|| {
+        BUILT.get_or_build(key, || {
             let power = 1.0 / f64::from(temperature);
             let gamma =
                 |group: usize, v: u32| weights.gamma(weights.index(group, v)).powf(power) as f32;
@@ -79,10 +72,10 @@ impl Gammas {
                     )
                 })
                 .collect();
-            Box::leak(Box::new(Gammas {
+            Box::new(Gammas {
                 shape,
                 capture: std::array::from_fn(|v| gamma(CAPTURE, v as u32)),
-            }))
+            })
         })
     }
 }

@@ -23,12 +23,10 @@
 //! stone of the mover's colour and of the other) are built once per board,
 //! weights and temperature and shared by every search thread.
 
-use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
-
 use oddity_rules::drawn::{DrawnBoard, StoneDraw};
 use oddity_rules::game::Game;
 use oddity_rules::moves::Colour;
+use oddity_rules::once_map::OnceMap;
 use oddity_rules::random::Rng;
 use oddity_rules::topology::{Cell, Topology};
 
@@ -64,18 +62,13 @@ impl Gammas {
         layout: &'static Layout,
         temperature: f32,
     ) -> &'static Gammas {
-        type Key = (usize, usize, u32);
-        static CACHE: OnceLock<Mutex<HashMap<Key, &'static Gammas>>> = OnceLock::new();
+        static BUILT: OnceMap<(usize, usize, u32), Gammas> = OnceMap::new();
         let key = (
             weights as *const Weights as usize,
             layout as *const Layout as usize,
             temperature.to_bits(),
         );
-        let mut cache = CACHE
-            .get_or_init(Default::default)
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        cache.entry(key).or_insert_with(|| {
+        BUILT.get_or_build(key, || {
             let power = 1.0 / f64::from(temperature);
             let gamma =
                 |group: usize, v: u32| weights.gamma(weights.index(group, v)).powf(power) as f32;
@@ -86,11 +79,11 @@ impl Gammas {
                     [gamma(SHAPE, canon * 2), gamma(SHAPE, canon * 2 + 1)]
                 })
                 .collect();
-            Box::leak(Box::new(Gammas {
+            Box::new(Gammas {
                 shape,
                 joins: std::array::from_fn(|v| gamma(JOINS, v as u32)),
                 touches: std::array::from_fn(|v| gamma(TOUCHES, v as u32)),
-            }))
+            })
         })
     }
 }
