@@ -1,8 +1,8 @@
 //! The rules of Xodd, Yodd, Odd and Onyx: boards, bitboards, positions,
 //! move tokens, game records and perft. Knows nothing of search or protocol.
 //!
-//! Layers, lowest first: `once_map` (what is built once per board and
-//! kept), `topology` (cells, names, neighbours, symmetries,
+//! Layers, lowest first: `once_map` (what is built once and kept: per
+//! board, per weights file), `topology` (cells, names, neighbours, symmetries,
 //! and the geometry pictures are drawn from), `bitboard` and `tables`;
 //! `kind` and `moves` (games by name, actions, turns, tokens); `game` (the
 //! `Game` trait and specs); the games `parity`, `odd` and `onyx`; then
