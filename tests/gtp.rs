@@ -237,6 +237,10 @@ fn params_and_description() {
     }
     e.ok("oddity-param visits 50");
     e.ok("oddity-param ponder on");
+    assert!(e.ok("oddity-param").lines().any(|l| l == "time_use full"));
+    e.ok("oddity-param time_use cautious");
+    assert!(e.ok("oddity-param").contains("time_use cautious"));
+    assert_eq!(e.fails("oddity-param time_use some"), "syntax error");
     e.ok("oddity-param time 0");
     assert!(e.ok("oddity-param").contains("visits 50"));
     e.ok("oddity-param visits auto");

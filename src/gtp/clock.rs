@@ -43,6 +43,7 @@ impl Clock {
         seat: usize,
         moves_played: u32,
         board_cells: u32,
+        style: time::TimeUse,
     ) -> Option<(Duration, Duration)> {
         if !self.enabled {
             return None;
@@ -71,6 +72,7 @@ impl Clock {
             stones,
             moves_played,
             board_cells,
+            style,
         );
         let floor = Duration::from_millis(10);
         Some((plan.target.max(floor), plan.max.max(floor)))
@@ -84,14 +86,14 @@ mod tests {
     #[test]
     fn budgets_never_exceed_what_is_left() {
         let c = Clock::settings(0.0, 1.0, 0);
-        assert_eq!(c.budget(0, 0, 61), None);
+        assert_eq!(c.budget(0, 0, 61, time::TimeUse::Full), None);
         let mut c = Clock::settings(60.0, 0.0, 0);
-        assert!(c.budget(0, 0, 61).unwrap().1 <= Duration::from_secs(20));
+        assert!(c.budget(0, 0, 61, time::TimeUse::Full).unwrap().1 <= Duration::from_secs(20));
         c.left[1] = Some((0.5, 0));
-        assert!(c.budget(1, 0, 61).unwrap().1 < Duration::from_millis(500));
+        assert!(c.budget(1, 0, 61, time::TimeUse::Full).unwrap().1 < Duration::from_millis(500));
         let mut c = Clock::settings(0.0, 10.0, 5);
-        assert!(c.budget(0, 0, 61).unwrap().1 <= Duration::from_secs(2));
+        assert!(c.budget(0, 0, 61, time::TimeUse::Full).unwrap().1 <= Duration::from_secs(2));
         c.left[0] = Some((3.0, 1));
-        assert!(c.budget(0, 0, 61).unwrap().1 < Duration::from_secs(3));
+        assert!(c.budget(0, 0, 61, time::TimeUse::Full).unwrap().1 < Duration::from_secs(3));
     }
 }

@@ -6,6 +6,7 @@
 use std::sync::Arc;
 
 use crate::rules::record::GameRecord;
+use crate::search::time::TimeUse;
 use crate::search::tuning::Tuning;
 use crate::search::{Engine, MoveFilter, Policy, SearchParams};
 use crate::solver::{Solution, SolveLimits};
@@ -37,6 +38,8 @@ pub struct Params {
     pub tuning: Tuning,
     /// Which turns `genmove` chooses among.
     pub turns: TurnChoice,
+    /// How a clock's time is planned ([`crate::search::time::TimeUse`]).
+    pub time_use: TimeUse,
 }
 
 /// The `turns` parameter: the turns `genmove`, `reg_genmove`,
@@ -86,6 +89,7 @@ impl Default for Params {
             exploration: None,
             tuning: Tuning::default(),
             turns: TurnChoice::Auto,
+            time_use: TimeUse::Full,
         }
     }
 }

@@ -4,6 +4,7 @@
 
 use crate::search::Policy;
 use crate::search::bounds;
+use crate::search::time::TimeUse;
 
 /// A value a parameter does not take, and what it takes.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -61,6 +62,23 @@ pub fn switch(text: &str) -> Result<bool, BadValue> {
         "on" | "true" | "1" | "yes" => Ok(true),
         "off" | "false" | "0" | "no" => Ok(false),
         _ => Err(expected("on or off")),
+    }
+}
+
+/// How a clock's time is planned: `full` or `cautious`.
+pub fn time_use(text: &str) -> Result<TimeUse, BadValue> {
+    match text.to_ascii_lowercase().as_str() {
+        "full" => Ok(TimeUse::Full),
+        "cautious" => Ok(TimeUse::Cautious),
+        _ => Err(expected("full or cautious")),
+    }
+}
+
+/// The name [`time_use`] reads.
+pub fn time_use_name(style: TimeUse) -> &'static str {
+    match style {
+        TimeUse::Full => "full",
+        TimeUse::Cautious => "cautious",
     }
 }
 

@@ -8,16 +8,50 @@
 //!
 //! [`hard_limit`] is the most one move may take without losing on time (or,
 //! in Japanese byo-yomi, a period). [`plan`] returns a target and a maximum;
-//! the maximum is never above `hard_limit - SAFETY_MARGIN` (zero when less
-//! is left). [`SAFETY_MARGIN`] covers the search's stopping latency (a few
-//! milliseconds), building the report and protocol I/O.
+//! the maximum is never above `hard_limit - margin(hard_limit)` (zero when
+//! less is left). The [`margin`] covers the search's stopping latency (a
+//! few milliseconds), building the report and protocol I/O.
+//!
+//! Time that cannot be kept for a later move (a fixed time per move, the
+//! last stone of a Canadian overtime period, a Japanese byo-yomi period) is
+//! spent whole: the target is the maximum. Main time and the other stones
+//! of a Canadian period are shared out, and a move whose best turn is clear
+//! early leaves the rest to the moves after it.
 
 use std::time::Duration;
 
 use crate::limits::Limits;
 
-/// Time kept back from every move's hard limit.
+/// The most time kept back from a move's hard limit (see [`margin`]).
 pub const SAFETY_MARGIN: Duration = Duration::from_millis(100);
+
+/// The least time kept back from a move's hard limit (see [`margin`]).
+pub const MIN_MARGIN: Duration = Duration::from_millis(20);
+
+/// The time kept back from a move's hard limit `hard`: an eighth of it,
+/// within [`MIN_MARGIN`]..=[`SAFETY_MARGIN`]. A search stops within a few
+/// milliseconds of its limit and the report takes less, so a short move
+/// keeps a short margin (25 ms of 0.2 s) and a long one 100 ms.
+/// [`TimeUse::Cautious`] keeps [`SAFETY_MARGIN`] whatever the move.
+pub fn margin(hard: Duration, style: TimeUse) -> Duration {
+    match style {
+        TimeUse::Full => (hard / 8).clamp(MIN_MARGIN, SAFETY_MARGIN),
+        TimeUse::Cautious => SAFETY_MARGIN,
+    }
+}
+
+/// How [`plan`] uses the time a move may take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum TimeUse {
+    /// A margin that scales with the move's time ([`margin`]), and time
+    /// that cannot be kept for a later move spent whole.
+    #[default]
+    Full,
+    /// The plan before [`TimeUse::Full`], kept for measuring it: a fixed
+    /// 100 ms margin, and in overtime a target of half the move's time
+    /// (the search stops there once its best turn is clear).
+    Cautious,
+}
 
 /// Our turns assumed to be left at least, when dividing main time.
 pub const MIN_MOVES_LEFT: u32 = 12;
@@ -105,10 +139,20 @@ pub fn plan(
     stones_left: u32,
     moves_played: u32,
     board_cells: u32,
+    style: TimeUse,
 ) -> Plan {
     let hard = hard_limit(settings, remaining, stones_left);
-    let available = hard.saturating_sub(SAFETY_MARGIN);
-    if settings.per_move.is_some() {
+    let available = hard.saturating_sub(margin(hard, style));
+    // Time this move leaves unused is lost, not kept for the next.
+    let use_or_lose = settings.per_move.is_some()
+        || stones_left > 0
+            && style == TimeUse::Full
+            && match settings.overtime {
+                Overtime::None => false,
+                Overtime::ByoYomi { .. } => true,
+                Overtime::Canadian { .. } => stones_left == 1,
+            };
+    if use_or_lose {
         return Plan {
             target: available,
             max: available,
@@ -139,8 +183,17 @@ pub fn budget(
     stones_left: u32,
     moves_played: u32,
     board_cells: u32,
+    style: TimeUse,
 ) -> Duration {
-    plan(settings, remaining, stones_left, moves_played, board_cells).max
+    plan(
+        settings,
+        remaining,
+        stones_left,
+        moves_played,
+        board_cells,
+        style,
+    )
+    .max
 }
 
 /// A player's clock, for keeping time when the controller does not send

@@ -8,7 +8,9 @@ use oddity_rules::kind::GameKind;
 use oddity_rules::moves::{Colour, Stone, Turn};
 use oddity_rules::position::AnyGame;
 use oddity_rules::record::GameRecord;
-use oddity_search::time::{Clock, Overtime, SAFETY_MARGIN, TimeSettings, hard_limit, plan};
+use oddity_search::time::{
+    Clock, MIN_MARGIN, Overtime, SAFETY_MARGIN, TimeSettings, TimeUse, hard_limit, margin, plan,
+};
 use oddity_search::{Engine, Limits, Policy, Report, SearchParams, StopFlag};
 
 /// The games the solver is tested on with generated positions (random Onyx
@@ -404,32 +406,82 @@ fn time_budget_never_overruns_the_clock() {
         },
     ];
     let mut rng = Lcg(7);
-    for settings in settings {
-        for cells in [19, 61, 144, 271] {
-            let mut clock = Clock::new(settings);
-            for moves_played in 0..300 {
-                let (remaining, stones) = clock.time_left();
-                let p = plan(&settings, remaining, stones, moves_played, cells);
-                assert!(p.target <= p.max);
-                let hard = hard_limit(&settings, remaining, stones);
-                assert!(
-                    p.max + SAFETY_MARGIN <= hard || p.max.is_zero(),
-                    "{settings:?} {remaining:?} {stones}: {p:?} over {hard:?}"
-                );
-                // The search may stop late by less than the margin.
-                let late = SAFETY_MARGIN * rng.next(100) as u32 / 100;
-                if hard < SAFETY_MARGIN {
-                    // Too little left to promise anything: the engine was
-                    // already flagged by the simulation's own lateness.
-                    break;
+    for style in [TimeUse::Full, TimeUse::Cautious] {
+        for &settings in &settings {
+            for cells in [19, 61, 144, 271] {
+                let mut clock = Clock::new(settings);
+                for moves_played in 0..300 {
+                    let (remaining, stones) = clock.time_left();
+                    let p = plan(&settings, remaining, stones, moves_played, cells, style);
+                    assert!(p.target <= p.max);
+                    let hard = hard_limit(&settings, remaining, stones);
+                    let kept = margin(hard, style);
+                    assert!(kept >= MIN_MARGIN && kept <= SAFETY_MARGIN);
+                    assert!(
+                        p.max + kept <= hard || p.max.is_zero(),
+                        "{settings:?} {remaining:?} {stones}: {p:?} over {hard:?}"
+                    );
+                    // The search may stop late by less than the margin.
+                    let late = kept * rng.next(100) as u32 / 100;
+                    if hard < kept {
+                        // Too little left to promise anything: the engine was
+                        // already flagged by the simulation's own lateness.
+                        break;
+                    }
+                    assert!(
+                        clock.spend(p.max + late),
+                        "{settings:?}: lost on time at move {moves_played}"
+                    );
                 }
-                assert!(
-                    clock.spend(p.max + late),
-                    "{settings:?}: lost on time at move {moves_played}"
-                );
             }
         }
     }
+}
+
+/// Time that a move leaves unused and no later move gets is spent whole:
+/// a fixed time per move, the last stone of a Canadian period, a Japanese
+/// byo-yomi period. The margin is an eighth of the move's time, 20 ms at
+/// least and 100 ms at most; the cautious plan keeps 100 ms and targets
+/// half the move's time in overtime.
+#[test]
+fn time_that_cannot_be_kept_is_spent() {
+    let ms = Duration::from_millis;
+    let per_move = TimeSettings {
+        per_move: Some(ms(200)),
+        ..TimeSettings::default()
+    };
+    let canadian = |stones: u64| TimeSettings {
+        main: Duration::ZERO,
+        overtime: Overtime::Canadian {
+            period: ms(200 * stones),
+            stones: stones as u32,
+        },
+        per_move: None,
+    };
+    let full = plan(&per_move, ms(200), 0, 10, 61, TimeUse::Full);
+    assert_eq!((full.target, full.max), (ms(175), ms(175)));
+    let cautious = plan(&per_move, ms(200), 0, 10, 61, TimeUse::Cautious);
+    assert_eq!((cautious.target, cautious.max), (ms(100), ms(100)));
+    // `time_settings 0 0.2 1`, as `oddity match --st 0.2` sends.
+    let last_stone = plan(&canadian(1), ms(200), 1, 10, 61, TimeUse::Full);
+    assert_eq!((last_stone.target, last_stone.max), (ms(175), ms(175)));
+    let before = plan(&canadian(1), ms(200), 1, 10, 61, TimeUse::Cautious);
+    assert_eq!((before.target, before.max), (ms(50), ms(100)));
+    // Two stones left: what the first saves, the second may use.
+    let shared = plan(&canadian(2), ms(400), 2, 10, 61, TimeUse::Full);
+    assert_eq!((shared.target, shared.max), (ms(175) / 2, ms(175)));
+    let byo = TimeSettings {
+        main: Duration::ZERO,
+        overtime: Overtime::ByoYomi {
+            period: ms(1000),
+            periods: 3,
+        },
+        per_move: None,
+    };
+    let period = plan(&byo, ms(1000), 1, 10, 61, TimeUse::Full);
+    assert_eq!((period.target, period.max), (ms(900), ms(900)));
+    assert_eq!(margin(ms(80), TimeUse::Full), MIN_MARGIN);
+    assert_eq!(margin(ms(5000), TimeUse::Full), SAFETY_MARGIN);
 }
 
 /// Onyx 4, open start: Black's chain B1-B2-B3 reaches row 4 only through B4.

@@ -13,11 +13,12 @@ impl Session {
     pub(super) fn params_list(&self) -> String {
         let p = &self.params;
         let mut text = format!(
-            "threads {}\nvisits {}\ntime {}\nmemory {}\nseed {}\nponder {}\nresign {}\nturns {}\npolicy {}\nexploration {}",
+            "threads {}\nvisits {}\ntime {}\ntime_use {}\nmemory {}\nseed {}\nponder {}\nresign {}\nturns {}\npolicy {}\nexploration {}",
             p.threads,
             p.visits
                 .map_or_else(|| "auto".to_string(), |v| v.to_string()),
             p.time,
+            values::time_use_name(p.time_use),
             p.memory_mb,
             p.seed,
             on_off(p.ponder),
@@ -102,6 +103,7 @@ pub fn set_param(p: &mut Params, name: &str, value: &str) -> Result<(), ParamErr
         "threads" => p.threads = values::threads(value)?,
         "visits" => p.visits = values::visits(value)?.0,
         "time" => p.time = values::seconds(value)?,
+        "time_use" => p.time_use = values::time_use(value)?,
         "memory" => p.memory_mb = values::memory(value)?,
         "seed" => p.seed = values::seed(value)?,
         "ponder" => p.ponder = values::switch(value)?,

@@ -126,7 +126,12 @@ impl Session {
     pub(super) fn think_limits(&self, seat: Colour) -> Limits {
         let pos = self.pos();
         let cells = pos.topology().cell_count() as u32;
-        let (soft_time, time) = match self.clock.budget(seat.index(), pos.turns_played(), cells) {
+        let (soft_time, time) = match self.clock.budget(
+            seat.index(),
+            pos.turns_played(),
+            cells,
+            self.params.time_use,
+        ) {
             Some((soft, hard)) => (Some(soft), Some(hard)),
             None if self.params.time > 0.0 => {
                 (None, Some(Duration::from_secs_f64(self.params.time)))
