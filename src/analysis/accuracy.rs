@@ -24,7 +24,8 @@ use crate::rules::random::{Rng, below, rng_from_seed};
 use crate::rules::record::GameRecord;
 use crate::search::endgame::empty_points;
 use crate::search::{Engine, Limits, SearchParams, StopFlag};
-use crate::solver::retrograde::Retrograde;
+use crate::solver::AnyTable;
+use crate::solver::retrograde::ExactTable;
 use crate::solver::{SolveLimits, Solver, SolverParams, Value};
 use crate::with_game;
 
@@ -209,7 +210,7 @@ pub fn measure(
             let position = record.position();
             let table = (empty <= plan.table_empty)
                 .then(|| {
-                    with_game!(position, g => Retrograde::build(g, plan.solver_memory_mb)).ok()
+                    with_game!(position, g => AnyTable::build(g, plan.solver_memory_mb, true)).ok()
                 })
                 .flatten();
             let value = match &table {
@@ -344,7 +345,7 @@ pub fn pooled(results: &[StageResult]) -> Option<StageResult> {
 /// proven in the budget.
 fn judge(
     solver: &mut Solver,
-    table: Option<&Retrograde>,
+    table: Option<&AnyTable>,
     record: &GameRecord,
     turn: Turn,
     plan: &Plan,
@@ -364,7 +365,7 @@ fn judge(
 
 /// Whether every legal turn of `record`'s position keeps the mover's win,
 /// by the position's retrograde table.
-fn every_turn_wins(table: &Retrograde, record: &GameRecord) -> bool {
+fn every_turn_wins(table: &AnyTable, record: &GameRecord) -> bool {
     let position = record.position();
     let mover = position.to_move();
     position.legal_turns().iter().all(|turn| {

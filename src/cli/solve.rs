@@ -150,7 +150,7 @@ pub fn run(args: &SolveArgs) -> Result<(), String> {
     } else {
         None
     };
-    report(args, &record, &solution, checked)
+    report(args, &record, &solution, checked, None)
 }
 
 /// `--retrograde`: the value of every position that can follow, in a pool
@@ -172,28 +172,24 @@ fn run_retrograde(args: &SolveArgs, record: &GameRecord) -> Result<(), String> {
     let checked = args.check.then(|| {
         check_retrograde(game, &solution, &table, !args.no_symmetry).map_err(|e| e.to_string())
     });
-    report(args, record, &solution, checked)
+    report(args, record, &solution, checked, Some(table.bytes()))
 }
 
 /// Prints the solution (text or JSON), draws it when asked, and fails when
-/// its check did.
+/// its check did. `table_bytes`: the size of the table of every position
+/// that can follow, when the solution was read from one.
 fn report(
     args: &SolveArgs,
     record: &GameRecord,
     solution: &Solution,
     checked: Option<Result<u64, String>>,
+    table_bytes: Option<u64>,
 ) -> Result<(), String> {
     let game = record.position();
     if args.json {
-        println!(
-            "{}",
-            json(game, solution, checked.as_ref(), args.retrograde)
-        );
+        println!("{}", json(game, solution, checked.as_ref(), table_bytes));
     } else {
-        print!(
-            "{}",
-            text(game, solution, checked.as_ref(), args.retrograde)
-        );
+        print!("{}", text(game, solution, checked.as_ref(), table_bytes));
     }
     if args.svg.is_some() || args.png.is_some() {
         let style = Style {
@@ -232,13 +228,13 @@ fn value_words(game: &AnyGame, s: &Solution) -> String {
     }
 }
 
-/// The solution in words; `retrograde` when every position that can
-/// follow was valued (the table then holds a byte per position).
+/// The solution in words; `table_bytes` when every position that can
+/// follow was valued, in a table of that size.
 fn text(
     game: &AnyGame,
     s: &Solution,
     checked: Option<&Result<u64, String>>,
-    retrograde: bool,
+    table_bytes: Option<u64>,
 ) -> String {
     let mut out = String::new();
     let spec = game.spec();
@@ -279,12 +275,12 @@ fn text(
         let pv: Vec<String> = s.pv.iter().map(|t| game.token(t)).collect();
         let _ = writeln!(out, "principal line: {}", pv.join(" "));
     }
-    if retrograde {
+    if let Some(bytes) = table_bytes {
         let _ = writeln!(
             out,
             "every position that can follow valued: {} positions, a table of {} bytes, {:.2} s",
             s.nodes,
-            s.table_capacity,
+            bytes,
             s.elapsed.as_secs_f64()
         );
     } else {
@@ -313,7 +309,7 @@ fn json(
     game: &AnyGame,
     s: &Solution,
     checked: Option<&Result<u64, String>>,
-    retrograde: bool,
+    table_bytes: Option<u64>,
 ) -> String {
     let spec = game.spec();
     let turns: Vec<serde_json::Value> = s
@@ -338,8 +334,11 @@ fn json(
         "nodes": s.nodes,
         "table_entries": s.table_entries,
         "table_capacity": s.table_capacity,
-        "method": if retrograde { "retrograde" } else { "df-pn" },
-        "bytes_per_entry": if retrograde { 1 } else { crate::solver::table::ENTRY_BYTES },
+        "method": if table_bytes.is_some() { "retrograde" } else { "df-pn" },
+        "bytes_per_entry": match table_bytes {
+            Some(bytes) => serde_json::json!(bytes as f64 / s.nodes.max(1) as f64),
+            None => serde_json::json!(crate::solver::table::ENTRY_BYTES),
+        },
         "seconds": s.elapsed.as_secs_f64(),
         "nodes_per_second": s.nodes as f64 / s.elapsed.as_secs_f64().max(1e-9),
     });

@@ -15,8 +15,8 @@
 //! With at most `endgame_table` empty points (Xodd, Yodd and Odd, where the
 //! empty points and the groups next to them are at most 64) the solver values every position that can follow
 //! instead of searching ([`oddity_solver::retrograde`]): 3^empty positions,
-//! a cost known in advance (Odd: about 2 ms for 11 empty points, 75 ms for
-//! 14) that df-pn cannot promise, taken when it fits in most of the move's
+//! a cost known in advance (Odd: about 30 ms for 16 empty points, 90 ms for
+//! 17) that df-pn cannot promise, taken when it fits in most of the move's
 //! time.
 
 use std::time::{Duration, Instant};
@@ -148,15 +148,17 @@ impl Endgame {
 }
 
 /// About what a retrograde table of a position with `empty` empty points
-/// takes on one thread (measured on Odd 4 and 5 positions, and on the
-/// whole Xodd 4 board, where counting groups costs more): a table is built
-/// only where this fits in [`TABLE_SHARE`] of the move's time.
+/// takes on one thread (measured on Odd 4 and 5 positions, whose one-bit
+/// table values 27 positions at a time, and on the whole Xodd 4 board,
+/// where counting groups costs more): a table is built only where this
+/// fits in [`TABLE_SHARE`] of the move's time.
 fn table_cost(kind: GameKind, empty: usize) -> Duration {
-    let nanos_per_position: u64 = match kind {
-        GameKind::Odd => 15,
-        GameKind::Xodd | GameKind::Yodd | GameKind::Onyx => 80,
+    let picos_per_position: u64 = match kind {
+        GameKind::Odd => 700,
+        GameKind::Xodd | GameKind::Yodd | GameKind::Onyx => 80_000,
     };
-    Duration::from_nanos(nanos_per_position.saturating_mul(3u64.saturating_pow(empty as u32)))
+    let positions = 3u64.saturating_pow(empty as u32);
+    Duration::from_nanos(picos_per_position.saturating_mul(positions) / 1000)
 }
 
 /// Points that hold no stone.

@@ -113,13 +113,14 @@ pub fn defaults(kind: GameKind) -> Resolved {
         // visits) while running faster. With them the AMAF rates deserve
         // more trust: rave_equiv 10000 won 41-19 against 1000, and 30000
         // 37-23 against 10000.
-        // Odd's retrograde tables cost a fifth of the parity games' (no
-        // groups to count before the board is full): 14 empty points take
-        // about 75 ms.
+        // Odd's retrograde table keeps one bit per position and values 27
+        // at a time (no groups to count before the board is full): 16
+        // empty points take about 30 ms, 17 about 90 ms, 18 about 0.25 s;
+        // the move's time decides how many fit.
         GameKind::Odd => Resolved {
             leaf_playouts: 32,
             rave_equiv: 30000.0,
-            endgame_table: 14,
+            endgame_table: 18,
             ..base
         },
         // An Onyx descent scores some 1,300 children with AMAF statistics

@@ -58,6 +58,7 @@
 
 pub mod dfpn;
 pub mod keys;
+pub mod odd_table;
 mod order;
 mod params;
 pub mod proof;
@@ -65,7 +66,9 @@ pub mod retrograde;
 mod solution;
 mod solve;
 pub mod table;
+pub mod tables;
 
 pub use params::{SolveLimits, SolverParams};
 pub use solution::{ProgressFn, Solution, SolveProgress, TurnValue, Value};
 pub use solve::{Solver, check_retrograde, solve_retrograde};
+pub use tables::AnyTable;

@@ -93,25 +93,25 @@ pub fn table_bytes<G: Game>(root: &G) -> Result<u64, RetrogradeError> {
 /// The root's board as the table sees it. Points `0..free.len()` are the
 /// root's empty cells (point d is digit d of a position's number); the
 /// points after them are the root's groups that touch an empty cell.
-struct Graph {
-    free: Vec<Cell>,
+pub(crate) struct Graph {
+    pub(crate) free: Vec<Cell>,
     /// Per point: its neighbours' bits.
     neighbours: Vec<u64>,
     /// Per point: the stones it stands for (1 for an empty cell).
     weight: Vec<u32>,
     /// The root's groups that touch an empty cell, per colour.
-    fixed: [u64; 2],
+    pub(crate) fixed: [u64; 2],
     /// The root's groups that touch no empty cell, per colour: they stay
     /// as they are.
     closed: [u32; 2],
     /// Of those, the groups of at least the smallest counted size (Odd).
-    closed_large: u32,
+    pub(crate) closed_large: u32,
     /// The root's stones.
     stones: Vec<(Cell, Colour)>,
 }
 
 impl Graph {
-    fn of<G: Game>(root: &G) -> Result<Graph, RetrogradeError> {
+    pub(crate) fn of<G: Game>(root: &G) -> Result<Graph, RetrogradeError> {
         if root.spec().kind.has_captures() {
             return Err(RetrogradeError::Game);
         }
@@ -204,6 +204,46 @@ impl Graph {
             closed_large,
             stones,
         })
+    }
+
+    /// The group of `stones` that holds the stone `seed`, and the points
+    /// next to it (its own included).
+    pub(crate) fn group_of(&self, seed: u64, stones: u64) -> (u64, u64) {
+        let (mut group, mut frontier, mut around) = (seed, seed, 0u64);
+        while frontier != 0 {
+            let mut next = 0;
+            let mut f = frontier;
+            while f != 0 {
+                next |= self.neighbours[f.trailing_zeros() as usize];
+                f &= f - 1;
+            }
+            around |= next;
+            frontier = next & stones & !group;
+            group |= frontier;
+        }
+        (group, around)
+    }
+
+    /// Groups of `stones` with at least `m` of them.
+    pub(crate) fn large_groups(&self, stones: u64, m: u32) -> u32 {
+        let mut count = 0;
+        let mut rest = stones;
+        while rest != 0 {
+            let (group, _) = self.group_of(rest & rest.wrapping_neg(), stones);
+            count += u32::from(self.weight_of(group) >= m);
+            rest &= !group;
+        }
+        count
+    }
+
+    /// The stones the points of `group` stand for.
+    fn weight_of(&self, mut group: u64) -> u32 {
+        let mut stones = 0;
+        while group != 0 {
+            stones += self.weight[group.trailing_zeros() as usize];
+            group &= group - 1;
+        }
+        stones
     }
 }
 
@@ -310,31 +350,13 @@ impl Retrograde {
         self.values[at].load(Ordering::Relaxed)
     }
 
-    /// The group of `stones` that holds the stone `seed`, and the points
-    /// next to it (its own included).
-    fn group_of(&self, seed: u64, stones: u64) -> (u64, u64) {
-        let (mut group, mut frontier, mut around) = (seed, seed, 0u64);
-        while frontier != 0 {
-            let mut next = 0;
-            let mut f = frontier;
-            while f != 0 {
-                next |= self.graph.neighbours[f.trailing_zeros() as usize];
-                f &= f - 1;
-            }
-            around |= next;
-            frontier = next & stones & !group;
-            group |= frontier;
-        }
-        (group, around)
-    }
-
     /// The groups of `stones`: how many, and per point the parity of the
     /// number of groups it touches.
     fn groups(&self, stones: u64) -> (u32, u64) {
         let (mut count, mut touching_odd) = (0, 0);
         let mut rest = stones;
         while rest != 0 {
-            let (group, around) = self.group_of(rest & rest.wrapping_neg(), stones);
+            let (group, around) = self.graph.group_of(rest & rest.wrapping_neg(), stones);
             count += 1;
             touching_odd ^= around & !stones;
             rest &= !group;
@@ -393,7 +415,9 @@ impl Retrograde {
     fn value_odd(&self, at: usize, b: u64, w: u64, empty: u64) -> u8 {
         if empty == 0 {
             let m = self.spec.min_group() as u32;
-            let large = self.large_groups(b, m) + self.large_groups(w, m) + self.graph.closed_large;
+            let large = self.graph.large_groups(b, m)
+                + self.graph.large_groups(w, m)
+                + self.graph.closed_large;
             let black_wins = large % 2 == 1;
             return if black_wins { bit(0, T0) } else { bit(1, T0) };
         }
@@ -413,28 +437,6 @@ impl Retrograde {
             }
         }
         flag(wins[0], 0, T0) | flag(wins[1], 1, T0)
-    }
-
-    /// Groups of `stones` with at least `m` of them.
-    fn large_groups(&self, stones: u64, m: u32) -> u32 {
-        let mut count = 0;
-        let mut rest = stones;
-        while rest != 0 {
-            let (group, _) = self.group_of(rest & rest.wrapping_neg(), stones);
-            count += u32::from(self.weight_of(group) >= m);
-            rest &= !group;
-        }
-        count
-    }
-
-    /// The stones the points of `group` stand for.
-    fn weight_of(&self, mut group: u64) -> u32 {
-        let mut stones = 0;
-        while group != 0 {
-            stones += self.graph.weight[group.trailing_zeros() as usize];
-            group &= group - 1;
-        }
-        stones
     }
 
     /// The number of `game`'s stones, which must include the root's.
@@ -490,10 +492,22 @@ impl Retrograde {
         };
         mover_wins == (seat == mover)
     }
+}
+
+/// Exact values of every position that can follow a root, as a table
+/// holds them.
+pub trait ExactTable {
+    /// Whether `seat` wins `game` with best play from both sides. `game`
+    /// must follow the table's root: the same game and board, with the
+    /// root's stones.
+    fn wins<G: Game>(&self, game: &G, seat: Colour) -> bool;
+
+    /// Positions valued.
+    fn positions(&self) -> u64;
 
     /// The winner's actions that keep the win in `game` (where the winner
     /// moves): first those that end the game, then those that end the turn.
-    pub fn winning_actions<G: Game>(&self, game: &G, winner: Colour) -> Vec<Action> {
+    fn winning_actions<G: Game>(&self, game: &G, winner: Colour) -> Vec<Action> {
         let mut actions = Vec::new();
         game.legal_actions(&mut actions);
         let mut keep: Vec<(u8, Action)> = actions
@@ -518,10 +532,16 @@ impl Retrograde {
     /// A line of best play from `game` to the end: the winner's winning
     /// turns, and for the loser the turn that leaves the winner the fewest
     /// winning replies.
-    pub fn principal_line<G: Game>(&self, game: &G) -> Vec<Turn> {
+    fn principal_line<G: Game>(&self, game: &G) -> Vec<Turn> {
         let mut line = Vec::new();
         let mut at = game.clone();
-        while !at.is_over() && line.len() < 4 * self.graph.free.len() + 4 {
+        let empty = game
+            .topology()
+            .cells()
+            .iter()
+            .filter(|&&c| game.stone_at(c).is_none())
+            .count();
+        while !at.is_over() && line.len() < 4 * empty + 4 {
             let mover = at.to_move();
             let after: Vec<(Turn, G)> = at
                 .legal_turns()
@@ -561,14 +581,24 @@ impl Retrograde {
     }
 }
 
+impl ExactTable for Retrograde {
+    fn wins<G: Game>(&self, game: &G, seat: Colour) -> bool {
+        Retrograde::wins(self, game, seat)
+    }
+
+    fn positions(&self) -> u64 {
+        Retrograde::positions(self)
+    }
+}
+
 /// The table as a proof checker's guide: the winner's actions that keep
 /// the win.
-pub struct RetrogradeGuide<'a> {
-    pub table: &'a Retrograde,
+pub struct RetrogradeGuide<'a, T: ExactTable> {
+    pub table: &'a T,
     pub winner: Colour,
 }
 
-impl<G: Game> Guide<G> for RetrogradeGuide<'_> {
+impl<G: Game, T: ExactTable> Guide<G> for RetrogradeGuide<'_, T> {
     fn actions(&mut self, game: &G) -> Vec<Action> {
         self.table.winning_actions(game, self.winner)
     }

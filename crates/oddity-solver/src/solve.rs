@@ -10,9 +10,10 @@ use crate::dfpn::{Dfpn, DfpnConfig, Numbers};
 use crate::keys::Keys;
 use crate::params::{SolveLimits, SolverParams};
 use crate::proof;
-use crate::retrograde::{Retrograde, RetrogradeError, RetrogradeGuide};
+use crate::retrograde::{ExactTable, RetrogradeError, RetrogradeGuide};
 use crate::solution::{ProgressFn, Solution, SolveProgress, TurnValue, Value};
 use crate::table::Table;
+use crate::tables::AnyTable;
 
 use oddity_rules::game::{Game, GameSpec, turn_of};
 use oddity_rules::moves::{Action, Colour, Turn};
@@ -89,15 +90,22 @@ impl Solver {
 }
 
 /// Solves `game` by valuing every position that can follow it
-/// ([`retrograde`]): its value, every turn's and a principal line, all
-/// exact. Returns the table as well, for [`check_retrograde`].
+/// ([`retrograde`], Odd's one-bit table where it serves): its value, every
+/// turn's and a principal line, all exact. Returns the table as well, for
+/// [`check_retrograde`]. The sweep is shared among the threads of the
+/// current rayon pool.
 pub fn solve_retrograde(
     game: &AnyGame,
     memory_mb: usize,
-) -> Result<(Solution, Retrograde), RetrogradeError> {
+) -> Result<(Solution, AnyTable), RetrogradeError> {
     let start = Instant::now();
-    let table = oddity_rules::with_game!(game, g => Retrograde::build(g, memory_mb))?;
-    let solution = oddity_rules::with_game!(game, g => {
+    let table = oddity_rules::with_game!(game, g => AnyTable::build(g, memory_mb, true))?;
+    Ok((table_solution(game, &table, start), table))
+}
+
+/// The solution of `game` read from `table`, built from it since `start`.
+fn table_solution<T: ExactTable>(game: &AnyGame, table: &T, start: Instant) -> Solution {
+    oddity_rules::with_game!(game, g => {
         let mover = g.to_move();
         let turns: Vec<TurnValue> = g
             .legal_turns()
@@ -121,8 +129,7 @@ pub fn solve_retrograde(
             elapsed: start.elapsed(),
             root: None,
         }
-    });
-    Ok((solution, table))
+    })
 }
 
 /// Checks a retrograde solution's values by walking their proofs from the
@@ -131,7 +138,7 @@ pub fn solve_retrograde(
 pub fn check_retrograde(
     game: &AnyGame,
     solution: &Solution,
-    table: &Retrograde,
+    table: &AnyTable,
     symmetric: bool,
 ) -> Result<u64, proof::CheckError> {
     oddity_rules::with_game!(game, g => proof::check_values(g, solution, symmetric, true, |winner| {

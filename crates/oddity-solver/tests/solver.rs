@@ -11,8 +11,9 @@ use oddity_rules::moves::{Action, Colour, Stone, Turn};
 use oddity_rules::position::AnyGame;
 use oddity_rules::random::{Rng, below, rng_from_seed};
 use oddity_rules::with_game;
+use oddity_solver::odd_table::OddTable;
 use oddity_solver::proof::{Guide, check_win};
-use oddity_solver::retrograde::RetrogradeError;
+use oddity_solver::retrograde::{ExactTable, Retrograde, RetrogradeError};
 use oddity_solver::{
     Solution, SolveLimits, Solver, SolverParams, Value, check_retrograde, solve_retrograde,
 };
@@ -756,4 +757,61 @@ fn the_retrograde_table_refuses_a_position_of_too_many_points() {
         solve_retrograde(&game, 1024).err(),
         Some(RetrogradeError::TooManyPoints { points: 69 })
     ));
+}
+
+/// Odd's one-bit table holds the values of the byte table: for roots of
+/// either side to move with 1 to 13 empty cells (fewer than 3 fill only
+/// part of a word; from 12 on the sweep splits among threads), and for
+/// random positions that follow each root, for both seats.
+#[test]
+fn the_odd_bit_table_agrees_with_the_byte_table() {
+    let mut rng = rng_from_seed(17);
+    let odd5_m3 = GameSpec::new(
+        GameKind::Odd,
+        5,
+        Rules {
+            min_group: Some(3),
+            ..Rules::default()
+        },
+    )
+    .unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(3)
+        .build()
+        .unwrap();
+    let mut values = HashSet::new();
+    for (spec, empties) in [
+        (spec(GameKind::Odd, 3), [2, 6, 13]),
+        (spec(GameKind::Odd, 4), [7, 10, 12]),
+        (spec(GameKind::Odd, 5), [8, 11, 13]),
+        (spec(GameKind::Odd, 7), [1, 3, 11]),
+        (odd5_m3, [7, 10, 12]),
+    ] {
+        for empty in empties {
+            let setup = random_setup(&spec, empty, &mut rng);
+            let mover = Colour::BOTH[below(&mut rng, 2) as usize];
+            let mut game = setup.clone();
+            game.set_to_move(mover);
+            let bytes = with_game!(&game, g => Retrograde::build(g, 64)).unwrap();
+            let bits = pool
+                .install(|| with_game!(&game, g => OddTable::build(g, 64, empty >= 12)))
+                .unwrap();
+            assert_eq!(bits.positions(), bytes.positions());
+            with_game!(&game, g => {
+                values.insert(bits.wins(g, g.to_move()));
+                for _ in 0..60 {
+                    let mut at = g.clone();
+                    let steps = below(&mut rng, empty as u32 + 1);
+                    for _ in 0..steps {
+                        let turns = at.legal_turns();
+                        at.play_turn(&turns[below(&mut rng, turns.len() as u32) as usize]).unwrap();
+                    }
+                    for seat in Colour::BOTH {
+                        assert_eq!(bits.wins(&at, seat), bytes.wins(&at, seat), "{} {empty}", spec.kind);
+                    }
+                }
+            });
+        }
+    }
+    assert_eq!(values.len(), 2, "won and lost roots both compared");
 }
