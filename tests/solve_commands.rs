@@ -549,6 +549,24 @@ fn accuracy_judges_each_engine_by_the_solver() {
     assert!(!ok && err.contains("--stages"), "{err}");
     let (ok, _, err) = oddity(&["accuracy", "--game", "odd", "--contenders", "best"]);
     assert!(!ok && err.contains("--contenders"), "{err}");
+    for bad in ["default:rave", "default:nonsense=1", "plain:rave=off"] {
+        let (ok, _, err) = oddity(&["accuracy", "--game", "odd", "--contenders", bad]);
+        assert!(!ok && err.contains(bad), "{bad}: {err}");
+    }
+}
+
+/// A contender may carry parameters of its own: the same positions, judged
+/// for each under its own name.
+#[test]
+fn accuracy_contenders_take_parameters_of_their_own() {
+    let json = small_accuracy(&["--contenders", "default,default:endgame=off:rave=off"]);
+    let names: Vec<&str> = json["all"]["scores"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["contender"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["default", "default:endgame=off:rave=off"]);
 }
 
 /// `--contested` draws the same positions and keeps those where some turn

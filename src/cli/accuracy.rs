@@ -43,7 +43,9 @@ pub struct AccuracyArgs {
     #[arg(long)]
     pub contested: bool,
     /// Engines to judge: `default` (the engine as it plays), `search` (the
-    /// default without its endgame solver), `plain` (textbook UCT).
+    /// default without its endgame solver), `plain` (textbook UCT). A
+    /// `default` or `search` may carry parameters of its own after colons,
+    /// `default:tree_solve=10:endgame_table=14`, on top of --param.
     #[arg(long, default_value = "default,search,plain")]
     pub contenders: String,
     /// A parameter of the default policy as NAME=VALUE for `default` and
@@ -81,12 +83,26 @@ fn contenders(args: &AccuracyArgs) -> Result<Vec<Contender>, String> {
     };
     args.contenders
         .split(',')
-        .map(|name| {
-            let name = name.trim();
+        .map(|spec| {
+            let spec = spec.trim();
+            let mut parts = spec.split(':');
+            let name = parts.next().unwrap_or_default();
+            let own: Vec<String> = parts.map(str::to_string).collect();
+            let with_own = |mut p: SearchParams| -> Result<SearchParams, String> {
+                for item in &own {
+                    let (key, value) = item.split_once('=').ok_or_else(|| {
+                        format!("--contenders: '{item}' in '{spec}' is not NAME=VALUE")
+                    })?;
+                    p.tuning
+                        .set(key, value)
+                        .map_err(|e| format!("--contenders: {key}={value} in '{spec}': {e}"))?;
+                }
+                Ok(p)
+            };
             let params = match name {
-                "default" => base.clone(),
+                "default" => with_own(base.clone())?,
                 "search" => {
-                    let mut p = base.clone();
+                    let mut p = with_own(base.clone())?;
                     p.tuning.endgame = Some(false);
                     p
                 }
@@ -101,8 +117,11 @@ fn contenders(args: &AccuracyArgs) -> Result<Vec<Contender>, String> {
                     ));
                 }
             };
+            if name == "plain" && !own.is_empty() {
+                return Err(format!("--contenders: '{spec}': plain takes no parameters"));
+            }
             Ok(Contender {
-                name: name.to_string(),
+                name: spec.to_string(),
                 params,
             })
         })

@@ -15,7 +15,7 @@
 //! With at most `endgame_table` empty points (Xodd, Yodd and Odd, where the
 //! empty points and the groups next to them are at most 64) the solver values every position that can follow
 //! instead of searching ([`oddity_solver::retrograde`]): 3^empty positions,
-//! a cost known in advance (Odd: about 30 ms for 16 empty points, 90 ms for
+//! a cost known in advance (Odd: about 20 ms for 16 empty points, 65 ms for
 //! 17) that df-pn cannot promise, taken when it fits in most of the move's
 //! time.
 
@@ -154,7 +154,7 @@ impl Endgame {
 /// fits in [`TABLE_SHARE`] of the move's time.
 fn table_cost(kind: GameKind, empty: usize) -> Duration {
     let picos_per_position: u64 = match kind {
-        GameKind::Odd => 700,
+        GameKind::Odd => 500,
         GameKind::Xodd | GameKind::Yodd | GameKind::Onyx => 80_000,
     };
     let positions = 3u64.saturating_pow(empty as u32);

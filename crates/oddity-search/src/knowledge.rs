@@ -33,6 +33,7 @@ use oddity_rules::onyx::OnyxGame;
 use oddity_rules::parity::{ColourChoice, ParityGame};
 use oddity_rules::random::{Rng, random_below};
 use oddity_rules::topology::Cell;
+use oddity_solver::odd_table::OddTable;
 
 use crate::patterns::{
     FeatureBoard, OnyxPlayout, PatternPlayout, PlayoutPolicies, PlayoutPolicy, Weights,
@@ -67,6 +68,10 @@ pub struct Resolved {
     pub endgame_share: f32,
     pub endgame_empty: u32,
     pub endgame_table: u32,
+    /// Leaves of the tree with at most this many empty points are valued
+    /// exactly, by a table of every position that can follow them, where
+    /// the game has one ([`Knowledge::exact_winner`]); 0: none.
+    pub tree_solve: u32,
 }
 
 /// The default policy's settings for `kind`, before any override.
@@ -90,6 +95,7 @@ pub fn defaults(kind: GameKind) -> Resolved {
         endgame_share: 0.3,
         endgame_empty: 14,
         endgame_table: 11,
+        tree_solve: 0,
     };
     match kind {
         // AMAF keyed by (cell, colour) misleads in the parity games, where
@@ -115,7 +121,7 @@ pub fn defaults(kind: GameKind) -> Resolved {
         // 37-23 against 10000.
         // Odd's retrograde table keeps one bit per position and values 27
         // at a time (no groups to count before the board is full): 16
-        // empty points take about 30 ms, 17 about 90 ms, 18 about 0.25 s;
+        // empty points take about 20 ms, 17 about 65 ms, 18 about 0.2 s;
         // the move's time decides how many fit.
         GameKind::Odd => Resolved {
             leaf_playouts: 32,
@@ -252,6 +258,13 @@ pub trait Knowledge: Game {
         false
     }
 
+    /// The winner with best play from both sides, when a table of every
+    /// position that can follow serves this game (Odd: [`OddTable`]);
+    /// `None` in the others.
+    fn exact_winner(&self) -> Option<Colour> {
+        None
+    }
+
     /// Whether `action` ends the game at once with the mover winning. Onyx
     /// only: a stone that completes the mover's chain. The other games end
     /// only when the board is full, where the last empty cell's children
@@ -282,7 +295,21 @@ impl<const W: usize> Knowledge for OddGame<W> {
             None => self.playout(rng),
         }
     }
+
+    fn exact_winner(&self) -> Option<Colour> {
+        // A leaf of a few empty points: its table takes a few kilobytes.
+        let table = OddTable::build(self, EXACT_LEAF_MB, false).ok()?;
+        Some(if table.wins(self, Colour::Black) {
+            Colour::Black
+        } else {
+            Colour::White
+        })
+    }
 }
+
+/// The most memory a leaf's exact table may take ([`Knowledge::exact_winner`]):
+/// 16 empty points take 13 MB.
+const EXACT_LEAF_MB: usize = 16;
 
 /// Xodd/Yodd: each stone takes the colour better for the mover
 /// ([`greedy_colour`]).

@@ -40,6 +40,7 @@ fn tree_config(kind: GameKind, params: &SearchParams) -> TreeConfig {
             .filter(|_| r.pattern_playouts),
         reply_percent: r.replies,
         bridge_replies: r.bridges,
+        solve_empty: r.tree_solve,
     }
 }
 

@@ -66,10 +66,13 @@ pub struct Tuning {
     /// Yodd and Odd, where the empty points and the groups next to them are
     /// at most 64).
     pub endgame_table: Option<u32>,
+    /// Leaves of the tree with at most this many empty points are valued
+    /// exactly by a table (Odd); 0: none.
+    pub tree_solve: Option<u32>,
 }
 
 /// The names [`Tuning::set`] accepts, in listing order.
-pub const NAMES: [&str; 19] = [
+pub const NAMES: [&str; 20] = [
     "rave",
     "rave_equiv",
     "rave_depth",
@@ -89,6 +92,7 @@ pub const NAMES: [&str; 19] = [
     "endgame_share",
     "endgame_empty",
     "endgame_table",
+    "tree_solve",
 ];
 
 /// Why a tuning parameter was refused.
@@ -186,6 +190,9 @@ impl Tuning {
                 let most = oddity_solver::retrograde::MAX_EMPTY as f32;
                 self.endgame_table = parse_number(value, 0.0, most)?.map(|x| x.round() as u32);
             }
+            "tree_solve" => {
+                self.tree_solve = parse_number(value, 0.0, 16.0)?.map(|x| x.round() as u32);
+            }
             _ => return Err(TuningError::UnknownName),
         }
         Ok(())
@@ -215,6 +222,7 @@ impl Tuning {
             "endgame_share" => show(self.endgame_share),
             "endgame_empty" => show(self.endgame_empty),
             "endgame_table" => show(self.endgame_table),
+            "tree_solve" => show(self.tree_solve),
             _ => return None,
         })
     }
@@ -247,6 +255,7 @@ impl Tuning {
                 expand: crate::tree::EXPAND_DIVISOR,
                 leaf_playouts: 1,
                 endgame: false,
+                tree_solve: 0,
                 ..d
             },
             Policy::Default => Resolved {
@@ -269,6 +278,7 @@ impl Tuning {
                 endgame_share: self.endgame_share.unwrap_or(d.endgame_share),
                 endgame_empty: self.endgame_empty.unwrap_or(d.endgame_empty),
                 endgame_table: self.endgame_table.unwrap_or(d.endgame_table),
+                tree_solve: self.tree_solve.unwrap_or(d.tree_solve),
             },
         }
     }

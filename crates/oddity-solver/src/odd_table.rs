@@ -55,6 +55,7 @@ pub struct OddTable {
 
 /// Bit patterns of a word for `low` low digits.
 struct Masks {
+    low: usize,
     /// Per number of low digits filled: the positions with that many.
     filled: [u64; LOW + 1],
     /// Per low digit: the positions where it is empty.
@@ -65,8 +66,29 @@ struct Masks {
 }
 
 impl Masks {
+    /// Values the positions of a word with fewer than `low` low digits
+    /// filled, given `value` for those with all filled and `wins_high`,
+    /// the positions with a child through a high digit lost for its
+    /// mover. `L` is `low` when it is [`LOW`] (the loops then unroll with
+    /// constant shifts), 0 otherwise.
+    #[inline(always)]
+    fn fill_low<const L: usize>(&self, mut value: u64, wins_high: u64) -> u64 {
+        let low = if L == 0 { self.low } else { L };
+        for filled in (0..low).rev() {
+            let lost = !value;
+            let mut wins = wins_high;
+            for j in 0..low {
+                let shift = 1u32 << (2 * j);
+                wins |= (lost >> shift | lost >> (2 * shift)) & self.empty[j];
+            }
+            value |= wins & self.filled[filled];
+        }
+        value
+    }
+
     fn new(low: usize) -> Masks {
         let mut m = Masks {
+            low,
             filled: [0; LOW + 1],
             empty: [0; LOW],
             full: Vec::new(),
@@ -258,14 +280,10 @@ impl OddTable {
             };
             // Then the positions with fewer low digits filled: a child
             // through a low digit is the same word, shifted.
-            for filled in (0..low).rev() {
-                let lost = !value;
-                let mut wins = wins_high;
-                for (j, &empty) in m.empty[..low].iter().enumerate() {
-                    let shift = 1u32 << (2 * j);
-                    wins |= (lost >> shift | lost >> (2 * shift)) & empty;
-                }
-                value |= wins & m.filled[filled];
+            if low == LOW {
+                value = m.fill_low::<LOW>(value, wins_high);
+            } else {
+                value = m.fill_low::<0>(value, wins_high);
             }
             self.words[word].store(value, Ordering::Relaxed);
             for (h, digit) in digits[..free].iter_mut().enumerate() {

@@ -62,6 +62,9 @@ pub(crate) struct TreeConfig {
     pub(crate) reply_percent: u32,
     /// Onyx: the replies also answer cuts of two-point bridges.
     pub(crate) bridge_replies: bool,
+    /// Leaves with at most this many empty points are proven at once by
+    /// [`Knowledge::exact_winner`] (0: never).
+    pub(crate) solve_empty: u32,
 }
 
 /// A search tree over the game `G`, rooted at `root_game`.
@@ -239,6 +242,11 @@ impl<G: Knowledge> Tree<G> {
                 first = f;
             }
             if first == NO_CHILDREN || first == EXPANDING {
+                if let Some(winner) = self.solve_leaf(&game) {
+                    // Backed up as a proof on the next turn of the loop.
+                    node.set_proof(winner);
+                    continue;
+                }
                 break self.leaf_playouts(game, w, max_playouts);
             }
             let n = u32::from(node.num_children.load(Relaxed));
@@ -326,6 +334,24 @@ impl<G: Knowledge> Tree<G> {
         if w.pending_visits >= ROOT_BATCH * self.config.leaf_playouts {
             self.flush(w);
         }
+    }
+
+    /// The winner of the leaf `game` with best play, when it has few
+    /// enough empty points ([`TreeConfig::solve_empty`]) and the game a
+    /// table for them.
+    fn solve_leaf(&self, game: &G) -> Option<Colour> {
+        if self.config.solve_empty == 0 || game.is_over() {
+            return None;
+        }
+        let stones: u32 = Colour::BOTH
+            .iter()
+            .flat_map(|&c| game.stone_words(c))
+            .map(|w| w.count_ones())
+            .sum();
+        let empty = game.topology().cell_count() as u32 - stones;
+        (empty <= self.config.solve_empty)
+            .then(|| game.exact_winner())
+            .flatten()
     }
 
     /// One playout from `game` (a leaf of the current path) by the
@@ -911,6 +937,7 @@ mod tests {
             smart_playouts: false,
             pattern_playouts: None,
             pattern_temperature: 1.0,
+            solve_empty: 0,
         }
     }
 
