@@ -64,7 +64,7 @@
 //!
 //! # Time
 //! [`time`] turns clock settings into a per-move budget that stays
-//! [`time::margin`] (an eighth of it, 20-100 ms) below the most the clock
+//! [`time::margin`] (a quarter of it, 20-100 ms) below the most the clock
 //! allows for the move; a search stops at [`Limits::time`] (threads check the clock every
 //! 16 iterations and the stop flag every iteration, so it returns within a
 //! few milliseconds), and from [`Limits::soft_time`] on as soon as the best

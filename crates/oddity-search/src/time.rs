@@ -28,14 +28,15 @@ pub const SAFETY_MARGIN: Duration = Duration::from_millis(100);
 /// The least time kept back from a move's hard limit (see [`margin`]).
 pub const MIN_MARGIN: Duration = Duration::from_millis(20);
 
-/// The time kept back from a move's hard limit `hard`: an eighth of it,
+/// The time kept back from a move's hard limit `hard`: a quarter of it,
 /// within [`MIN_MARGIN`]..=[`SAFETY_MARGIN`]. A search stops within a few
-/// milliseconds of its limit and the report takes less, so a short move
-/// keeps a short margin (25 ms of 0.2 s) and a long one 100 ms.
+/// milliseconds of its limit and the report takes less, but on a busy
+/// machine the answer can wait tens of milliseconds for a core, so a short
+/// move keeps a quarter (50 ms of 0.2 s) and a long one 100 ms.
 /// [`TimeUse::Cautious`] keeps [`SAFETY_MARGIN`] whatever the move.
 pub fn margin(hard: Duration, style: TimeUse) -> Duration {
     match style {
-        TimeUse::Full => (hard / 8).clamp(MIN_MARGIN, SAFETY_MARGIN),
+        TimeUse::Full => (hard / 4).clamp(MIN_MARGIN, SAFETY_MARGIN),
         TimeUse::Cautious => SAFETY_MARGIN,
     }
 }

@@ -440,7 +440,7 @@ fn time_budget_never_overruns_the_clock() {
 
 /// Time that a move leaves unused and no later move gets is spent whole:
 /// a fixed time per move, the last stone of a Canadian period, a Japanese
-/// byo-yomi period. The margin is an eighth of the move's time, 20 ms at
+/// byo-yomi period. The margin is a quarter of the move's time, 20 ms at
 /// least and 100 ms at most; the cautious plan keeps 100 ms and targets
 /// half the move's time in overtime.
 #[test]
@@ -459,17 +459,17 @@ fn time_that_cannot_be_kept_is_spent() {
         per_move: None,
     };
     let full = plan(&per_move, ms(200), 0, 10, 61, TimeUse::Full);
-    assert_eq!((full.target, full.max), (ms(175), ms(175)));
+    assert_eq!((full.target, full.max), (ms(150), ms(150)));
     let cautious = plan(&per_move, ms(200), 0, 10, 61, TimeUse::Cautious);
     assert_eq!((cautious.target, cautious.max), (ms(100), ms(100)));
     // `time_settings 0 0.2 1`, as `oddity match --st 0.2` sends.
     let last_stone = plan(&canadian(1), ms(200), 1, 10, 61, TimeUse::Full);
-    assert_eq!((last_stone.target, last_stone.max), (ms(175), ms(175)));
+    assert_eq!((last_stone.target, last_stone.max), (ms(150), ms(150)));
     let before = plan(&canadian(1), ms(200), 1, 10, 61, TimeUse::Cautious);
     assert_eq!((before.target, before.max), (ms(50), ms(100)));
     // Two stones left: what the first saves, the second may use.
     let shared = plan(&canadian(2), ms(400), 2, 10, 61, TimeUse::Full);
-    assert_eq!((shared.target, shared.max), (ms(175) / 2, ms(175)));
+    assert_eq!((shared.target, shared.max), (ms(150) / 2, ms(150)));
     let byo = TimeSettings {
         main: Duration::ZERO,
         overtime: Overtime::ByoYomi {
@@ -480,7 +480,7 @@ fn time_that_cannot_be_kept_is_spent() {
     };
     let period = plan(&byo, ms(1000), 1, 10, 61, TimeUse::Full);
     assert_eq!((period.target, period.max), (ms(900), ms(900)));
-    assert_eq!(margin(ms(80), TimeUse::Full), MIN_MARGIN);
+    assert_eq!(margin(ms(60), TimeUse::Full), MIN_MARGIN);
     assert_eq!(margin(ms(5000), TimeUse::Full), SAFETY_MARGIN);
 }
 
