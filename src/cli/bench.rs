@@ -11,7 +11,7 @@ use crate::cli::args::GameArgs;
 use crate::rules::position::AnyGame;
 use crate::rules::random::rng_from_seed;
 use crate::rules::record::GameRecord;
-use crate::search::knowledge::Knowledge;
+use crate::search::knowledge::{Knowledge, PlayoutOptions};
 use crate::search::patterns::PlayoutPolicies;
 use crate::search::{Engine, Limits, NODE_BYTES, Policy, SearchParams, StopFlag, bounds};
 
@@ -130,8 +130,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
                 .then(|| crate::search::patterns::Weights::builtin(spec.kind))
                 .flatten(),
             temperature: settings.pattern_temperature,
-            replies: settings.replies,
-            bridges: settings.bridges,
+            options: PlayoutOptions::of(&settings),
         };
         let (playouts, elapsed) =
             crate::with_game!(&start, g => playout_loop(g, args.seed, secs, playout));
@@ -231,8 +230,7 @@ struct Playout {
     smart: bool,
     patterns: Option<&'static crate::search::patterns::Weights>,
     temperature: f32,
-    replies: u32,
-    bridges: bool,
+    options: PlayoutOptions,
 }
 
 /// Clones the start and plays it out until `time` has passed.
@@ -253,7 +251,7 @@ fn playout_loop<G: Knowledge>(
             let winner = if let Some(weights) = playout.patterns {
                 g.pattern_playout(&mut rng, weights, playout.temperature, &mut policy)
             } else if playout.smart {
-                g.policy_playout(&mut rng, playout.replies, playout.bridges)
+                g.policy_playout(&mut rng, playout.options)
             } else {
                 g.playout(&mut rng)
             };

@@ -42,6 +42,7 @@ pub mod game;
 pub mod kind;
 pub mod moves;
 pub mod odd;
+pub mod odd_ending;
 pub mod once_map;
 pub mod onyx;
 pub mod parity;

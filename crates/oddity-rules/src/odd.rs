@@ -18,12 +18,12 @@ use crate::topology::{Cell, Topology};
 #[derive(Clone)]
 pub struct OddGame<const W: usize> {
     spec: GameSpec,
-    tables: &'static BoardTables<W>,
-    stones: [Bitboard<W>; 2],
-    empty: Bitboard<W>,
-    min_group: u32,
-    to_move: Colour,
-    turns: u32,
+    pub(crate) tables: &'static BoardTables<W>,
+    pub(crate) stones: [Bitboard<W>; 2],
+    pub(crate) empty: Bitboard<W>,
+    pub(crate) min_group: u32,
+    pub(crate) to_move: Colour,
+    pub(crate) turns: u32,
 }
 
 impl<const W: usize> OddGame<W> {
@@ -48,7 +48,9 @@ impl<const W: usize> OddGame<W> {
         count
     }
 
-    /// Black wins on a full board: labels the groups row by row. Each row
+    /// Black wins on a full board (on any board: whether the groups of at
+    /// least the smallest counted size among its stones are odd in
+    /// number): labels the groups row by row. Each row
     /// of the index layout splits into runs of one colour (off-board cells
     /// belong to neither), a run is one node of a union-find, and it joins
     /// the runs of its colour it touches in the row below: on the hex-hex
@@ -56,7 +58,7 @@ impl<const W: usize> OddGame<W> {
     /// `x..=z` touches columns `x - 1..=z` there. Groups are counted as they
     /// reach the minimum size. A random colouring has about half as many
     /// runs as cells, and each run costs a few word operations.
-    fn black_wins_full_board(&self) -> bool {
+    pub(crate) fn black_wins_full_board(&self) -> bool {
         let s = self.tables.topo.stride;
         debug_assert!(s < 64 && s * s <= Bitboard::<W>::CAPACITY);
         let row_mask = (1u64 << s) - 1;

@@ -62,6 +62,9 @@ pub struct Resolved {
     pub pattern_temperature: f32,
     pub replies: u32,
     pub bridges: bool,
+    /// Odd playouts: the last this many cells (at most
+    /// [`oddity_rules::odd_ending::MAX_EXACT`]) are played perfectly.
+    pub exact_ending: u32,
     pub expand: u32,
     pub leaf_playouts: u32,
     pub endgame: bool,
@@ -89,6 +92,7 @@ pub fn defaults(kind: GameKind) -> Resolved {
         pattern_temperature: 1.0,
         replies: 100,
         bridges: false,
+        exact_ending: 0,
         expand: crate::tree::EXPAND_DIVISOR,
         leaf_playouts: 1,
         endgame: true,
@@ -227,17 +231,42 @@ fn parity_prior<G: Game>(game: &G, a: Action, mover: Colour) -> f32 {
     }
 }
 
+/// The settings of the default policy's playouts
+/// ([`Knowledge::policy_playout`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PlayoutOptions {
+    /// Onyx: percent of moves that answer a capture pattern.
+    pub replies: u32,
+    /// Onyx: the replies also answer cuts of two-point bridges.
+    pub bridges: bool,
+    /// Odd: the last this many cells are played perfectly.
+    pub exact_ending: u32,
+}
+
+impl PlayoutOptions {
+    /// The playout settings of `settings`.
+    pub fn of(settings: &Resolved) -> PlayoutOptions {
+        PlayoutOptions {
+            replies: settings.replies,
+            bridges: settings.bridges,
+            exact_ending: settings.exact_ending,
+        }
+    }
+}
+
 /// What the default policy knows of a game beyond its rules: its playout
 /// policy and the patterns its priors look for.
 pub trait Knowledge: Game {
     /// Plays the game out to the end with the default policy's playouts
-    /// and returns the winner. Onyx: `reply_percent` in 100 of the moves
-    /// answer a capture pattern that the last stone made in one of its
-    /// squares (the one empty corner where a stone of the mover either
-    /// captures or prevents a capture); with `bridges`, failing that, a cut
-    /// by the last stone between two of the mover's groups. The other games
-    /// ignore both.
-    fn policy_playout(&mut self, rng: &mut Rng, reply_percent: u32, bridges: bool) -> Colour;
+    /// and returns the winner. Onyx: `replies` in 100 of the moves answer
+    /// a capture pattern that the last stone made in one of its squares
+    /// (the one empty corner where a stone of the mover either captures or
+    /// prevents a capture); with `bridges`, failing that, a cut by the last
+    /// stone between two of the mover's groups. Odd: the last
+    /// `exact_ending` cells are played perfectly
+    /// ([`OddGame::playout_ending_exactly`]). Each game ignores the others'
+    /// options.
+    fn policy_playout(&mut self, rng: &mut Rng, options: PlayoutOptions) -> Colour;
 
     /// Plays the game out with every stone drawn by the learned pattern
     /// weights at `temperature` (Xodd, Yodd and Odd: [`PatternPlayout`];
@@ -275,11 +304,12 @@ pub trait Knowledge: Game {
     }
 }
 
-/// Odd: uniformly random playouts.
+/// Odd: uniformly random playouts, their last cells played perfectly
+/// when asked.
 impl<const W: usize> Knowledge for OddGame<W> {
     #[inline]
-    fn policy_playout(&mut self, rng: &mut Rng, _: u32, _: bool) -> Colour {
-        self.playout(rng)
+    fn policy_playout(&mut self, rng: &mut Rng, options: PlayoutOptions) -> Colour {
+        self.playout_ending_exactly(rng, options.exact_ending)
     }
 
     #[inline]
@@ -315,7 +345,7 @@ const EXACT_LEAF_MB: usize = 16;
 /// ([`greedy_colour`]).
 impl<const W: usize> Knowledge for ParityGame<W> {
     #[inline]
-    fn policy_playout(&mut self, rng: &mut Rng, _: u32, _: bool) -> Colour {
+    fn policy_playout(&mut self, rng: &mut Rng, _: PlayoutOptions) -> Colour {
         self.playout_choosing(rng, &mut greedy_colour)
     }
 
@@ -337,7 +367,12 @@ impl<const W: usize> Knowledge for ParityGame<W> {
 /// Onyx: replies to the capture patterns and, when asked, to cuts.
 impl<const W: usize> Knowledge for OnyxGame<W> {
     #[inline(always)]
-    fn policy_playout(&mut self, rng: &mut Rng, reply_percent: u32, bridges: bool) -> Colour {
+    fn policy_playout(&mut self, rng: &mut Rng, options: PlayoutOptions) -> Colour {
+        let PlayoutOptions {
+            replies: reply_percent,
+            bridges,
+            ..
+        } = options;
         if reply_percent == 0 {
             return self.playout(rng);
         }

@@ -38,8 +38,7 @@ fn tree_config(kind: GameKind, params: &SearchParams) -> TreeConfig {
             .tuning
             .weights_for(kind)
             .filter(|_| r.pattern_playouts),
-        reply_percent: r.replies,
-        bridge_replies: r.bridges,
+        playout: crate::knowledge::PlayoutOptions::of(&r),
         solve_empty: r.tree_solve,
     }
 }

@@ -50,6 +50,8 @@ pub struct Tuning {
     pub replies: Option<u32>,
     /// Onyx playout replies also answer cuts of two-point bridges.
     pub bridges: Option<bool>,
+    /// Odd playouts play their last this many cells perfectly.
+    pub exact_ending: Option<u32>,
     /// A leaf with `k` siblings is expanded after `k / expand` visits.
     pub expand: Option<u32>,
     /// Playouts from each leaf an iteration reaches (each counts as a visit).
@@ -72,7 +74,7 @@ pub struct Tuning {
 }
 
 /// The names [`Tuning::set`] accepts, in listing order.
-pub const NAMES: [&str; 20] = [
+pub const NAMES: [&str; 21] = [
     "rave",
     "rave_equiv",
     "rave_depth",
@@ -86,6 +88,7 @@ pub const NAMES: [&str; 20] = [
     "pattern_temperature",
     "replies",
     "bridges",
+    "exact_ending",
     "expand",
     "leaf_playouts",
     "endgame",
@@ -175,6 +178,10 @@ impl Tuning {
                 self.replies = parse_number(value, 0.0, 100.0)?.map(|x| x.round() as u32);
             }
             "bridges" => self.bridges = parse_switch(value)?,
+            "exact_ending" => {
+                let most = oddity_rules::odd_ending::MAX_EXACT as f32;
+                self.exact_ending = parse_number(value, 0.0, most)?.map(|x| x.round() as u32);
+            }
             "expand" => {
                 self.expand = parse_number(value, 1.0, 1024.0)?.map(|x| x.round() as u32);
             }
@@ -216,6 +223,7 @@ impl Tuning {
             "pattern_temperature" => show(self.pattern_temperature),
             "replies" => show(self.replies),
             "bridges" => show_switch(self.bridges),
+            "exact_ending" => show(self.exact_ending),
             "expand" => show(self.expand),
             "leaf_playouts" => show(self.leaf_playouts),
             "endgame" => show_switch(self.endgame),
@@ -256,6 +264,7 @@ impl Tuning {
                 leaf_playouts: 1,
                 endgame: false,
                 tree_solve: 0,
+                exact_ending: 0,
                 ..d
             },
             Policy::Default => Resolved {
@@ -272,6 +281,7 @@ impl Tuning {
                 pattern_temperature: self.pattern_temperature.unwrap_or(d.pattern_temperature),
                 replies: self.replies.unwrap_or(d.replies),
                 bridges: self.bridges.unwrap_or(d.bridges),
+                exact_ending: self.exact_ending.unwrap_or(d.exact_ending),
                 expand: self.expand.unwrap_or(d.expand),
                 leaf_playouts: self.leaf_playouts.unwrap_or(d.leaf_playouts),
                 endgame: self.endgame.unwrap_or(d.endgame),

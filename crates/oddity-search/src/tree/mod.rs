@@ -14,7 +14,7 @@ use oddity_rules::random::below;
 use oddity_rules::topology::Cell;
 
 use crate::filter::MoveFilter;
-use crate::knowledge::Knowledge;
+use crate::knowledge::{Knowledge, PlayoutOptions};
 use crate::patterns::Weights;
 
 use Ordering::{Acquire, Relaxed, Release};
@@ -58,10 +58,8 @@ pub(crate) struct TreeConfig {
     pub(crate) pattern_playouts: Option<&'static Weights>,
     /// Their temperature.
     pub(crate) pattern_temperature: f32,
-    /// Onyx: percent of playout moves that answer a capture pattern.
-    pub(crate) reply_percent: u32,
-    /// Onyx: the replies also answer cuts of two-point bridges.
-    pub(crate) bridge_replies: bool,
+    /// The settings of [`Knowledge::policy_playout`].
+    pub(crate) playout: PlayoutOptions,
     /// Leaves with at most this many empty points are proven at once by
     /// [`Knowledge::exact_winner`] (0: never).
     pub(crate) solve_empty: u32,
@@ -366,11 +364,7 @@ impl<G: Knowledge> Tree<G> {
                 &mut w.pattern_playout,
             )
         } else if self.config.smart_playouts {
-            game.policy_playout(
-                &mut w.rng,
-                self.config.reply_percent,
-                self.config.bridge_replies,
-            )
+            game.policy_playout(&mut w.rng, self.config.playout)
         } else {
             game.playout(&mut w.rng)
         }
@@ -932,8 +926,7 @@ mod tests {
             rave_depth: u32::MAX,
             swap_mirror: true,
             leaf_playouts: 1,
-            reply_percent: 0,
-            bridge_replies: false,
+            playout: PlayoutOptions::default(),
             smart_playouts: false,
             pattern_playouts: None,
             pattern_temperature: 1.0,
