@@ -23,6 +23,8 @@ pub const MAX_EXACT: u32 = 4;
 /// The most groups next to the last cells: each of up to [`MAX_EXACT`]
 /// cells has at most 6 neighbours.
 const MAX_GROUPS: usize = 6 * MAX_EXACT as usize;
+/// The last cells and the groups next to them.
+const MAX_NODES: usize = MAX_EXACT as usize + MAX_GROUPS;
 
 impl<const W: usize> OddGame<W> {
     /// Fills the board with fair coins, as [`Game::playout`] does, except
@@ -100,81 +102,78 @@ impl<const W: usize> OddGame<W> {
         let m = self.min_group;
         let k = cells.len();
         let base_odd = self.black_wins_full_board();
-        // The groups next to the cells: colour, stones, touched cells.
-        let mut groups: [(usize, u32, u32); MAX_GROUPS] = [(0, 0, 0); MAX_GROUPS];
+        // Nodes: the cells (bits 0..k), then the groups next to them. Per
+        // node, the nodes next to it; per group, its stones.
+        let mut next = [0u32; MAX_NODES];
+        let mut stones = [0u32; MAX_NODES];
         let mut boards = [Bitboard::<W>::EMPTY; MAX_GROUPS];
-        let mut found = 0;
-        // Per cell, the other cells next to it.
-        let mut near = [0u32; MAX_EXACT as usize];
+        let (mut of_colour, mut large) = ([0u32; 2], 0u32);
+        let mut nodes = k;
         for (j, &cell) in cells.iter().enumerate() {
             for &n in t.topo.neighbours(Cell(cell as u16)) {
                 let n = n.index();
-                if let Some(i) = cells.iter().position(|&c| c == n) {
-                    near[j] |= 1 << i;
-                    continue;
-                }
-                let c = usize::from(self.stones[1].get(n));
-                if !self.stones[c].get(n) {
-                    continue;
-                }
-                match boards[..found].iter().position(|g| g.get(n)) {
-                    Some(g) => groups[g].2 |= 1 << j,
+                let node = match cells.iter().position(|&c| c == n) {
+                    Some(i) => i,
                     None => {
-                        let mut seed = Bitboard::EMPTY;
-                        seed.set(n);
-                        let group = t.flood(seed, &self.stones[c]);
-                        boards[found] = group;
-                        groups[found] = (c, group.count(), 1 << j);
-                        found += 1;
+                        let c = usize::from(self.stones[1].get(n));
+                        if !self.stones[c].get(n) {
+                            continue;
+                        }
+                        match boards[..nodes - k].iter().position(|g| g.get(n)) {
+                            Some(g) => k + g,
+                            None => {
+                                let mut seed = Bitboard::EMPTY;
+                                seed.set(n);
+                                let group = t.flood(seed, &self.stones[c]);
+                                boards[nodes - k] = group;
+                                stones[nodes] = group.count();
+                                of_colour[c] |= 1 << nodes;
+                                large |= u32::from(stones[nodes] >= m) << nodes;
+                                nodes += 1;
+                                nodes - 1
+                            }
+                        }
                     }
-                }
+                };
+                next[j] |= 1 << node;
+                next[node] |= 1 << j;
             }
         }
-        let groups = &groups[..found];
+        let cell_bits = (1u32 << k) - 1;
         let mut black_wins = [false; 1 << MAX_EXACT];
         for (white, wins) in black_wins.iter_mut().enumerate().take(1 << k) {
             let white = white as u32;
-            *wins = {
-                // Per colour: the cells of that colour, joined with each
-                // other and with the groups of that colour they touch.
-                let mut change = 0i32;
-                for (colour, own) in [(0, !white), (1, white)] {
-                    let own = own & ((1 << k) - 1);
-                    let mut left = own;
-                    while left != 0 {
-                        // One component, grown from its lowest cell.
-                        let mut part = left & left.wrapping_neg();
-                        loop {
-                            let mut grown = part;
-                            for (j, &next) in near[..k].iter().enumerate() {
-                                if part >> j & 1 == 1 {
-                                    grown |= next & own;
-                                }
-                            }
-                            for &(c, _, touched) in groups {
-                                if c == colour && touched & part != 0 {
-                                    grown |= touched & own;
-                                }
-                            }
-                            if grown == part {
-                                break;
-                            }
-                            part = grown;
+            // Per colour: the cells of that colour, joined with each other
+            // and with the groups of that colour they touch.
+            let mut change = 0i32;
+            for (colour, own) in [(0, !white & cell_bits), (1, white & cell_bits)] {
+                let allowed = own | of_colour[colour];
+                let mut left = own;
+                while left != 0 {
+                    // One component, grown from its lowest cell.
+                    let mut part = left & left.wrapping_neg();
+                    let mut frontier = part;
+                    while frontier != 0 {
+                        let mut reach = 0;
+                        let mut f = frontier;
+                        while f != 0 {
+                            reach |= next[f.trailing_zeros() as usize];
+                            f &= f - 1;
                         }
-                        left &= !part;
-                        let mut size = part.count_ones();
-                        let mut before = 0;
-                        for &(c, stones, touched) in groups {
-                            if c == colour && touched & part != 0 {
-                                size += stones;
-                                before += i32::from(stones >= m);
-                            }
-                        }
-                        change += i32::from(size >= m) - before;
+                        frontier = reach & allowed & !part;
+                        part |= frontier;
                     }
+                    left &= !part;
+                    let mut size = (part & cell_bits).count_ones();
+                    let mut g = part & !cell_bits;
+                    while g != 0 {
+                        size += stones[g.trailing_zeros() as usize];
+                        g &= g - 1;
+                    }
+                    change += i32::from(size >= m) - (part & large).count_ones() as i32;
                 }
-                base_odd ^ (change & 1 == 1)
-            };
+            }
+            *wins = base_odd ^ (change & 1 == 1);
         }
         black_wins
     }
