@@ -101,6 +101,7 @@ mod params;
 pub mod patterns;
 mod report;
 mod searcher;
+mod threads;
 pub mod time;
 mod tree;
 pub mod tuning;
