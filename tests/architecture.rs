@@ -12,10 +12,11 @@ use std::path::{Path, PathBuf};
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 /// The library crates, lowest first, as the application names them.
-const CRATES: [(&str, &str); 3] = [
+const CRATES: [(&str, &str); 4] = [
     ("oddity-rules", "rules"),
     ("oddity-solver", "solver"),
     ("oddity-search", "search"),
+    ("oddity-web", "web"),
 ];
 
 /// What each top-level module of the application may use besides the
