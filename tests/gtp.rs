@@ -268,7 +268,7 @@ fn a_weights_file_is_read_when_set_and_a_bad_one_refused() {
     // Weights of another game leave this game's built-in ones in use.
     for game in ["xodd", "odd"] {
         let file = format!(
-            "{}/crates/oddity-search/weights/{game}.txt",
+            "{}/crates/oddity-patterns/weights/{game}.txt",
             env!("CARGO_MANIFEST_DIR")
         );
         e.ok(&format!("oddity-param weights {file}"));

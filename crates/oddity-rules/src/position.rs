@@ -201,6 +201,20 @@ impl AnyGame {
         return with_game!(self, g => crate::perft::perft(g, depth));
     }
 
+    /// Points that hold no stone.
+    pub fn empty_points(&self) -> usize {
+        let stones: u32 = Colour::BOTH
+            .iter()
+            .map(|&c| {
+                with_game!(self, g => g.stone_words(c)
+                    .iter()
+                    .map(|w| w.count_ones())
+                    .sum::<u32>())
+            })
+            .sum();
+        self.topology().cell_count() - stones as usize
+    }
+
     /// Whether the board and the side to move are those of the start of
     /// this game (a set-up may repeat them).
     pub fn looks_like_start(&self) -> bool {
