@@ -4,7 +4,8 @@
 
 use std::fmt::Write;
 
-use super::svg::{Rgb, Style, escape, open_chart};
+use super::palette::{Rgb, Style};
+use super::primitives::{escape, open_chart};
 
 /// One cell of a [`ShareGrid`].
 #[derive(Clone, Debug, PartialEq)]
