@@ -57,6 +57,8 @@ function failed(text, memory) {
 function receive(m) {
   if (m.type === 'ready') {
     ui.ready = true;
+    // Milliseconds from the page's start to a playing engine.
+    ui.readyMillis = performance.now();
     ui.threads = m.threads;
     $('engine').textContent = m.threads > 1
       ? `Engine: ${m.threads} threads (this page is cross-origin isolated).`

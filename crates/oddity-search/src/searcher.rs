@@ -355,20 +355,20 @@ impl<G: Knowledge> Searcher<G> {
             w
         };
         let finish = |mut w: Worker| (w.iterations, w.tally.take());
-        #[cfg(not(all(target_family = "wasm", not(target_feature = "atomics"))))]
-        let results = threads::on_threads(
-            &seeds,
-            |seed| {
-                let mut w = new_worker(seed);
-                this.work(&mut w, stop, &halt, deadline, target);
-                finish(w)
-            },
-            watch,
-        );
-        // Without threads the one search loop stops every watch interval
-        // to do the waiting thread's work.
-        #[cfg(all(target_family = "wasm", not(target_feature = "atomics")))]
-        let results = {
+        let pooled = |seed: u64| {
+            let mut w = new_worker(seed);
+            this.work(&mut w, stop, &halt, deadline, target);
+            finish(w)
+        };
+        #[cfg(not(target_family = "wasm"))]
+        let results = threads::on_threads(&seeds, pooled, watch);
+        // In a browser the calling thread searches too, from the first
+        // seed, so that the search starts at once however long the pool's
+        // workers take to wake; it stops every watch interval to do the
+        // waiting thread's work. The other seeds go to the pool (with
+        // WebAssembly threads).
+        #[cfg(target_family = "wasm")]
+        let results = threads::beside(&seeds[1..], pooled, || {
             let mut watch = watch;
             let mut w = new_worker(seeds[0]);
             loop {
@@ -381,8 +381,8 @@ impl<G: Knowledge> Searcher<G> {
                 }
                 watch(now);
             }
-            vec![finish(w)]
-        };
+            finish(w)
+        });
         let mut iterations = 0;
         let mut tally: Option<Tally> = None;
         for (n, t) in results {
@@ -414,7 +414,7 @@ impl<G: Knowledge> Searcher<G> {
 
     /// Whether the search loop would stop at once: a stop, a halt, a
     /// proven root, or the visit target reached.
-    #[cfg(all(target_family = "wasm", not(target_feature = "atomics")))]
+    #[cfg(target_family = "wasm")]
     fn should_stop(
         &self,
         w: &Worker,

@@ -1,14 +1,15 @@
 //! How the search threads run on each platform: the system's threads
-//! natively; in a browser, the Web Workers of rayon's pool when the module
-//! is built with WebAssembly threads (`atomics`), and none at all without
-//! them (the searcher then runs its one loop in slices, see `Searcher`).
+//! natively, with the calling thread waiting for them; in a browser, the
+//! calling thread searches itself in slices (see `Searcher`) beside the
+//! Web Workers of rayon's pool when the module is built with WebAssembly
+//! threads (`atomics`), and alone without them.
 
 use std::time::Duration;
 
-#[cfg(not(all(target_family = "wasm", not(target_feature = "atomics"))))]
+#[cfg(not(target_family = "wasm"))]
 use std::sync::atomic::{AtomicUsize, Ordering};
-#[cfg(not(all(target_family = "wasm", not(target_feature = "atomics"))))]
-use web_time::Instant;
+#[cfg(not(target_family = "wasm"))]
+use std::time::Instant;
 
 /// How often the thread waiting for the search threads wakes to check the
 /// soft deadline and send progress: rarely enough not to take a core from
@@ -16,10 +17,10 @@ use web_time::Instant;
 pub(crate) const WATCH_INTERVAL: Duration = Duration::from_millis(5);
 
 /// Counts a finished search thread when dropped.
-#[cfg(not(all(target_family = "wasm", not(target_feature = "atomics"))))]
+#[cfg(not(target_family = "wasm"))]
 struct Finished<'a>(&'a AtomicUsize, std::thread::Thread);
 
-#[cfg(not(all(target_family = "wasm", not(target_feature = "atomics"))))]
+#[cfg(not(target_family = "wasm"))]
 impl Drop for Finished<'_> {
     fn drop(&mut self) {
         self.0.fetch_add(1, Ordering::Release);
@@ -64,41 +65,45 @@ pub(crate) fn on_threads<R: Send>(
     })
 }
 
-/// [`on_threads`] in a browser with WebAssembly threads: the work goes to
-/// rayon's pool (Web Workers started by the page) and the calling thread,
-/// a dedicated worker of the page's own, watches (it may block; a page's
-/// main thread may not).
-#[cfg(all(target_family = "wasm", target_feature = "atomics"))]
-pub(crate) fn on_threads<R: Send>(
+/// In a browser: runs `main` on the calling thread (a dedicated worker of
+/// the page, which may block) and `work` once per seed on rayon's pool
+/// (Web Workers started by the page) when the module has WebAssembly
+/// threads; returns `main`'s result first, then the others in seed order.
+/// Without threads the seeds are left out.
+#[cfg(target_family = "wasm")]
+pub(crate) fn beside<R: Send>(
     seeds: &[u64],
     work: impl Fn(u64) -> R + Sync,
-    mut watch: impl FnMut(Instant),
+    main: impl FnOnce() -> R,
 ) -> Vec<R> {
-    use std::sync::Mutex;
-    let finished = AtomicUsize::new(0);
-    let watcher = std::thread::current();
-    let results: Mutex<Vec<(usize, R)>> = Mutex::new(Vec::with_capacity(seeds.len()));
-    rayon::in_place_scope(|s| {
-        for (i, &seed) in seeds.iter().enumerate() {
-            let (work, finished, results) = (&work, &finished, &results);
-            let watcher = watcher.clone();
-            s.spawn(move |_| {
-                let _done = Finished(finished, watcher);
-                let r = work(seed);
-                results
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .push((i, r));
-            });
-        }
-        while finished.load(Ordering::Acquire) < seeds.len() {
-            std::thread::park_timeout(WATCH_INTERVAL);
-            watch(Instant::now());
-        }
-    });
-    let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
-    results.sort_by_key(|(i, _)| *i);
-    results.into_iter().map(|(_, r)| r).collect()
+    #[cfg(target_feature = "atomics")]
+    {
+        use std::sync::Mutex;
+        let results: Mutex<Vec<(usize, R)>> = Mutex::new(Vec::with_capacity(seeds.len()));
+        let first = rayon::in_place_scope(|s| {
+            for (i, &seed) in seeds.iter().enumerate() {
+                let (work, results) = (&work, &results);
+                s.spawn(move |_| {
+                    let r = work(seed);
+                    results
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push((i, r));
+                });
+            }
+            main()
+        });
+        let mut rest = results.into_inner().unwrap_or_else(|e| e.into_inner());
+        rest.sort_by_key(|(i, _)| *i);
+        std::iter::once(first)
+            .chain(rest.into_iter().map(|(_, r)| r))
+            .collect()
+    }
+    #[cfg(not(target_feature = "atomics"))]
+    {
+        let _ = (seeds, work);
+        vec![main()]
+    }
 }
 
 /// A search thread's wait for the stop condition once the visit counters
