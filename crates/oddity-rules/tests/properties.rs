@@ -2,11 +2,11 @@
 //! and read back is the same game, every legal turn's token parses back to
 //! the same turn, and a turn the rules refuse changes nothing.
 
+use oddity_rules::Rng;
 use oddity_rules::game::{GameSpec, Rules};
 use oddity_rules::kind::GameKind;
 use oddity_rules::moves::{Colour, Turn};
 use oddity_rules::position::AnyGame;
-use oddity_rules::random::{below, rng_from_seed};
 use oddity_rules::record::GameRecord;
 use oddity_rules::sgf::{RecordInfo, read, write};
 use proptest::prelude::*;
@@ -39,14 +39,14 @@ fn game(
     turns: usize,
     resign: bool,
 ) -> GameRecord {
-    let mut rng = rng_from_seed(seed);
+    let mut rng = Rng::seeded(seed);
     let mut start = AnyGame::new(spec);
     if let Some(set_up) = set_up {
         let topo = spec.topology();
         let mut stones = Vec::new();
         for _ in 0..set_up {
-            let cell = topo.cells()[below(&mut rng, topo.cell_count() as u32) as usize];
-            let colour = Colour::BOTH[below(&mut rng, 2) as usize];
+            let cell = topo.cells()[rng.below(topo.cell_count() as u32) as usize];
+            let colour = Colour::BOTH[rng.below(2) as usize];
             if stones
                 .iter()
                 .all(|s: &oddity_rules::moves::Stone| s.cell != cell)
@@ -54,7 +54,7 @@ fn game(
                 stones.push(oddity_rules::moves::Stone { cell, colour });
             }
         }
-        let to_move = Colour::BOTH[below(&mut rng, 2) as usize];
+        let to_move = Colour::BOTH[rng.below(2) as usize];
         if let Ok(position) = AnyGame::from_setup(spec, &stones, to_move) {
             start = position;
         }
@@ -68,7 +68,7 @@ fn game(
         if legal.is_empty() {
             break;
         }
-        let turn = legal[below(&mut rng, legal.len() as u32) as usize];
+        let turn = legal[rng.below(legal.len() as u32) as usize];
         let seat = record.position().to_move();
         record.play(seat, turn).expect("a legal turn plays");
     }
@@ -157,14 +157,14 @@ proptest! {
 /// A whole game of `spec` from its start: random legal turns, White's
 /// first turn a swap wherever the rules offer one, up to `limit` turns.
 fn game_with_swap(spec: &GameSpec, seed: u64, limit: usize) -> GameRecord {
-    let mut rng = rng_from_seed(seed);
+    let mut rng = Rng::seeded(seed);
     let mut record = GameRecord::new(AnyGame::new(spec));
     while !record.is_over() && record.moves().len() < limit {
         let legal = record.position().legal_turns();
         let turn = if legal.contains(&Turn::Swap) {
             Turn::Swap
         } else {
-            legal[below(&mut rng, legal.len() as u32) as usize]
+            legal[rng.below(legal.len() as u32) as usize]
         };
         let seat = record.position().to_move();
         record.play(seat, turn).expect("a legal turn plays");
