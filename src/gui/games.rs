@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use crate::fairness;
-use crate::render::svg::Style;
+use crate::render::Style;
 use crate::rules::kind::GameKind;
 use crate::rules::topology::{BoardKind, Topology};
 
@@ -96,7 +96,7 @@ pub struct HeatPalette {
 
 pub fn catalogue() -> Catalogue {
     let style = Style::default();
-    let rgb = |c: crate::render::svg::Rgb| [c.0, c.1, c.2];
+    let rgb = |c: crate::render::Rgb| [c.0, c.1, c.2];
     Catalogue {
         games: GameKind::ALL.iter().map(|&kind| choice(kind)).collect(),
         heat: HeatPalette {

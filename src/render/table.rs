@@ -8,7 +8,8 @@
 
 use std::fmt::Write;
 
-use super::svg::{Rgb, Style, escape, open_chart};
+use super::palette::{Rgb, Style};
+use super::primitives::{escape, open_chart};
 use crate::fairness::Verdict;
 
 /// One level of play of one board, as measured.

@@ -222,4 +222,30 @@ impl AnyGame {
     pub fn token(&self, turn: &Turn) -> String {
         turn.to_token(self.kind(), self.topology())
     }
+
+    /// The cells whose stones `turn` put down, asked of the position right
+    /// after it: a turn's own stones, and for Onyx's swap the white stone
+    /// that took the place of Black's first (the one white stone the
+    /// game's start lacks). A pass or a resignation puts down none.
+    pub fn placed_by(&self, turn: &Turn) -> Vec<Cell> {
+        match turn {
+            Turn::Stones(a, b) => std::iter::once(a)
+                .chain(b.as_ref())
+                .map(|s| s.cell)
+                .collect(),
+            Turn::Swap => {
+                let start = AnyGame::new(self.spec());
+                self.topology()
+                    .cells()
+                    .iter()
+                    .copied()
+                    .filter(|&c| {
+                        self.stone_at(c) == Some(Colour::White)
+                            && start.stone_at(c) != Some(Colour::White)
+                    })
+                    .collect()
+            }
+            Turn::Pass | Turn::Resign => Vec::new(),
+        }
+    }
 }
