@@ -6,7 +6,7 @@ use oddity::cli;
 ///
 /// With no subcommand it runs the GTP engine (see protocol.md).
 #[derive(Parser, Debug)]
-#[command(name = "oddity", version, args_conflicts_with_subcommands = true)]
+#[command(name = "oddity", version = oddity::BUILD, args_conflicts_with_subcommands = true)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
