@@ -6,7 +6,9 @@
 //! and the geometry pictures are drawn from), `bitboard` and `tables`;
 //! `kind` and `moves` (games by name, actions, turns, tokens); `game` (the
 //! `Game` trait and specs); the games `parity`, `odd` and `onyx`; then
-//! `position` (any game at run time), `record`, `sgf` and `perft`.
+//! `position` (any game at run time), `record`, `tree` (games with
+//! variations), `sgf` and `perft`; `quote` writes outside input into
+//! messages.
 //!
 //! Each game's facts that the layers above need (whether colours are
 //! chosen, captures, the smallest group, symmetries) are asked of
@@ -47,8 +49,10 @@ pub mod onyx;
 pub mod parity;
 pub mod perft;
 pub mod position;
+pub mod quote;
 pub mod random;
 pub mod record;
 pub mod sgf;
 pub mod tables;
 pub mod topology;
+pub mod tree;
