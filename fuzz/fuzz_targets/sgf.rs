@@ -19,9 +19,9 @@ fn shape(tree: &GameTree) -> Vec<(usize, Option<String>, Option<String>)> {
     tree.preorder()
         .into_iter()
         .map(|id| {
-            let turn = tree.turn(id).map(|(seat, t)| {
-                format!("{}[{}]", seat.letter(), tree.start().token(&t))
-            });
+            let turn = tree
+                .turn(id)
+                .map(|(seat, t)| format!("{}[{}]", seat.letter(), tree.start().token(&t)));
             (tree.depth(id), turn, tree.name(id).map(str::to_string))
         })
         .collect()
