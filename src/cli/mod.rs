@@ -109,4 +109,3 @@ fn refusal(e: &clap::Error, args: &[OsString]) -> String {
     }
     text
 }
-
