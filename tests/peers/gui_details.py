@@ -302,15 +302,20 @@ def stones_of(token):
 def candidates_and_best_turns(d):
     """Issues: the preview changed under a still pointer; the Xodd/Yodd
     heat map did not show the best turn."""
-    new_game(d, "xodd", 7, "human", "slow", seconds="3")
-    d.find_element(By.ID, "analyze").click()
-    wait(d, "analysis of my turn", lambda: len(d.find_elements(By.CSS_SELECTOR, "#candidates tbody tr")) >= 3)
+    new_game(d, "xodd", 7, "human", "slow", seconds="4")
+    pick_colour(d, "B")
+    click_cell(d, "D4")
+    confirm = d.find_element(By.ID, "confirm")
+    wait(d, "the confirm button", confirm.is_enabled)
+    confirm.click()
 
+    # White's turns may be two stones: drawn while the engine thinks.
     def drawn():
         b = d.execute_script(BEST)
-        return b if b["turns"] and b["candidates"] else None
+        two = any(len(t["stones"]) == 2 for t in b["turns"].values())
+        return b if two and b["candidates"] and state(d)["analysis_live"] else None
 
-    b = wait(d, "the best turns drawn", drawn)
+    b = wait(d, "the best turns drawn while the engine thinks", drawn, 60)
     best = max(b["candidates"], key=lambda c: c["visits"])
     first = b["turns"]["1"]
     if first["token"] != best["token"] or sorted(map(tuple, first["stones"])) != stones_of(best["token"]):
@@ -324,6 +329,9 @@ def candidates_and_best_turns(d):
     if b["links"] != two:
         fail(f"{b['links']} links for {two} two-stone turns")
     shot_at(d, "board", "gui-detail-best-turns.png")
+    wait(d, "the engine's turn", lambda: len(state(d)["moves"]) == 2 and state(d)["human_turn"], 60)
+    d.find_element(By.ID, "analyze").click()
+    wait(d, "analysis of my turn", lambda: len(d.find_elements(By.CSS_SELECTOR, "#candidates tbody tr")) >= 3)
 
     def hover_third_row():
         row = d.find_elements(By.CSS_SELECTOR, "#candidates tbody tr")[2]
@@ -343,8 +351,10 @@ def candidates_and_best_turns(d):
     shot_at(d, "board", "gui-detail-hover.png")
     ActionChains(d).move_to_element(d.find_element(By.ID, "status")).perform()
     d.find_element(By.ID, "analyze").click()
+    # What stays is the engine's analysis of its own turn before.
     wait(d, "analysis off, and what it found gone",
-         lambda: not state(d)["analysis_wanted"] and state(d)["analysis"] is None
+         lambda: not state(d)["analysis_wanted"]
+         and (state(d)["analysis"] is None or state(d)["analysis"]["turn"] != state(d)["view"])
          and not d.find_elements(By.CSS_SELECTOR, "#overlay [data-heat]"))
     log(f"  best turns drawn as turns, the best {first['token']} ringed, the heat map faint; "
         f"the hovered row kept {token} through updates")

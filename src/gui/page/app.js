@@ -799,7 +799,7 @@ function drawEngineAlert() {
   const alert = $("engine-alert");
   alert.hidden = !failed.length;
   alert.textContent = failed.map((e) => `Engine ${e.name} failed to start: ${sentence(e.fault || "no reason given")}`)
-    .join(" ") + (failed.length ? " It cannot play until restarted under Engines." : "");
+    .join(" ") + (failed.length ? ` ${failed.length === 1 ? "It" : "They"} cannot play until restarted under Engines.` : "");
 }
 
 // The players offered: people, and every engine, those that failed to
