@@ -11,8 +11,7 @@ use oddity::rules::kind::GameKind;
 use oddity::rules::odd::OddGame;
 use oddity::rules::onyx::OnyxGame;
 use oddity::rules::parity::ParityGame;
-use oddity::search::knowledge::Knowledge;
-use oddity::search::{Limits, SearchParams, Searcher, StopFlag};
+use oddity::search::{Knowledge, Limits, SearchParams, Searcher, StopFlag};
 
 fn params() -> SearchParams {
     SearchParams {

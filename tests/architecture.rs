@@ -12,9 +12,10 @@ use std::path::{Path, PathBuf};
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 /// The library crates, lowest first, as the application names them.
-const CRATES: [(&str, &str); 3] = [
+const CRATES: [(&str, &str); 4] = [
     ("oddity-rules", "rules"),
     ("oddity-solver", "solver"),
+    ("oddity-patterns", "patterns"),
     ("oddity-search", "search"),
 ];
 
@@ -26,7 +27,7 @@ const ALLOWED: [(&str, &[&str]); 10] = [
     ("engine", &[]),
     ("tournament", &["engine", "search", "render"]),
     ("gtp", &["search", "solver", "render"]),
-    ("analysis", &["search", "solver", "render"]),
+    ("analysis", &["search", "solver", "patterns", "render"]),
     ("gui", &["engine", "render"]),
     ("cli", &["*"]),
     ("heat", &[]),

@@ -22,7 +22,6 @@ use crate::rules::moves::Turn;
 use crate::rules::position::AnyGame;
 use crate::rules::random::{Rng, below, rng_from_seed};
 use crate::rules::record::GameRecord;
-use crate::search::endgame::empty_points;
 use crate::search::{Engine, Limits, SearchParams, StopFlag};
 use crate::solver::retrograde::Retrograde;
 use crate::solver::{SolveLimits, Solver, SolverParams, Value};
@@ -158,7 +157,7 @@ pub fn wilson(k: usize, n: usize) -> (f64, f64) {
 /// points; `None` when the game ended first.
 pub(crate) fn draw_position(spec: &GameSpec, empty: usize, rng: &mut Rng) -> Option<GameRecord> {
     let mut record = GameRecord::new(AnyGame::new(spec));
-    while empty_points(record.position()) > empty {
+    while record.position().empty_points() > empty {
         let turns = record.position().legal_turns();
         if turns.is_empty() {
             return None;
@@ -302,7 +301,7 @@ fn miss(contender: &Contender, record: &GameRecord, choice: Option<Turn>) -> Mis
     Miss {
         contender: contender.name.clone(),
         moves,
-        empty: empty_points(record.position()),
+        empty: record.position().empty_points(),
         choice: choice.map_or(String::from("resign"), |t| record.position().token(&t)),
     }
 }

@@ -17,7 +17,7 @@ use crate::rules::quote::quoted;
 use crate::rules::record::{GameRecord, TokenPlayError};
 use crate::search::bounds;
 use crate::search::tuning::{NAMES, TuningError};
-use crate::search::{MoveFilter, MoveRule, Policy, SearchParams, knowledge};
+use crate::search::{MoveFilter, MoveRule, Policy, SearchParams, has_priors};
 use crate::solver::SolveLimits;
 
 /// What a query asks of each of its positions, checked.
@@ -363,7 +363,7 @@ pub(crate) fn prepare(query: &Query, defaults: &Defaults) -> Result<Parsed, Quer
         .keys()
         .map(|k| format!("unknown field {} ignored", quoted(k)))
         .collect();
-    if query.include_policy && !knowledge::has_priors(kind) {
+    if query.include_policy && !has_priors(kind) {
         warnings.push(format!("includePolicy: {kind} has no knowledge prior"));
     }
     let proof = (proof_time.is_some() || query.proof_nodes.is_some()).then_some(SolveLimits {
@@ -383,7 +383,7 @@ pub(crate) fn prepare(query: &Query, defaults: &Defaults) -> Result<Parsed, Quer
             include_pv_visits: query.include_pv_visits,
             include_ownership: query.include_ownership,
             include_moves_ownership: query.include_moves_ownership,
-            include_policy: query.include_policy && knowledge::has_priors(kind),
+            include_policy: query.include_policy && has_priors(kind),
             report_every,
             warnings,
         },

@@ -16,6 +16,7 @@ use std::io::{BufRead, Write};
 use serde::{Deserialize, Serialize};
 
 use crate::analysis::accuracy::draw_position;
+use crate::patterns::{Decision, FeatureBoard};
 use crate::rules::game::{Game, GameSpec, Rules};
 use crate::rules::kind::GameKind;
 use crate::rules::moves::{Action, Turn};
@@ -23,8 +24,7 @@ use crate::rules::position::AnyGame;
 use crate::rules::random::{below, rng_from_seed};
 use crate::rules::record::GameRecord;
 use crate::rules::topology::Cell;
-use crate::search::knowledge;
-use crate::search::patterns::{Decision, FeatureBoard};
+use crate::search::{Knowledge, hand_priors};
 use crate::solver::retrograde::Retrograde;
 use crate::with_game;
 
@@ -414,7 +414,7 @@ pub fn last_stones(record: &GameRecord) -> Vec<Cell> {
     last
 }
 
-fn decision_of<G: knowledge::Knowledge>(
+fn decision_of<G: Knowledge>(
     game: &G,
     last: &[Cell],
     labels: &Labels,
@@ -437,7 +437,7 @@ fn decision_of<G: knowledge::Knowledge>(
         }),
     };
     let mut priors = Vec::new();
-    let hand = knowledge::priors(game, &actions, &mut priors)
+    let hand = hand_priors(game, &actions, &mut priors)
         .then(|| priors.iter().map(|&p| f64::from(p)).collect());
     Ok((decision, hand))
 }

@@ -8,12 +8,13 @@ use cpu_time::ProcessTime;
 use serde::Serialize;
 
 use crate::cli::args::GameArgs;
+use crate::patterns::{PlayoutPolicies, Weights};
 use crate::rules::position::AnyGame;
 use crate::rules::random::rng_from_seed;
 use crate::rules::record::GameRecord;
-use crate::search::knowledge::Knowledge;
-use crate::search::patterns::PlayoutPolicies;
-use crate::search::{Engine, Limits, NODE_BYTES, Policy, SearchParams, StopFlag, bounds};
+use crate::search::{
+    Engine, Knowledge, Limits, NODE_BYTES, Policy, SearchParams, StopFlag, bounds,
+};
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
@@ -127,7 +128,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         let playout = Playout {
             smart: args.policy_playouts && settings.playouts,
             patterns: (args.policy_playouts && settings.pattern_playouts)
-                .then(|| crate::search::patterns::Weights::builtin(spec.kind))
+                .then(|| Weights::builtin(spec.kind))
                 .flatten(),
             temperature: settings.pattern_temperature,
             replies: settings.replies,
@@ -229,7 +230,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
 #[derive(Clone, Copy)]
 struct Playout {
     smart: bool,
-    patterns: Option<&'static crate::search::patterns::Weights>,
+    patterns: Option<&'static Weights>,
     temperature: f32,
     replies: u32,
     bridges: bool,

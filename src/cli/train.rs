@@ -11,11 +11,9 @@ use clap::Args;
 use crate::analysis::self_play::{self, Level};
 use crate::analysis::train_data::{self, Data, Plan, Target};
 use crate::cli::args::GameArgs;
+use crate::patterns::{Decision, GROUP_NAMES, GROUPS, NONE, Weights, fit, group_sizes, hit_in_top};
 use crate::rules::kind::GameKind;
 use crate::rules::random::{below, rng_from_seed};
-use crate::search::patterns::{
-    Decision, GROUP_NAMES, GROUPS, NONE, Weights, fit, group_sizes, hit_in_top,
-};
 
 /// Where the labels come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

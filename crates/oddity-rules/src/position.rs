@@ -201,6 +201,20 @@ impl AnyGame {
         return with_game!(self, g => crate::perft::perft(g, depth));
     }
 
+    /// Points that hold no stone.
+    pub fn empty_points(&self) -> usize {
+        let stones: u32 = Colour::BOTH
+            .iter()
+            .map(|&c| {
+                with_game!(self, g => g.stone_words(c)
+                    .iter()
+                    .map(|w| w.count_ones())
+                    .sum::<u32>())
+            })
+            .sum();
+        self.topology().cell_count() - stones as usize
+    }
+
     /// Whether the board and the side to move are those of the start of
     /// this game (a set-up may repeat them).
     pub fn looks_like_start(&self) -> bool {
@@ -221,5 +235,31 @@ impl AnyGame {
     /// The canonical token of `turn` on this board.
     pub fn token(&self, turn: &Turn) -> String {
         turn.to_token(self.kind(), self.topology())
+    }
+
+    /// The cells whose stones `turn` put down, asked of the position right
+    /// after it: a turn's own stones, and for Onyx's swap the white stone
+    /// that took the place of Black's first (the one white stone the
+    /// game's start lacks). A pass or a resignation puts down none.
+    pub fn placed_by(&self, turn: &Turn) -> Vec<Cell> {
+        match turn {
+            Turn::Stones(a, b) => std::iter::once(a)
+                .chain(b.as_ref())
+                .map(|s| s.cell)
+                .collect(),
+            Turn::Swap => {
+                let start = AnyGame::new(self.spec());
+                self.topology()
+                    .cells()
+                    .iter()
+                    .copied()
+                    .filter(|&c| {
+                        self.stone_at(c) == Some(Colour::White)
+                            && start.stone_at(c) != Some(Colour::White)
+                    })
+                    .collect()
+            }
+            Turn::Pass | Turn::Resign => Vec::new(),
+        }
     }
 }

@@ -101,7 +101,7 @@ impl Endgame {
         stop: &StopFlag,
         threads: usize,
     ) -> Option<Solution> {
-        let empty = empty_points(game);
+        let empty = game.empty_points();
         if !settings.endgame || empty > settings.endgame_empty.max(settings.endgame_table) as usize
         {
             return None;
@@ -157,20 +157,6 @@ fn table_cost(kind: GameKind, empty: usize) -> Duration {
         GameKind::Xodd | GameKind::Yodd | GameKind::Onyx => 80,
     };
     Duration::from_nanos(nanos_per_position.saturating_mul(3u64.saturating_pow(empty as u32)))
-}
-
-/// Points that hold no stone.
-pub fn empty_points(game: &AnyGame) -> usize {
-    let stones: u32 = Colour::BOTH
-        .iter()
-        .map(|&c| {
-            oddity_rules::with_game!(game, g => oddity_rules::game::Game::stone_words(g, c)
-                .iter()
-                .map(|w| w.count_ones())
-                .sum::<u32>())
-        })
-        .sum();
-    game.topology().cell_count() - stones as usize
 }
 
 /// The search's report for a position the solver proved won: the winning

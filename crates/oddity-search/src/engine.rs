@@ -1,7 +1,7 @@
 //! The search engine of any game: one tree for the current position, kept
 //! from move to move, with the exact solver near the end.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use oddity_rules::game::GameSpec;
 use oddity_rules::moves::{Colour, Turn};
@@ -11,11 +11,8 @@ use oddity_rules::record::GameRecord;
 use crate::endgame;
 use crate::limits::{Limits, StopFlag};
 use crate::params::SearchParams;
-use crate::report::Report;
-use crate::searcher::Searcher;
-
-/// A progress callback and its interval, for [`Engine::search`].
-pub type Progress<'a> = Option<(&'a mut dyn FnMut(&Report), Duration)>;
+use crate::report::{Progress, Report};
+use crate::searcher::{AnySearcher, Searcher};
 
 /// The search engine: one tree for the current position, any game.
 pub struct Engine {
@@ -179,25 +176,4 @@ impl Engine {
     pub fn root_visits(&self) -> u64 {
         self.searcher.as_ref().map_or(0, |s| s.root_visits())
     }
-}
-
-/// The game-independent face of [`Searcher`].
-pub(crate) trait AnySearcher: Send {
-    fn advance(&mut self, moves: &[(Colour, Turn)], params: &SearchParams) -> bool;
-    fn search(
-        &mut self,
-        params: &SearchParams,
-        limits: &Limits,
-        stop: &StopFlag,
-        progress: Progress<'_>,
-    ) -> Report;
-    fn clear(&mut self, params: &SearchParams);
-    fn report(&self) -> Report;
-    fn nodes(&self) -> usize;
-    fn root_visits(&self) -> u64;
-}
-
-/// Cells of the board, for time management.
-pub fn board_cells(game: &AnyGame) -> u32 {
-    game.topology().cells().len() as u32
 }

@@ -1,6 +1,6 @@
 //! Game knowledge for [`crate::Policy::Default`]: the prior hook.
 //!
-//! [`priors`] may give each legal action of a position a prior in `0..=1`
+//! [`hand_priors`] may give each legal action of a position a prior in `0..=1`
 //! (how promising it looks before any playout). The tree stores it in one
 //! byte per node and uses it twice: children are tried in decreasing prior
 //! order before any has been visited, and UCT gets a progressive-bias term
@@ -23,8 +23,11 @@
 //! several playouts per leaf in Odd (32) and Onyx (2).
 //! The Xodd/Yodd hand-written priors stay available (`priors=on`,
 //! `patterns=off`) but are off by default: the learned patterns
-//! ([`crate::patterns`]) give the priors there.
+//! ([`oddity_patterns`]) give the priors there.
 
+use oddity_patterns::{
+    FeatureBoard, OnyxPlayout, PatternPlayout, PlayoutPolicies, PlayoutPolicy, Weights,
+};
 use oddity_rules::game::Game;
 use oddity_rules::kind::GameKind;
 use oddity_rules::moves::{Action, Colour};
@@ -34,9 +37,9 @@ use oddity_rules::parity::{ColourChoice, ParityGame};
 use oddity_rules::random::{Rng, random_below};
 use oddity_rules::topology::Cell;
 
-use crate::patterns::{
-    FeatureBoard, OnyxPlayout, PatternPlayout, PlayoutPolicies, PlayoutPolicy, Weights,
-};
+/// A leaf with `k` siblings is expanded after `k / EXPAND_DIVISOR` visits
+/// (the default of `--param expand`).
+pub const EXPAND_DIVISOR: u32 = 4;
 
 /// The settings in force for one game: the defaults with the overrides.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -50,7 +53,7 @@ pub struct Resolved {
     pub swap_mirror: bool,
     pub priors: bool,
     pub prior_weight: f32,
-    /// Priors from the learned patterns ([`crate::patterns`]) instead of
+    /// Priors from the learned patterns ([`oddity_patterns`]) instead of
     /// the hand-written ones.
     pub patterns: bool,
     pub playouts: bool,
@@ -84,7 +87,7 @@ pub fn defaults(kind: GameKind) -> Resolved {
         pattern_temperature: 1.0,
         replies: 100,
         bridges: false,
-        expand: crate::tree::EXPAND_DIVISOR,
+        expand: EXPAND_DIVISOR,
         leaf_playouts: 1,
         endgame: true,
         endgame_share: 0.3,
@@ -135,7 +138,7 @@ pub fn defaults(kind: GameKind) -> Resolved {
 
 /// The priors the default search gives the actions of a position at the
 /// root: the learned patterns' where they are on by default (no last
-/// stones are known there, as at the tree's root), else [`priors`].
+/// stones are known there, as at the tree's root), else [`hand_priors`].
 pub fn default_priors<G: Knowledge>(game: &G, actions: &[Action], out: &mut Vec<f32>) -> bool {
     let kind = game.spec().kind;
     let patterns = Weights::builtin(kind).filter(|_| defaults(kind).patterns);
@@ -143,8 +146,8 @@ pub fn default_priors<G: Knowledge>(game: &G, actions: &[Action], out: &mut Vec<
 }
 
 /// The priors of `actions` (legal in `game`) as the tree gives them: the
-/// learned patterns' ([`crate::patterns::priors`]) when `patterns` has
-/// weights, else the hand-written [`priors`]. `last` (the last stones
+/// learned patterns' ([`oddity_patterns::priors`]) when `patterns` has
+/// weights, else the hand-written [`hand_priors`]. `last` (the last stones
 /// placed, newest first) and `features` serve the patterns only.
 pub(crate) fn action_priors<G: Knowledge>(
     game: &G,
@@ -156,14 +159,14 @@ pub(crate) fn action_priors<G: Knowledge>(
 ) -> bool {
     match patterns {
         Some(weights) => {
-            crate::patterns::priors(game, weights, &last(), actions, features, out);
+            oddity_patterns::priors(game, weights, &last(), actions, features, out);
             true
         }
-        None => priors(game, actions, out),
+        None => hand_priors(game, actions, out),
     }
 }
 
-/// Whether [`priors`] can give priors in this game (when false, the
+/// Whether [`hand_priors`] can give priors in this game (when false, the
 /// selection loop is compiled without the bias term).
 pub fn has_priors(kind: GameKind) -> bool {
     match kind {
@@ -172,10 +175,11 @@ pub fn has_priors(kind: GameKind) -> bool {
     }
 }
 
-/// Fills `out` with one prior in `0..=1` per action of `actions` (legal in
-/// `game`) and returns true, or returns false when the game has no
-/// knowledge for this position (`out` is then ignored).
-pub fn priors<G: Knowledge>(game: &G, actions: &[Action], out: &mut Vec<f32>) -> bool {
+/// The hand-written priors: fills `out` with one prior in `0..=1` per
+/// action of `actions` (legal in `game`) and returns true, or returns false
+/// when the game has no knowledge for this position (`out` is then
+/// ignored).
+pub fn hand_priors<G: Knowledge>(game: &G, actions: &[Action], out: &mut Vec<f32>) -> bool {
     out.clear();
     match game.spec().kind {
         GameKind::Xodd | GameKind::Yodd => {
@@ -357,5 +361,33 @@ fn greedy_colour(choice: ColourChoice) -> Colour {
         other
     } else {
         drawn
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use oddity_rules::game::{GameSpec, Rules};
+    use oddity_rules::position::AnyGame;
+    use oddity_rules::random::rng_from_seed;
+    use oddity_rules::with_game;
+
+    /// The search's hook plays Onyx pattern playouts with this policy,
+    /// kept between playouts and rebuilt for other settings.
+    #[test]
+    fn onyx_pattern_playouts_use_the_onyx_policy() {
+        let weights = Weights::builtin(GameKind::Onyx).unwrap();
+        let mut policies = PlayoutPolicies::default();
+        let mut rng = rng_from_seed(1);
+        for temperature in [1.0, 1.0, 2.0] {
+            let mut game =
+                AnyGame::new(&GameSpec::new(GameKind::Onyx, 8, Rules::default()).unwrap());
+            with_game!(&mut game, g => g.pattern_playout(&mut rng, weights, temperature, &mut policies));
+            let policy = policies.onyx.as_ref().expect("the Onyx policy");
+            let (w, t, topo) = policy.made_for();
+            assert!(std::ptr::eq(w, weights) && t == temperature);
+            assert!(std::ptr::eq(topo, with_game!(&game, g => g.topology())));
+            assert!(policies.stones.is_none());
+        }
     }
 }

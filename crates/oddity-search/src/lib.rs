@@ -92,26 +92,28 @@
 //! ```
 
 pub mod bounds;
-pub mod endgame;
+mod endgame;
 mod engine;
 mod filter;
-pub mod knowledge;
+mod knowledge;
 mod limits;
 mod params;
-pub mod patterns;
+mod policy;
 mod report;
 mod searcher;
 pub mod time;
 mod tree;
 pub mod tuning;
 
-pub use engine::{Engine, Progress, board_cells};
+pub use engine::Engine;
 pub use filter::{MoveFilter, MoveRule};
+pub use knowledge::{EXPAND_DIVISOR, Knowledge, Resolved, default_priors, hand_priors, has_priors};
 pub use limits::{CLEAR_RATIO, Limits, StopFlag};
-pub use params::{Policy, SearchParams, UnknownPolicy, default_exploration, every_core};
-pub use report::{Candidate, FinalBoards, Report};
+pub use params::{SearchParams, default_exploration, every_core};
+pub use policy::{Policy, UnknownPolicy};
+pub use report::{Candidate, FinalBoards, Progress, Report};
 pub use searcher::{BenchWorker, Searcher};
-pub use tree::{EXPAND_DIVISOR, NODE_BYTES};
+pub use tree::NODE_BYTES;
 
 // The protocol searches in a background thread (pondering).
 const _: fn() = || {

@@ -1,5 +1,6 @@
 //! What a search found: the candidate turns at the root and the counts of
-//! the playouts' final boards.
+//! the playouts' final boards, and the callback that receives interim
+//! reports.
 
 use std::time::Duration;
 
@@ -51,6 +52,10 @@ pub struct FinalBoards {
     /// in a group that counts (empty in the other games).
     pub counted: Vec<u64>,
 }
+
+/// A progress callback and its interval, for [`crate::Engine::search`]:
+/// it is called with an interim report every interval.
+pub type Progress<'a> = Option<(&'a mut dyn FnMut(&Report), Duration)>;
 
 /// What a search found.
 #[derive(Clone, Debug, Default, PartialEq)]

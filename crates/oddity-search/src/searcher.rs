@@ -9,11 +9,10 @@ use oddity_rules::kind::GameKind;
 use oddity_rules::moves::{Action, Colour, Turn};
 use oddity_rules::random::rng_from_seed;
 
-use crate::engine::{AnySearcher, Progress};
 use crate::knowledge::Knowledge;
 use crate::limits::{CLEAR_RATIO, Limits, StopFlag};
 use crate::params::{SearchParams, default_exploration};
-use crate::report::{Candidate, FinalBoards, Report};
+use crate::report::{Candidate, FinalBoards, Progress, Report};
 use crate::tree::{ROOT, Tally, Tree, TreeConfig, VISIT_CAP, Worker};
 
 fn tree_config(kind: GameKind, params: &SearchParams) -> TreeConfig {
@@ -456,6 +455,23 @@ impl<G: Knowledge> Searcher<G> {
         }
         tree.flush(w);
     }
+}
+
+/// The game-independent face of [`Searcher`], which the engine keeps for
+/// the game of its position.
+pub(crate) trait AnySearcher: Send {
+    fn advance(&mut self, moves: &[(Colour, Turn)], params: &SearchParams) -> bool;
+    fn search(
+        &mut self,
+        params: &SearchParams,
+        limits: &Limits,
+        stop: &StopFlag,
+        progress: Progress<'_>,
+    ) -> Report;
+    fn clear(&mut self, params: &SearchParams);
+    fn report(&self) -> Report;
+    fn nodes(&self) -> usize;
+    fn root_visits(&self) -> u64;
 }
 
 impl<G: Knowledge> AnySearcher for Searcher<G> {

@@ -9,10 +9,11 @@
 
 use std::fmt;
 
-use crate::knowledge::{self, Resolved};
-use crate::params::Policy;
-use crate::patterns::{Weights, WeightsFile};
+use oddity_patterns::{Weights, WeightsFile};
 use oddity_rules::kind::GameKind;
+
+use crate::knowledge::{self, EXPAND_DIVISOR, Resolved};
+use crate::policy::Policy;
 
 /// Overrides of the default policy's settings; `None` = the game's default.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -244,7 +245,7 @@ impl Tuning {
                 patterns: false,
                 playouts: false,
                 pattern_playouts: false,
-                expand: crate::tree::EXPAND_DIVISOR,
+                expand: EXPAND_DIVISOR,
                 leaf_playouts: 1,
                 endgame: false,
                 ..d

@@ -29,9 +29,7 @@ type Handler = fn(&mut Session, &[String], &mut Ctx) -> Reply;
 const COMMANDS: &[(&str, Handler)] = &[
     ("protocol_version", |_, a, _| arity(a, 0, || ok("2"))),
     ("name", |_, a, _| arity(a, 0, || ok("oddity"))),
-    ("version", |_, a, _| {
-        arity(a, 0, || ok(env!("CARGO_PKG_VERSION")))
-    }),
+    ("version", |_, a, _| arity(a, 0, || ok(crate::BUILD))),
     ("known_command", Session::known_command),
     ("list_commands", Session::list_commands),
     ("quit", Session::quit),

@@ -849,8 +849,8 @@ function formForGame() {
 }
 
 // What the balance study (docs/balance.md) found for the board and rule
-// variant the form describes, and on an Odd side the smallest groups
-// closest to even.
+// variant the form describes, and on an Odd side its fair smallest group
+// or that none is established.
 function balanceNote() {
   const game = gameInfo($("game").value);
   const n = Number($("size").value) || game.default_size;
@@ -861,18 +861,14 @@ function balanceNote() {
   if (game.has_min_group) {
     const m = Number($("min-group").value) || n;
     note = notes.find((b) => b.min_group === m);
-    if (board && board.even_min_groups.length) {
-      even = ` Closest to even on this side: smallest group ${board.even_min_groups.join(" or ")}.`;
-    } else if (notes.length) {
-      even = " No smallest group comes out even on this side.";
-    }
+    if (board && board.min_group_note) even = ` Side ${n}: ${board.min_group_note}.`;
   } else if (game.has_start_options) {
     note = notes.find((b) => b.open_start === $("open-start").checked && b.swap === $("swap-rule").checked);
   } else {
     note = notes[0];
   }
   $("balance-note").textContent = note
-    ? `Balance study: ${note.text}.${even}`
+    ? `Balance study: ${note.text}${even}`
     : `The balance study has no games of this board and variant.${even}`;
 }
 

@@ -42,18 +42,13 @@ use oddity_rules::moves::{Action, Colour};
 use oddity_rules::tables::built_once;
 use oddity_rules::topology::{BoardKind, Cell, Topology};
 
-use super::features::{DISTANCE, Features, GROUPS, NONE};
+use super::groups::{DISTANCE, Features, GROUPS, NONE};
 use super::shape::{BLACK, EMPTY, KING_DIRECTIONS, OFF, OFF_BOARD, WHITE};
 
 /// Places of the ring (the kind is a ninth digit).
 pub(super) const PLACES: usize = 8;
 /// Digits of the shape code: the ring and the kind.
 pub const ONYX_RING: usize = PLACES + 1;
-/// Values of the Onyx groups.
-pub const CAPTURE: u32 = 6;
-pub const BRIDGE: u32 = 9;
-pub const CUT: u32 = 3;
-pub const EDGES: u32 = 3;
 
 /// The rings of one Onyx board, seen from each colour.
 pub struct OnyxLayout {
@@ -470,8 +465,9 @@ impl OnyxBoard {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{FeatureBoard, group_sizes};
     use super::*;
+    use crate::features::FeatureBoard;
+    use crate::groups::group_sizes;
     use oddity_rules::game::{GameSpec, Rules};
     use oddity_rules::kind::GameKind;
     use oddity_rules::moves::Stone;

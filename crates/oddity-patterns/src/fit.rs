@@ -16,7 +16,7 @@
 //! against a gamma of 1, which keeps rare values near 1. Values never seen
 //! keep gamma 1. Sums run in a fixed order: the fit is deterministic.
 
-use super::features::{Features, GROUPS, NONE, group_sizes};
+use super::groups::{Features, GROUPS, NONE, group_sizes};
 use super::weights::Weights;
 
 /// One position's candidates and which of them win.

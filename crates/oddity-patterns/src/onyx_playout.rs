@@ -30,7 +30,8 @@ use oddity_rules::tables::built_once;
 use oddity_rules::topology::{BoardKind, Cell, Topology};
 
 use super::draw::weighted_leaf;
-use super::onyx::{CAPTURE as CAPTURE_VALUES, ONYX_RING, OnyxLayout, PLACES, canonical};
+use super::groups::CAPTURE as CAPTURE_VALUES;
+use super::onyx::{ONYX_RING, OnyxLayout, PLACES, canonical};
 use super::policy::PlayoutPolicy;
 use super::shape::{BLACK, EMPTY, OFF, OFF_BOARD, WHITE};
 use super::weights::Weights;
@@ -408,7 +409,7 @@ impl<const W: usize> PointDraw<W> for OnyxPlayout {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::patterns::FeatureBoard;
+    use crate::features::FeatureBoard;
     use oddity_rules::game::{GameSpec, Rules};
     use oddity_rules::kind::GameKind;
     use oddity_rules::moves::Action;
@@ -606,25 +607,5 @@ mod tests {
             }
         }
         assert!(with_unplayable >= 6, "{with_unplayable} positions");
-    }
-
-    /// The search's hook plays Onyx pattern playouts with this policy,
-    /// kept between playouts and rebuilt for other settings.
-    #[test]
-    fn onyx_pattern_playouts_use_the_onyx_policy() {
-        use crate::knowledge::Knowledge;
-        use crate::patterns::PlayoutPolicies;
-        let weights = Weights::builtin(GameKind::Onyx).unwrap();
-        let mut policies = PlayoutPolicies::default();
-        let mut rng = rng_from_seed(1);
-        for temperature in [1.0, 1.0, 2.0] {
-            let mut game = start(8, false);
-            with_game!(&mut game, g => g.pattern_playout(&mut rng, weights, temperature, &mut policies));
-            let policy = policies.onyx.as_ref().expect("the Onyx policy");
-            let (w, t, topo) = policy.made_for();
-            assert!(std::ptr::eq(w, weights) && t == temperature);
-            assert!(std::ptr::eq(topo, with_game!(&game, g => g.topology())));
-            assert!(policies.stones.is_none());
-        }
     }
 }

@@ -1,4 +1,6 @@
-//! SVG pictures of a position, optionally with an analysis drawn over it.
+//! The board picture: a position as SVG, optionally with an analysis
+//! drawn over it (a heat map, the best line, verdicts on cells, a caption
+//! and legends).
 //!
 //! Every playable cell is one element with `data-cell="NAME"` (the
 //! protocol's name) and the class `cell`; stones, marks and overlays ignore
@@ -11,99 +13,9 @@ use crate::rules::moves::{Colour, Turn};
 use crate::rules::position::AnyGame;
 use crate::rules::topology::Cell;
 
-use super::geometry::{CellGeometry, Geometry, LineKind, Point};
-
-/// An sRGB colour.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Rgb(pub u8, pub u8, pub u8);
-
-impl Rgb {
-    /// `#rrggbb`.
-    pub fn hex(self) -> String {
-        format!("#{:02x}{:02x}{:02x}", self.0, self.1, self.2)
-    }
-
-    /// The colour a fraction `t` (0..=1) of the way from `self` to `other`.
-    pub fn mix(self, other: Rgb, t: f64) -> Rgb {
-        let t = t.clamp(0.0, 1.0);
-        let m = |a: u8, b: u8| (a as f64 + (b as f64 - a as f64) * t).round() as u8;
-        Rgb(m(self.0, other.0), m(self.1, other.1), m(self.2, other.2))
-    }
-}
-
-/// Colours and sizes of a picture.
-#[derive(Clone, Debug)]
-pub struct Style {
-    /// Pixels per board unit: sets the picture's width and height.
-    pub scale: f64,
-    pub background: Rgb,
-    pub board: Rgb,
-    /// Onyx: the fill of the squares.
-    pub square: Rgb,
-    pub line: Rgb,
-    /// In board units.
-    pub line_width: f64,
-    pub black: Rgb,
-    pub white: Rgb,
-    pub stone_edge: Rgb,
-    pub label: Rgb,
-    pub font_family: String,
-    /// The dot on the stones of the last turn.
-    pub last_turn: Rgb,
-    /// Heat map colours for the lowest and the highest value.
-    pub heat_low: Rgb,
-    pub heat_high: Rgb,
-    pub heat_opacity: f64,
-    /// Verdict marks: a cell whose turns win, lose, or some of each.
-    pub won: Rgb,
-    pub lost: Rgb,
-    pub mixed: Rgb,
-}
-
-impl Default for Style {
-    fn default() -> Self {
-        Style {
-            scale: 40.0,
-            background: Rgb(0xf6, 0xf1, 0xe7),
-            board: Rgb(0xe3, 0xc1, 0x6f),
-            square: Rgb(0xcf, 0xa5, 0x52),
-            line: Rgb(0x3b, 0x2f, 0x1e),
-            line_width: 0.04,
-            black: Rgb(0x1c, 0x1c, 0x1c),
-            white: Rgb(0xfa, 0xfa, 0xfa),
-            stone_edge: Rgb(0x10, 0x10, 0x10),
-            label: Rgb(0x40, 0x36, 0x28),
-            font_family: "DejaVu Sans, Liberation Sans, Arial, sans-serif".into(),
-            last_turn: Rgb(0xd6, 0x27, 0x28),
-            heat_low: Rgb(0x31, 0x82, 0xbd),
-            heat_high: Rgb(0xde, 0x2d, 0x26),
-            heat_opacity: 0.75,
-            won: Rgb(0x1a, 0x98, 0x50),
-            lost: Rgb(0xd7, 0x30, 0x27),
-            mixed: Rgb(0xf4, 0xa5, 0x1c),
-        }
-    }
-}
-
-impl Style {
-    pub fn stone(&self, colour: Colour) -> Rgb {
-        match colour {
-            Colour::Black => self.black,
-            Colour::White => self.white,
-        }
-    }
-
-    /// The heat map colour of a value in 0..=1.
-    pub fn heat(&self, value: f64) -> Rgb {
-        self.heat_low.mix(self.heat_high, value)
-    }
-
-    /// The opacity of a value's heat: low values fade, so the few cells
-    /// that matter stand out.
-    pub fn heat_alpha(&self, value: f64) -> f64 {
-        self.heat_opacity * (0.25 + 0.75 * value.clamp(0.0, 1.0))
-    }
-}
+use super::geometry::{CellGeometry, Geometry, LineKind};
+use super::palette::{Rgb, Style};
+use super::primitives::{LINE_HEIGHT, TextBlock, escape, num, points, text, text_width};
 
 /// A value per cell, drawn as a colour from `heat_low` (0) to `heat_high` (1).
 #[derive(Clone, Debug, Default)]
@@ -164,171 +76,16 @@ impl<'a> Picture<'a> {
         }
     }
 }
-
 /// Text under the board: the caption's largest size and the legends' size
 /// in board units, and the smallest size of either in pixels (the text
 /// wraps and the canvas grows rather than the text shrink below it).
 const CAPTION_SIZE: f64 = 0.45;
 const LEGEND_SIZE: f64 = 0.36;
 const MIN_TEXT_PX: f64 = 12.0;
-/// Lines of text are this many ems apart.
-const LINE_HEIGHT: f64 = 1.25;
 /// Best-line stones: their radius as a share of a real stone's.
 pub const LINE_STONE_SHARE: f64 = 0.68;
 /// ... and their fill's opacity, so that the heat shows through.
 pub const LINE_STONE_OPACITY: f64 = 0.8;
-
-/// A number for an SVG attribute: at most three decimals, no trailing zeros.
-pub(crate) fn num(v: f64) -> String {
-    let s = format!("{v:.3}");
-    let s = s.trim_end_matches('0').trim_end_matches('.');
-    if s == "-0" { "0".into() } else { s.into() }
-}
-
-/// Escapes text for XML content and attribute values.
-pub(crate) fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c if c.is_control() => {}
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-fn points(outline: &[Point]) -> String {
-    outline
-        .iter()
-        .map(|p| format!("{},{}", num(p.x), num(p.y)))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// `<text>` centred on `at`; the baseline sits a third of the size below.
-fn text(out: &mut String, class: &str, at: Point, size: f64, fill: Option<Rgb>, body: &str) {
-    let _ = write!(
-        out,
-        r#"<text class="{class}" x="{}" y="{}" font-size="{}""#,
-        num(at.x),
-        num(at.y + size * 0.36),
-        num(size)
-    );
-    if let Some(fill) = fill {
-        let _ = write!(out, r#" fill="{}""#, fill.hex());
-    }
-    let _ = writeln!(out, ">{}</text>", escape(body));
-}
-
-/// How wide `text` is at `size`: a character's advance in ems is taken
-/// from DejaVu Sans, which pictures ask for first, rounded up by class;
-/// narrower fonts fit in the room this leaves.
-fn text_width(text: &str, size: f64) -> f64 {
-    let ems: f64 = text
-        .chars()
-        .map(|c| match c {
-            'i' | 'j' | 'l' | 'I' | 'J' | '\'' | ',' | '.' | ':' | ';' | '·' | '!' | '|' => 0.34,
-            ' ' => 0.33,
-            '(' | ')' | '[' | ']' | 'f' | 't' | 'r' | '-' => 0.42,
-            'm' | 'w' | 'M' | 'W' | '%' => 1.0,
-            '+' | '=' | '<' | '>' => 0.84,
-            c if c.is_ascii_uppercase() => 0.78,
-            _ => 0.64,
-        })
-        .sum();
-    ems * size
-}
-
-/// Text set in lines: the font size and each line.
-struct TextBlock {
-    size: f64,
-    lines: Vec<String>,
-}
-
-impl TextBlock {
-    /// `text` in one line of `width` units at `max` size, shrunk as far as
-    /// `min`; if it still does not fit, wrapped at `min` size: between its
-    /// " · " parts first, and a part too long for a line between words.
-    fn fit(text: &str, width: f64, max: f64, min: f64) -> TextBlock {
-        let one_line = (width / text_width(text, 1.0)).min(max);
-        if one_line >= min || !text.contains(' ') {
-            return TextBlock {
-                size: one_line.max(min),
-                lines: vec![text.to_string()],
-            };
-        }
-        let fits = |line: &str| text_width(line, min) <= width;
-        let mut lines: Vec<String> = Vec::new();
-        let mut line = String::new();
-        // Adds `piece` to the current line after `sep` if the two fit,
-        // else starts a new line with it.
-        let add = |line: &mut String, lines: &mut Vec<String>, piece: &str, sep: &str| {
-            if line.is_empty() {
-                *line = piece.to_string();
-            } else if fits(&format!("{line}{sep}{piece}")) {
-                *line = format!("{line}{sep}{piece}");
-            } else {
-                lines.push(std::mem::replace(line, piece.to_string()));
-            }
-        };
-        for part in text.split(" · ") {
-            if fits(part) {
-                add(&mut line, &mut lines, part, " · ");
-                continue;
-            }
-            // A part too long for a line takes lines of its own.
-            if !line.is_empty() {
-                lines.push(std::mem::take(&mut line));
-            }
-            for word in part.split(' ') {
-                add(&mut line, &mut lines, word, " ");
-            }
-            lines.push(std::mem::take(&mut line));
-        }
-        if !line.is_empty() {
-            lines.push(line);
-        }
-        TextBlock { size: min, lines }
-    }
-
-    /// The width of its widest line.
-    fn width(&self) -> f64 {
-        self.lines
-            .iter()
-            .map(|l| text_width(l, self.size))
-            .fold(0.0, f64::max)
-    }
-
-    fn height(&self) -> f64 {
-        self.lines.len() as f64 * LINE_HEIGHT * self.size
-    }
-
-    /// One `<text>` centred on `centre_x`, its first line's top at `top`.
-    fn write(&self, out: &mut String, class: &str, centre_x: f64, top: f64, fill: Rgb) {
-        let _ = write!(
-            out,
-            r#"<text class="{class}" font-size="{}" fill="{}">"#,
-            num(self.size),
-            fill.hex()
-        );
-        for (k, line) in self.lines.iter().enumerate() {
-            let middle = top + (k as f64 + 0.5) * LINE_HEIGHT * self.size;
-            let _ = write!(
-                out,
-                r#"<tspan x="{}" y="{}">{}</tspan>"#,
-                num(centre_x),
-                num(middle + self.size * 0.36),
-                escape(line)
-            );
-        }
-        out.push_str("</text>\n");
-    }
-}
 
 /// The verdicts' legend entries.
 const MARK_LEGEND: [(Verdict, &str); 3] = [
@@ -365,39 +122,6 @@ fn heat_legend_height(title: &TextBlock, size: f64) -> f64 {
 const LEGEND_BAR_HEIGHT: f64 = 0.35;
 /// Room around the caption's lines.
 const CAPTION_PAD: f64 = 0.35;
-
-/// Opens a chart (a graph, a table) of `width` x `height` user units: the
-/// `<svg>` element with its class and font size, the background and the
-/// title centred at `title_x`. The caller closes it with `</svg>`.
-pub fn open_chart(
-    out: &mut String,
-    class: &str,
-    (width, height): (f64, f64),
-    font_size: u32,
-    (title, title_x): (&str, f64),
-    style: &Style,
-) {
-    let factor = style.scale / 40.0;
-    let _ = writeln!(
-        out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" class="{class}" viewBox="0 0 {width} {height}" width="{}" height="{}" font-family="{}" font-size="{font_size}" text-anchor="middle">"#,
-        (width * factor).ceil(),
-        (height * factor).ceil(),
-        escape(&style.font_family)
-    );
-    let _ = writeln!(
-        out,
-        r#"<rect x="0" y="0" width="{width}" height="{height}" fill="{}"/>"#,
-        style.background.hex()
-    );
-    let _ = writeln!(
-        out,
-        r#"<text x="{title_x}" y="24" font-size="16" fill="{}">{}</text>"#,
-        style.label.hex(),
-        escape(title)
-    );
-}
-
 /// The picture as an SVG document.
 pub fn svg(picture: &Picture, style: &Style) -> String {
     let position = picture.position;
@@ -671,35 +395,8 @@ fn write_stones(out: &mut String, geo: &Geometry, position: &AnyGame, style: &St
     }
     out.push_str("</g>\n");
 }
-
-/// The cells whose stones `turn` put down, in the position `after` it: a
-/// turn's own stones, and for Onyx's swap the white stone that took the
-/// place of Black's first (the one white stone the game's start lacks).
-pub fn placed_by(after: &AnyGame, turn: &Turn) -> Vec<Cell> {
-    match turn {
-        Turn::Stones(a, b) => std::iter::once(a)
-            .chain(b.as_ref())
-            .map(|s| s.cell)
-            .collect(),
-        Turn::Swap => {
-            let start = AnyGame::new(after.spec());
-            after
-                .topology()
-                .cells()
-                .iter()
-                .copied()
-                .filter(|&c| {
-                    after.stone_at(c) == Some(Colour::White)
-                        && start.stone_at(c) != Some(Colour::White)
-                })
-                .collect()
-        }
-        Turn::Pass | Turn::Resign => Vec::new(),
-    }
-}
-
 fn write_last_turn(out: &mut String, geo: &Geometry, after: &AnyGame, turn: &Turn, style: &Style) {
-    let cells = placed_by(after, turn);
+    let cells = after.placed_by(turn);
     if cells.is_empty() {
         return;
     }
@@ -741,7 +438,7 @@ fn write_best_line(
             break;
         }
         let number = k + 1;
-        for cell in placed_by(&game, turn) {
+        for cell in game.placed_by(turn) {
             let (Some(c), Some(colour)) = (geo.cell(cell), game.stone_at(cell)) else {
                 continue;
             };

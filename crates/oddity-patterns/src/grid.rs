@@ -1,76 +1,16 @@
-//! The features of a candidate action, read from a position from scratch
-//! ([`FeatureBoard::load`]) or, in Xodd, Yodd and Odd, kept up to date as
-//! stones are placed ([`GridBoard::place`]); both give the same features (a
-//! test over random games checks it after every action).
-//!
-//! A candidate stone (cell, colour) has one value in each group:
-//! - `shape`: the canonical pattern of its ring ([`super::shape`]), seen
-//!   from the stone's colour, times two plus whether the colour is the
-//!   mover's; special actions (pass, end of turn, swap) have values of
-//!   their own after the patterns;
-//! - `joins`: groups of its colour it joins (0 a new group, 1, 2, 3 or
-//!   more), times two plus mover's colour or not;
-//! - `touches`: groups of the other colour it touches (0..3+), likewise;
-//! - `size` (only where a smallest group counts, Odd): whether the group
-//!   it makes stays below the smallest counted size, reaches it, or joins
-//!   a group already counted, likewise;
-//! - `count` (Odd): how the stone changes the number of counted groups
-//!   (-2 or less, -1, 0, +1), times two plus whether the count after it
-//!   has the parity the mover wins with (Black odd, White even,
-//!   `docs/rules.md`);
-//! - `distance`: steps on the board to the nearer of the last two stones
-//!   placed (1, 2, 3, 4 or more, or none known).
-//!
-//! - `capture`, `bridge`, `cut`, `edges`: Onyx only ([`super::onyx`],
-//!   which also gives Onyx its own `shape`).
-//!
-//! Special actions have only a `shape` value. Group connectivity is the
-//! rules' (orthogonal on the square board); stones are never removed in
-//! Xodd, Yodd and Odd, so their groups are kept in a union-find. Onyx
-//! captures remove stones: its board is read from scratch only.
+//! The features of Xodd, Yodd and Odd boards ([`GridBoard`]), read from a
+//! position from scratch or kept up to date as stones are placed
+//! ([`GridBoard::place`]); both give the same features (a test over random
+//! games checks it after every action). Group connectivity is the rules'
+//! (orthogonal on the square board); stones are never removed in these
+//! games, so their groups are kept in a union-find.
 
 use oddity_rules::game::Game;
 use oddity_rules::moves::{Action, Colour};
 use oddity_rules::topology::{BoardKind, Cell, Topology};
 
-use super::onyx::{BRIDGE, CAPTURE, CUT, EDGES, ONYX_RING, OnyxBoard};
+use super::groups::{DISTANCE, Features, GROUPS, NONE};
 use super::shape::{BLACK, EMPTY, Layout, OFF, OFF_BOARD, WHITE};
-
-/// Feature groups of a candidate.
-pub const GROUPS: usize = 10;
-/// The groups' names, as the weights file spells them; the last four are
-/// Onyx's ([`super::onyx`]).
-pub const GROUP_NAMES: [&str; GROUPS] = [
-    "shape", "joins", "touches", "size", "count", "distance", "capture", "bridge", "cut", "edges",
-];
-/// No value in this group.
-pub const NONE: u32 = u32::MAX;
-
-/// One value per group ([`NONE`] where the group says nothing).
-pub type Features = [u32; GROUPS];
-
-/// Values of the groups after `shape`.
-const JOINS: u32 = 8;
-const TOUCHES: u32 = 8;
-const SIZE: u32 = 6;
-const COUNT: u32 = 8;
-pub(super) const DISTANCE: u32 = 5;
-
-/// How many values each group has on a board whose ring has `len` points.
-pub fn group_sizes(len: usize) -> [u32; GROUPS] {
-    [
-        (2u32 << (2 * len)) + 3,
-        JOINS,
-        TOUCHES,
-        SIZE,
-        COUNT,
-        DISTANCE,
-        CAPTURE,
-        BRIDGE,
-        CUT,
-        EDGES,
-    ]
-}
 
 /// What a stone joins and touches.
 struct Merge {
@@ -86,64 +26,11 @@ struct Merge {
     count_change: i32,
 }
 
-/// A board's features: Onyx's read from scratch, the other games' kept up
-/// to date as stones are placed.
-#[derive(Clone)]
-pub enum FeatureBoard {
-    Grid(GridBoard),
-    Onyx(OnyxBoard),
-}
-
-impl FeatureBoard {
-    /// The board of `game` from scratch; `last` are the last stones placed,
-    /// newest first (at most two are kept).
-    pub fn new<G: Game>(game: &G, last: &[Cell]) -> FeatureBoard {
-        match GridBoard::new(game, last) {
-            Some(b) => FeatureBoard::Grid(b),
-            None => FeatureBoard::Onyx(OnyxBoard::new(game, last)),
-        }
-    }
-
-    /// Reads `game` (of this board) from scratch, reusing the buffers.
-    pub fn load<G: Game>(&mut self, game: &G, last: &[Cell]) {
-        match self {
-            FeatureBoard::Grid(b) => b.load(game, last),
-            FeatureBoard::Onyx(b) => b.load(game, last),
-        }
-    }
-
-    /// The board this is a feature board of.
-    pub fn topology(&self) -> &'static Topology {
-        match self {
-            FeatureBoard::Grid(b) => b.topo,
-            FeatureBoard::Onyx(b) => b.topology(),
-        }
-    }
-
-    /// Digits of a `shape` code, as the weights file's `ring` says: the
-    /// ring's points, and for Onyx the point's kind.
-    pub fn ring(&self) -> usize {
-        match self {
-            FeatureBoard::Grid(b) => b.layout.len,
-            FeatureBoard::Onyx(_) => ONYX_RING,
-        }
-    }
-
-    /// The features of `action` (legal here) for `mover`.
-    pub fn features(&self, action: Action, mover: Colour) -> Features {
-        let specials = group_sizes(self.ring())[0] - 3;
-        match self {
-            FeatureBoard::Grid(b) => b.features(action, mover, specials),
-            FeatureBoard::Onyx(b) => b.features(action, mover, specials),
-        }
-    }
-}
-
 /// A square or hex-hex board's stones, ring codes and groups.
 #[derive(Clone)]
 pub struct GridBoard {
-    layout: &'static Layout,
-    topo: &'static Topology,
+    pub(crate) layout: &'static Layout,
+    pub(crate) topo: &'static Topology,
     /// Odd: the smallest group that counts.
     min_group: Option<usize>,
     /// Per cell index: [`EMPTY`], [`BLACK`] or [`WHITE`].
@@ -167,7 +54,7 @@ fn digit(colour: Colour) -> u32 {
 
 impl GridBoard {
     /// The board of `game` from scratch; `None` for an Onyx board.
-    fn new<G: Game>(game: &G, last: &[Cell]) -> Option<GridBoard> {
+    pub(crate) fn new<G: Game>(game: &G, last: &[Cell]) -> Option<GridBoard> {
         let topo = game.topology();
         let layout = Layout::get(topo)?;
         let mut board = GridBoard {
@@ -185,7 +72,7 @@ impl GridBoard {
         Some(board)
     }
 
-    fn load<G: Game>(&mut self, game: &G, last: &[Cell]) {
+    pub(crate) fn load<G: Game>(&mut self, game: &G, last: &[Cell]) {
         debug_assert!(std::ptr::eq(game.topology(), self.topo));
         let bits = self.topo.bits;
         self.min_group = game
@@ -317,7 +204,7 @@ impl GridBoard {
 
     /// The features of `action` (legal here) for `mover`; `specials` is
     /// the first special `shape` value.
-    fn features(&self, action: Action, mover: Colour, specials: u32) -> Features {
+    pub(crate) fn features(&self, action: Action, mover: Colour, specials: u32) -> Features {
         let special = |k: u32| {
             let mut f = [NONE; GROUPS];
             f[0] = specials + k;
@@ -484,46 +371,5 @@ mod tests {
             let spec = GameSpec::new(kind, size, Rules::default()).unwrap();
             with_game!(AnyGame::new(&spec), g => incremental_equals_scratch(&g, games));
         }
-    }
-
-    #[test]
-    fn a_stone_that_joins_two_groups_says_so() {
-        // Odd 3 (smallest counted group 3): two Black stones around the
-        // centre that are not neighbours of each other, two groups of one.
-        let spec = GameSpec::new(GameKind::Odd, 3, Rules::default()).unwrap();
-        let game = AnyGame::new(&spec);
-        let topo = game.topology();
-        let centre = topo.cells()[topo.cell_count() / 2];
-        let ring = topo.neighbours(centre);
-        let (a, b) = (ring[0], ring[1]);
-        let b = if topo.neighbours(a).contains(&b) {
-            *ring
-                .iter()
-                .find(|&&n| n != a && !topo.neighbours(a).contains(&n))
-                .unwrap()
-        } else {
-            b
-        };
-        let stones = [
-            oddity_rules::moves::Stone {
-                cell: a,
-                colour: Colour::Black,
-            },
-            oddity_rules::moves::Stone {
-                cell: b,
-                colour: Colour::Black,
-            },
-        ];
-        let game = AnyGame::from_setup(&spec, &stones, Colour::Black).unwrap();
-        let f = with_game!(&game, g => FeatureBoard::new(g, &[b])
-            .features(Action::stone(centre, Colour::Black), Colour::Black));
-        // Joins 2 groups (mover's colour), touches none, makes a group of 3
-        // (the smallest counted size), one step from the last stone.
-        // The count goes from 0 to 1 (+1, value 3): odd, which Black wins.
-        assert_eq!(f[1..6], [2 * 2 + 1, 1, 2 + 1, 3 * 2 + 1, 0]);
-        let f = with_game!(&game, g => FeatureBoard::new(g, &[])
-            .features(Action::stone(centre, Colour::White), Colour::Black));
-        assert_eq!(f[1..6], [0, 2 * 2, 0, 2 * 2, DISTANCE - 1]);
-        assert_eq!(f[6..], [NONE; 4]);
     }
 }

@@ -12,7 +12,7 @@ use std::sync::{Mutex, OnceLock};
 
 use oddity_rules::kind::GameKind;
 
-use super::features::{Features, GROUP_NAMES, GROUPS, NONE, group_sizes};
+use super::groups::{Features, GROUP_NAMES, GROUPS, NONE, group_sizes};
 
 /// Gammas for every feature value of a board's ring size.
 #[derive(Clone, Debug, PartialEq)]
@@ -177,10 +177,10 @@ impl Weights {
         static YODD: OnceLock<Weights> = OnceLock::new();
         static ONYX: OnceLock<Weights> = OnceLock::new();
         let (cell, text) = match kind {
-            GameKind::Odd => (&ODD, include_str!("../../weights/odd.txt")),
-            GameKind::Xodd => (&XODD, include_str!("../../weights/xodd.txt")),
-            GameKind::Yodd => (&YODD, include_str!("../../weights/yodd.txt")),
-            GameKind::Onyx => (&ONYX, include_str!("../../weights/onyx.txt")),
+            GameKind::Odd => (&ODD, include_str!("../weights/odd.txt")),
+            GameKind::Xodd => (&XODD, include_str!("../weights/xodd.txt")),
+            GameKind::Yodd => (&YODD, include_str!("../weights/yodd.txt")),
+            GameKind::Onyx => (&ONYX, include_str!("../weights/onyx.txt")),
         };
         // The files are part of the source; a test reads each of them.
         Some(cell.get_or_init(|| Weights::parse(text).expect("built-in weights file")))

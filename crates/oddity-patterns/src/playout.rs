@@ -321,7 +321,7 @@ impl<B: DrawnBoard> StoneDraw<B> for PatternPlayout {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::patterns::FeatureBoard;
+    use crate::features::FeatureBoard;
     use oddity_rules::game::{GameSpec, Rules};
     use oddity_rules::kind::GameKind;
     use oddity_rules::moves::Action;

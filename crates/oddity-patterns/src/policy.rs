@@ -1,11 +1,9 @@
 //! What both pattern playout policies share: each is made for one weights
 //! file, temperature and board, and a search thread keeps it between
-//! playouts while those stay the same.
+//! playouts while those stay the same ([`PlayoutPolicy::kept`]).
 
 use oddity_rules::topology::Topology;
 
-use super::onyx_playout::OnyxPlayout;
-use super::playout::PatternPlayout;
 use super::weights::Weights;
 
 /// A pattern playout policy, made for one weights file, temperature and
@@ -35,14 +33,4 @@ pub trait PlayoutPolicy: Sized {
         }
         slot.as_mut()
     }
-}
-
-/// The pattern playout policies' state of one search thread, kept between
-/// playouts to reuse its buffers: the stone policy of the games that place
-/// stones only ([`PatternPlayout`]) and the point policy of Onyx
-/// ([`OnyxPlayout`]).
-#[derive(Clone, Default)]
-pub struct PlayoutPolicies {
-    pub stones: Option<PatternPlayout>,
-    pub onyx: Option<OnyxPlayout>,
 }
