@@ -13,4 +13,4 @@ pub use jobs::EngineTurnError;
 pub use state::{
     Analysis, EngineInfo, Job, NewGame, Notice, PendingStone, Preview, Seat, Session, SessionError,
 };
-pub use view::{HeatSpot, heat_spots};
+pub use view::{BestTurn, HeatSpot, best_turns, heat_spots};
