@@ -28,3 +28,8 @@ pub mod heat;
 pub mod lines;
 pub mod render;
 pub mod tournament;
+
+/// This build as `oddity --version` names it: the version and the commit
+/// it was built from (`0.1.0 (88c9764)`), with `, dirty` when what goes into
+/// the binary differed from that commit (build.rs).
+pub const BUILD: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("ODDITY_COMMIT"), ")");

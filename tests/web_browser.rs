@@ -19,10 +19,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use oddity::rules::game::{GameSpec, Rules};
-use oddity::rules::kind::GameKind;
-use oddity::rules::position::AnyGame;
-use oddity::rules::record::GameRecord;
+use oddity::rules::{AnyGame, GameKind, GameRecord, GameSpec, Rules};
 
 fn present(program: &str, args: &[&str]) -> bool {
     Command::new(program)

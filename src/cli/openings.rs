@@ -214,6 +214,7 @@ fn by_games(
         per_move,
         share: args.keep_share,
         results,
+        command: Some(super::command_line()),
         concurrency: args.concurrency,
         seed: args.seed,
         max_turns: args.max_turns.unwrap_or(4 * spec.topology().cells().len()),

@@ -1,6 +1,6 @@
 //! `oddity match`: engine-vs-engine tournaments refereed by the rules core.
 //!
-//! - [`schedule`]: the deterministic schedule, shards and openings;
+//! - [`mod@schedule`]: the deterministic schedule, shards and openings;
 //! - [`openings`]: balanced openings, searched for the ones closest to even,
 //!   or built turn by turn with search for [`opening_games`] to keep by
 //!   how self-play games from them end;
@@ -8,7 +8,7 @@
 //! - [`results`]: results files, merging, the summary tables;
 //! - [`stats`]: Elo, LOS and SPRT arithmetic;
 //! - [`balance`]: self-play of one engine against itself for the first
-//!   player's share (`oddity balance`), its stop rule and its tables.
+//!   player's share (`oddity balance`), its decision rule and its tables.
 //!
 //! [`run`] plays a tournament with a pool of worker threads. Each worker owns
 //! one process per engine and reuses it from game to game (`clear_board`); an
@@ -30,7 +30,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{SyncSender, sync_channel};
+use std::sync::mpsc::{RecvTimeoutError, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::thread;
 
@@ -71,9 +71,13 @@ pub struct MatchConfig {
     /// ([`balance::game_seed`]): engines that search with random playouts
     /// (oddity's) then play different games against themselves.
     pub game_seed: Option<u64>,
-    /// Stop once the first player's share of the games is clearly away
-    /// from one half (games in progress finish).
-    pub first_player_stop: Option<balance::IntervalStop>,
+    /// Stop where this rule decides who wins (`oddity balance`): the games
+    /// are written in schedule order and read by the rule as they are, and
+    /// at its verdict the games in progress are abandoned, so the file ends
+    /// at the game that decided.
+    pub first_player_stop: Option<balance::DecisionRule>,
+    /// The command line recorded with each game.
+    pub command: Option<String>,
 }
 
 /// What a finished run reports.
@@ -85,7 +89,8 @@ pub struct Report {
     pub scheduled: usize,
     /// Games played by this run.
     pub played: usize,
-    /// True when stopped by the stop flag (Ctrl-C) before the end.
+    /// True when stopped by the stop flag (Ctrl-C) before the end, or by an
+    /// engine stopped from outside.
     pub interrupted: bool,
     /// The SPRT decided before the schedule ended.
     pub sprt_stopped: Option<Verdict>,
@@ -161,12 +166,26 @@ pub enum MatchError {
     Thread(std::io::Error),
 }
 
-/// Checks that every engine can be started; the error names the engine
+/// Checks that every engine can be started and asks each for its build
+/// (GTP `name` and `version`: `oddity 0.1.0 (88c9764)`), by engine name;
+/// `None` where an engine does not answer them. The error names the engine
 /// and the reason. Run before any game, so that a typo stops everything.
-pub fn check_engines(engines: &[EngineSpec]) -> Result<(), MatchError> {
+pub fn engine_builds(
+    engines: &[EngineSpec],
+    timeout: std::time::Duration,
+    stop: &AtomicBool,
+) -> Result<HashMap<String, Option<String>>, MatchError> {
+    let mut builds = HashMap::new();
     for e in engines {
         match EngineProcess::start(e, None) {
-            Ok(mut p) => p.kill(),
+            Ok(mut p) => {
+                let build = p.command("name", timeout, stop).and_then(|name| {
+                    let version = p.command("version", timeout, stop)?;
+                    Ok(format!("{name} {version}"))
+                });
+                p.kill();
+                builds.insert(e.name.clone(), build.ok());
+            }
             Err(source) => {
                 return Err(MatchError::EngineStart {
                     name: e.name.clone(),
@@ -176,7 +195,28 @@ pub fn check_engines(engines: &[EngineSpec]) -> Result<(), MatchError> {
             }
         }
     }
-    Ok(())
+    Ok(builds)
+}
+
+/// Holds games that finish before an earlier game of the schedule until
+/// that one has finished too, so they are written in schedule order.
+struct InOrder {
+    /// Ids of the games not yet written, in schedule order.
+    next: VecDeque<String>,
+    waiting: HashMap<String, Played>,
+}
+
+impl InOrder {
+    /// Takes a finished game; returns the games now ready, in order.
+    fn arrive(&mut self, played: Played) -> Vec<Played> {
+        self.waiting.insert(played.result.id.clone(), played);
+        let mut ready = Vec::new();
+        while let Some(p) = self.next.front().and_then(|id| self.waiting.remove(id)) {
+            self.next.pop_front();
+            ready.push(p);
+        }
+        ready
+    }
 }
 
 /// Plays the tournament. `stop` set (by Ctrl-C) ends it: games in progress
@@ -243,7 +283,11 @@ pub fn run(cfg: &MatchConfig, stop: Arc<AtomicBool>) -> Result<Report, MatchErro
         .cloned()
         .collect();
 
-    check_engines(&cfg.engines)?;
+    let answer_within = cfg
+        .limits
+        .move_timeout
+        .min(std::time::Duration::from_secs(30));
+    let builds = engine_builds(&cfg.engines, answer_within, &stop)?;
     if let Some(dir) = &cfg.log_dir {
         std::fs::create_dir_all(dir).map_err(|source| MatchError::File {
             what: "create log directory",
@@ -278,27 +322,43 @@ pub fn run(cfg: &MatchConfig, stop: Arc<AtomicBool>) -> Result<Report, MatchErro
             sprt_stopped = Some(v);
         }
     }
-    let mut first_player_decided = cfg.first_player_stop.is_some_and(|rule| rule.decided(&all));
+    let decided = |all: &[GameResult]| {
+        cfg.first_player_stop.is_some_and(|rule| {
+            let games: Vec<&GameResult> = all.iter().collect();
+            balance::read_cell(&rule, &games).verdict != crate::fairness::Verdict::Undecided
+        })
+    };
+    let mut first_player_decided = decided(&all);
+    // Set when an engine is stopped from outside (SIGTERM ...).
+    let outside = Arc::new(AtomicBool::new(false));
 
     if sprt_stopped.is_none() && !first_player_decided && !queue.is_empty() {
+        let mut in_order = cfg.first_player_stop.map(|_| InOrder {
+            next: queue.iter().map(|g| g.id.clone()).collect(),
+            waiting: HashMap::new(),
+        });
         let queue = Arc::new(Mutex::new(queue));
         let drain = Arc::new(AtomicBool::new(false));
+        // The workers' stop: set by Ctrl-C (relayed from `stop` below) or by
+        // the first-player rule's verdict, and abandons games in progress.
+        let halt = Arc::new(AtomicBool::new(false));
         // A rendezvous: a worker hands over a game only when the collector
-        // takes it, so a stop (SPRT, first-player rule) is seen by each
-        // worker at most one game late however busy the machine is.
+        // takes it, so an SPRT stop is seen by each worker at most one game
+        // late however busy the machine is.
         let (tx, rx) = sync_channel::<Played>(0);
         let workers = cfg.concurrency.max(1).min(queue.lock().unwrap().len());
         let mut handles = Vec::new();
         for w in 0..workers {
             let queue = Arc::clone(&queue);
             let drain = Arc::clone(&drain);
-            let stop = Arc::clone(&stop);
+            let halt = Arc::clone(&halt);
+            let outside = Arc::clone(&outside);
             let tx = tx.clone();
             let cfg = cfg.clone();
             handles.push(
                 thread::Builder::new()
                     .name(format!("match-worker-{w}"))
-                    .spawn(move || worker(&cfg, w, &queue, &drain, &stop, &tx))
+                    .spawn(move || worker(&cfg, w, &queue, &drain, &halt, &outside, &tx))
                     .map_err(MatchError::Thread)?,
             );
         }
@@ -307,56 +367,78 @@ pub fn run(cfg: &MatchConfig, stop: Arc<AtomicBool>) -> Result<Report, MatchErro
         if let Some(d) = &display {
             d.update(&Summary::new(&all, &order), scheduled, None);
         }
-        for p in rx {
-            let Played { result, record, .. } = p;
-            if let Some(sgf) = &mut sgf_writer {
-                let info = RecordInfo {
-                    black: Some(result.black.clone()),
-                    white: Some(result.white.clone()),
-                    result: Some(sgf_result(&result)),
-                    date: None,
-                    comment: Some(format!(
-                        "game {}: {}{}",
-                        result.id,
-                        result.reason,
-                        if result.detail.is_empty() {
-                            String::new()
-                        } else {
-                            format!(" ({})", result.detail)
-                        }
-                    )),
-                };
-                sgf.append(&write_sgf(&record, &info))
-                    .map_err(|source| MatchError::Write {
-                        what: "SGF file",
+        loop {
+            let arrived = rx.recv_timeout(std::time::Duration::from_millis(100));
+            if stop.load(Ordering::Relaxed) {
+                halt.store(true, Ordering::Relaxed);
+            }
+            let p = match arrived {
+                Ok(p) => p,
+                Err(RecvTimeoutError::Timeout) => continue,
+                Err(RecvTimeoutError::Disconnected) => break,
+            };
+            // Past the rule's verdict nothing more is kept.
+            if first_player_decided {
+                continue;
+            }
+            let ready = match &mut in_order {
+                Some(order) => order.arrive(p),
+                None => vec![p],
+            };
+            for p in ready {
+                let Played {
+                    mut result, record, ..
+                } = p;
+                result.black_build = builds.get(&result.black).cloned().flatten();
+                result.white_build = builds.get(&result.white).cloned().flatten();
+                result.command = cfg.command.clone();
+                if let Some(sgf) = &mut sgf_writer {
+                    let info = RecordInfo {
+                        black: Some(result.black.clone()),
+                        white: Some(result.white.clone()),
+                        result: Some(sgf_result(&result)),
+                        date: None,
+                        comment: Some(format!(
+                            "game {}: {}{}",
+                            result.id,
+                            result.reason,
+                            if result.detail.is_empty() {
+                                String::new()
+                            } else {
+                                format!(" ({})", result.detail)
+                            }
+                        )),
+                    };
+                    sgf.append(&write_sgf(&record, &info))
+                        .map_err(|source| MatchError::Write {
+                            what: "SGF file",
+                            source,
+                        })?;
+                }
+                if let Some(w) = &mut writer {
+                    w.append(&result).map_err(|source| MatchError::Write {
+                        what: "results file",
                         source,
                     })?;
-            }
-            if let Some(w) = &mut writer {
-                w.append(&result).map_err(|source| MatchError::Write {
-                    what: "results file",
-                    source,
-                })?;
-            }
-            played += 1;
-            all.push(result);
-            let summary = Summary::new(&all, &order);
-            if let Some(d) = &display {
-                d.update(&summary, scheduled, all.last());
-            }
-            if let Some(sprt) = &cfg.sprt {
-                let v = sprt_verdict(sprt, &all, &order);
-                if v != Verdict::Continue && sprt_stopped.is_none() {
-                    sprt_stopped = Some(v);
-                    drain.store(true, Ordering::Relaxed);
                 }
-            }
-            if !first_player_decided
-                && let Some(rule) = &cfg.first_player_stop
-                && rule.decided(&all)
-            {
-                first_player_decided = true;
-                drain.store(true, Ordering::Relaxed);
+                played += 1;
+                all.push(result);
+                let summary = Summary::new(&all, &order);
+                if let Some(d) = &display {
+                    d.update(&summary, scheduled, all.last());
+                }
+                if let Some(sprt) = &cfg.sprt {
+                    let v = sprt_verdict(sprt, &all, &order);
+                    if v != Verdict::Continue && sprt_stopped.is_none() {
+                        sprt_stopped = Some(v);
+                        drain.store(true, Ordering::Relaxed);
+                    }
+                }
+                if decided(&all) {
+                    first_player_decided = true;
+                    halt.store(true, Ordering::Relaxed);
+                    break;
+                }
             }
         }
         for h in handles {
@@ -366,7 +448,7 @@ pub fn run(cfg: &MatchConfig, stop: Arc<AtomicBool>) -> Result<Report, MatchErro
             d.finish();
         }
     }
-    let interrupted = stop.load(Ordering::Relaxed);
+    let interrupted = stop.load(Ordering::Relaxed) || outside.load(Ordering::Relaxed);
     let summary = Summary::new(&all, &order);
     Ok(Report {
         results: all,
@@ -442,6 +524,7 @@ fn worker(
     queue: &Mutex<VecDeque<ScheduledGame>>,
     drain: &AtomicBool,
     stop: &AtomicBool,
+    outside: &AtomicBool,
     tx: &SyncSender<Played>,
 ) {
     let mut procs: HashMap<usize, EngineProcess> = HashMap::new();
@@ -493,6 +576,7 @@ fn worker(
         }
         let played = if let Some((k, fault)) = start_error {
             if fault == Fault::Aborted {
+                stopped_from_outside(stop, outside);
                 break;
             }
             Some(referee::forfeit_at_start(&fixture, k, &fault))
@@ -519,11 +603,23 @@ fn worker(
                     break;
                 }
             }
-            None => break,
+            None => {
+                stopped_from_outside(stop, outside);
+                break;
+            }
         }
     }
     for (_, p) in procs {
         p.quit();
+    }
+}
+
+/// A game abandoned while the tournament was not stopping: an engine was
+/// stopped from outside (a job scheduler stopping the job). The whole run
+/// stops, as if interrupted; a later run replays the game.
+fn stopped_from_outside(stop: &AtomicBool, outside: &AtomicBool) {
+    if !stop.swap(true, Ordering::Relaxed) {
+        outside.store(true, Ordering::Relaxed);
     }
 }
 

@@ -33,6 +33,8 @@ pub struct Check {
     /// most `share.1` of its games with a result.
     pub share: (f64, f64),
     pub results: PathBuf,
+    /// The command line recorded with each game.
+    pub command: Option<String>,
     pub concurrency: usize,
     pub seed: u64,
     pub max_turns: usize,
@@ -91,6 +93,7 @@ pub fn config(
         progress: check.progress,
         game_seed: Some(check.seed),
         first_player_stop: None,
+        command: check.command.clone(),
     })
 }
 

@@ -5,10 +5,7 @@
 
 use std::time::Duration;
 
-use oddity_rules::game::Game as _;
-use oddity_rules::position::AnyGame;
-use oddity_rules::random::rng_from_seed;
-use oddity_rules::record::GameRecord;
+use oddity_rules::{AnyGame, Game as _, GameRecord, Rng};
 use oddity_search::{Engine, Limits, SearchParams, StopFlag};
 use serde::Serialize;
 use wasm_bindgen::prelude::wasm_bindgen;
@@ -20,12 +17,17 @@ use crate::memory;
 /// One benchmark's figure, with the fields of `oddity bench`'s line.
 #[derive(Debug, Serialize)]
 pub struct Rate {
+    /// The game's name (`odd`, ...).
     pub game: &'static str,
+    /// The board's size.
     pub size: usize,
+    /// Search threads (1 for playouts).
     pub threads: usize,
     /// Playouts or iterations.
     pub count: u64,
+    /// Seconds measured (wall clock).
     pub seconds: f64,
+    /// `count / seconds`.
     pub per_second: f64,
 }
 
@@ -38,7 +40,7 @@ pub fn bench_playouts(game: &str, size: Option<usize>, millis: f64) -> Result<St
     let start = g.record().position();
     let time = Duration::from_secs_f64(millis.max(0.0) / 1000.0);
     let (count, elapsed) = oddity_rules::with_game!(start, s => {
-        let mut rng = rng_from_seed(0);
+        let mut rng = Rng::seeded(0);
         let begin = Instant::now();
         let (mut n, mut sink) = (0u64, 0u32);
         while n == 0 || begin.elapsed() < time {

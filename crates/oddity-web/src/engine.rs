@@ -25,9 +25,13 @@ pub struct Thought {
     pub best: Option<String>,
     /// Win probability of the side to move.
     pub value: f64,
+    /// Iterations of this search.
     pub iterations: u64,
+    /// Visits of the root, kept ones included.
     pub root_visits: u64,
+    /// Nodes in the tree.
     pub nodes: usize,
+    /// Milliseconds searched.
     pub millis: f64,
     /// The root proven won by `b` or `w`.
     pub proven: Option<&'static str>,
@@ -38,8 +42,11 @@ pub struct Thought {
 /// One candidate turn with its line.
 #[derive(Debug, Serialize)]
 pub struct Line {
+    /// The turn, as a token.
     pub turn: String,
+    /// The search's visits of the turn.
     pub visits: u64,
+    /// Win probability of the side to move after the turn.
     pub value: f64,
     /// The principal variation, starting with `turn`.
     pub pv: Vec<String>,
@@ -132,7 +139,7 @@ fn json(t: &Thought) -> String {
 }
 
 /// The page's view of `report`, a search of `position`.
-pub fn thought(position: &oddity_rules::position::AnyGame, report: &Report) -> Thought {
+pub fn thought(position: &oddity_rules::AnyGame, report: &Report) -> Thought {
     let line = |c: &Candidate| Line {
         turn: position.token(&c.turn),
         visits: c.visits,

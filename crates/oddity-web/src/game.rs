@@ -2,11 +2,8 @@
 //! native programs, so that no rule is written a second time in
 //! JavaScript.
 
-use oddity_rules::game::{GameSpec, Rules};
-use oddity_rules::kind::GameKind;
-use oddity_rules::position::AnyGame;
-use oddity_rules::record::GameRecord;
 use oddity_rules::sgf::{self, RecordInfo};
+use oddity_rules::{AnyGame, GameKind, GameRecord, GameSpec, Rules};
 use serde::Serialize;
 use wasm_bindgen::prelude::wasm_bindgen;
 
@@ -20,11 +17,15 @@ pub struct Game {
 /// What the page shows of a game ([`Game::state`]).
 #[derive(Debug, Serialize)]
 pub struct State {
+    /// The game's name (`odd`, ...).
     pub game: &'static str,
+    /// The board's size.
     pub size: usize,
+    /// The game with its size and rule options, for people.
     pub title: String,
     /// `b` or `w`; the seat that would move when the game is over.
     pub to_move: &'static str,
+    /// Whether the game has ended.
     pub over: bool,
     /// `b` or `w` once the game is over.
     pub winner: Option<&'static str>,
@@ -100,6 +101,7 @@ impl Game {
 }
 
 impl Game {
+    /// The game's record: its start and turns.
     pub fn record(&self) -> &GameRecord {
         &self.record
     }

@@ -20,6 +20,8 @@
 //! JSON strings, whose fields are those of the types in [`engine`] and
 //! [`game`].
 
+#![warn(missing_docs)]
+
 pub mod bench;
 pub mod engine;
 pub mod game;

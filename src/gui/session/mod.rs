@@ -3,8 +3,7 @@
 //! is checked with the rules before it is made, so an illegal placement is
 //! refused with its reason before any engine hears of it. Nothing here
 //! talks to processes or to the network. The state and its checked changes
-//! are in [`state`], engine work in [`jobs`], what the page draws in
-//! [`view`].
+//! are in `state`, engine work in `jobs`, what the page draws in `view`.
 
 mod jobs;
 mod state;
@@ -14,4 +13,4 @@ pub use jobs::EngineTurnError;
 pub use state::{
     Analysis, EngineInfo, Job, NewGame, Notice, PendingStone, Preview, Seat, Session, SessionError,
 };
-pub use view::{HeatSpot, heat_spots};
+pub use view::{BestTurn, HeatSpot, best_turns, heat_spots};

@@ -1,5 +1,6 @@
 //! What the page draws for the position viewed: the state sent to the page,
-//! the clocks, captures and the result with its explanation.
+//! the clocks, captures, the result with its explanation, and the game
+//! tree laid out for drawing.
 
 use serde::Serialize;
 
@@ -10,12 +11,13 @@ use crate::rules::moves::{Colour, Turn};
 use crate::rules::position::AnyGame;
 use crate::rules::record::{Decision, Outcome};
 use crate::rules::topology::Cell;
+use crate::rules::tree::{GameTree, NodeId};
 
 impl Session {
     /// Everything the page draws, for the position viewed.
     /// `board_svg` draws a position and the turn that led to it.
     pub fn state(&self, board_svg: impl Fn(&AnyGame, Option<Turn>) -> String) -> State {
-        let pos = self.record.position_after(self.view);
+        let pos = self.viewed_position();
         let spec = *pos.spec();
         let topo = pos.topology();
         let result = self.result(&pos);
@@ -50,14 +52,23 @@ impl Session {
             .record
             .moves()
             .iter()
-            .map(|(seat, turn)| MoveEntry {
-                seat: seat.seat(),
-                token: self.record.start().token(turn),
+            .zip(&self.line[1..])
+            .map(|((seat, turn), &node)| {
+                let parent = self.tree.parent(node).expect("a turn's node has a parent");
+                MoveEntry {
+                    seat: seat.seat(),
+                    token: self.record.start().token(turn),
+                    node,
+                    others: self.tree.children(parent).len() - 1,
+                    name: self.tree.name(node).map(str::to_string),
+                }
             })
             .collect();
         let to_move = pos.to_move();
         let try_turn = |t: Turn| !pos.is_over() && pos.clone().play_turn(&t).is_ok();
-        let human_turn = self.human_may_play().is_ok();
+        let may_play = self.human_may_play();
+        let human_turn = may_play.is_ok();
+        let node = self.viewed_node();
         State {
             version: self.version,
             game: spec.kind.name(),
@@ -69,6 +80,10 @@ impl Session {
             seconds: self.seconds,
             moves,
             view: self.view,
+            node,
+            node_name: self.tree.name(node).map(str::to_string),
+            tree: tree_dots(&self.tree, &self.line),
+            why_not: may_play.err().map(|e| e.to_string()),
             to_move: to_move.seat(),
             human_turn,
             can_pass: human_turn && try_turn(Turn::Pass),
@@ -91,7 +106,11 @@ impl Session {
             analysis_wanted: self.analysis_wanted,
             analysis: self.shown_analysis(),
             analysis_live: self.analysis_live(),
-            winrates: self.winrates.clone(),
+            winrates: self
+                .line
+                .iter()
+                .map(|n| self.winrates.get(n).copied())
+                .collect(),
             notice: self.stalled_notice().or_else(|| self.notice.clone()),
             clock: self.clock(),
             captured: spec.kind.has_captures().then(|| self.captured()),
@@ -103,7 +122,7 @@ impl Session {
     /// The analysis of the position viewed, else that of the turn that
     /// led to it (an engine's last thoughts stay on screen after it plays).
     fn shown_analysis(&self) -> Option<Analysis> {
-        let at = |k: usize| self.analyses.get(k).cloned().flatten();
+        let at = |k: usize| self.analyses.get(&self.line[k]).cloned();
         at(self.view).or_else(|| self.view.checked_sub(1).and_then(at))
     }
 
@@ -111,7 +130,7 @@ impl Session {
     /// state asks for is about it, and its engine is at it.
     fn analysis_live(&self) -> bool {
         self.next_job().is_some_and(|job| {
-            job.record.moves().len() == self.view
+            job.node == self.viewed_node()
                 && self
                     .engines
                     .iter()
@@ -121,8 +140,8 @@ impl Session {
 
     pub(super) fn clock(&self) -> Clock {
         let mut used = [0.0; 2];
-        for ((seat, _), t) in self.record.moves().iter().zip(&self.times) {
-            used[seat.index()] += t;
+        for ((seat, _), node) in self.record.moves().iter().zip(&self.line[1..]) {
+            used[seat.index()] += self.times.get(node).copied().unwrap_or(0.0);
         }
         let to_move = self.record.position().to_move();
         if !self.record.is_over() {
@@ -286,10 +305,60 @@ fn onyx_chain(pos: &AnyGame, winner: Colour) -> Vec<Cell> {
     Vec::new()
 }
 
+/// A turn of the line.
 #[derive(Serialize)]
 pub struct MoveEntry {
     seat: &'static str,
     token: String,
+    /// Its node in the game tree.
+    node: NodeId,
+    /// Other turns tried in the same position (variations).
+    others: usize,
+    name: Option<String>,
+}
+
+/// A node of the game tree, placed for drawing: the turns from the start
+/// across, the variations down, each variation on a row of its own.
+#[derive(Serialize)]
+pub struct TreeDot {
+    node: NodeId,
+    parent: Option<NodeId>,
+    /// Turns from the start.
+    depth: usize,
+    /// The row: the main line is row 0; a variation's first node starts
+    /// the next row not taken.
+    row: usize,
+    /// `b` or `w`: who played the turn (none at the start).
+    seat: Option<&'static str>,
+    /// On the line being played.
+    line: bool,
+    name: Option<String>,
+}
+
+/// The tree's nodes in SGF order, each on the row of the first leaf under
+/// it (so a node shares its first child's row).
+fn tree_dots(tree: &GameTree, line: &[NodeId]) -> Vec<TreeDot> {
+    let on_line: std::collections::HashSet<NodeId> = line.iter().copied().collect();
+    let mut dots = Vec::new();
+    let mut rows_taken = 0;
+    let mut stack = vec![(GameTree::ROOT, 0)];
+    while let Some((node, depth)) = stack.pop() {
+        let children = tree.children(node);
+        dots.push(TreeDot {
+            node,
+            parent: tree.parent(node),
+            depth,
+            row: rows_taken,
+            seat: tree.turn(node).map(|(seat, _)| seat.seat()),
+            line: on_line.contains(&node),
+            name: tree.name(node).map(str::to_string),
+        });
+        if children.is_empty() {
+            rows_taken += 1;
+        }
+        stack.extend(children.iter().rev().map(|&c| (c, depth + 1)));
+    }
+    dots
 }
 
 #[derive(Serialize)]
@@ -325,6 +394,14 @@ pub struct State {
     seconds: f64,
     moves: Vec<MoveEntry>,
     view: usize,
+    /// The node viewed, and its name.
+    node: NodeId,
+    node_name: Option<String>,
+    /// Every node of the game tree.
+    tree: Vec<TreeDot>,
+    /// Why a click on the board is not a turn now (the review, the end, an
+    /// engine's seat), if it is not.
+    why_not: Option<String>,
     to_move: &'static str,
     /// A person may place stones now.
     human_turn: bool,
@@ -403,11 +480,111 @@ pub fn heat_spots(pos: &AnyGame, seat: Colour, candidates: &[Candidate]) -> Vec<
         .collect()
 }
 
+/// One of the engine's best turns, drawn as a turn (its stones joined)
+/// where a turn may be two stones.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BestTurn {
+    pub token: String,
+    /// Its stones: cell and colour (`B` or `W`).
+    pub stones: Vec<(String, char)>,
+    /// Its visits as a share of the most visited turn's, 0..1.
+    pub share: f64,
+    /// Its win rate for the seat analysed.
+    pub winrate: f64,
+}
+
+/// Best turns drawn at most.
+const BEST_TURNS: usize = 5;
+/// A turn with fewer visits than this share of the best's is not drawn
+/// as one of the best.
+const BEST_SHARE: f64 = 0.05;
+
+/// In games whose turns may be two stones (Xodd, Yodd): the most visited
+/// candidates of `pos` for `seat`, best first, up to [`BEST_TURNS`], those
+/// with at least [`BEST_SHARE`] of the best's visits; none in other games
+/// (a turn there is a cell, which the heat map shows).
+pub fn best_turns(pos: &AnyGame, seat: Colour, candidates: &[Candidate]) -> Vec<BestTurn> {
+    if !pos.kind().has_two_stone_turns() {
+        return Vec::new();
+    }
+    let topo = pos.topology();
+    let mut turns: Vec<(&Candidate, Turn)> = candidates
+        .iter()
+        .filter_map(|c| Some((c, Turn::parse(&c.token, pos.kind(), topo, seat).ok()?)))
+        .filter(|(_, t)| matches!(t, Turn::Stones(..)))
+        .collect();
+    // Most visited first; the engine's order among equals.
+    turns.sort_by_key(|(c, _)| std::cmp::Reverse(c.visits));
+    let Some(most) = turns.first().map(|(c, _)| c.visits.max(1) as f64) else {
+        return Vec::new();
+    };
+    turns
+        .into_iter()
+        .take(BEST_TURNS)
+        .filter(|(c, _)| c.visits as f64 >= BEST_SHARE * most)
+        .map(|(c, turn)| {
+            let Turn::Stones(a, b) = turn else {
+                unreachable!("only stones are kept")
+            };
+            BestTurn {
+                token: c.token.clone(),
+                stones: std::iter::once(a)
+                    .chain(b)
+                    .map(|s| (topo.name(s.cell).to_string(), s.colour.letter()))
+                    .collect(),
+                share: c.visits as f64 / most,
+                winrate: c.winrate,
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::rules::game::{GameSpec, Rules};
     use crate::rules::kind::GameKind;
+
+    fn candidate(token: &str, visits: u64, winrate: f64) -> Candidate {
+        Candidate {
+            token: token.into(),
+            visits,
+            winrate,
+            pv: Vec::new(),
+        }
+    }
+
+    /// Xodd's best turns are turns: both stones, most visited first, the
+    /// rarely visited left out; Odd and Onyx have none (a turn is a cell).
+    #[test]
+    fn best_turns_are_whole_turns_most_visited_first() {
+        let xodd = AnyGame::new(&GameSpec::new(GameKind::Xodd, 5, Rules::default()).unwrap());
+        let candidates = [
+            candidate("B:C3", 40, 0.5),
+            candidate("W:A1,B:E5", 100, 0.6),
+            candidate("Z99", 500, 0.9),
+            candidate("B:B2", 4, 0.4),
+            candidate("pass", 50, 0.3),
+        ];
+        let best = best_turns(&xodd, Colour::Black, &candidates);
+        let seen: Vec<_> = best
+            .iter()
+            .map(|b| (b.token.as_str(), b.stones.clone(), b.share))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                (
+                    "W:A1,B:E5",
+                    vec![("A1".to_string(), 'W'), ("E5".to_string(), 'B')],
+                    1.0
+                ),
+                ("B:C3", vec![("C3".to_string(), 'B')], 0.4),
+            ]
+        );
+        let odd = AnyGame::new(&GameSpec::new(GameKind::Odd, 3, Rules::default()).unwrap());
+        assert!(best_turns(&odd, Colour::Black, &[candidate("B:A1", 5, 0.5)]).is_empty());
+    }
 
     /// The groups marked are the rules' groups: as many counted groups of
     /// each colour as `group_counts` gives, every stone in one group, and
