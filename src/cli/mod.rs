@@ -19,10 +19,3 @@ pub mod solve;
 pub mod train;
 
 pub use args::{GameArgs, parse_game_kind, parse_tuning};
-
-/// This process's command line, quoted as a shell reads it: what results
-/// files keep as the command that played each game.
-pub fn command_line() -> String {
-    let args: Vec<String> = std::env::args().collect();
-    shlex::try_join(args.iter().map(String::as_str)).unwrap_or_else(|_| args.join(" "))
-}

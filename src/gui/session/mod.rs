@@ -5,12 +5,13 @@
 //! talks to processes or to the network. The state and its checked changes
 //! are in `state`, engine work in `jobs`, what the page draws in `view`.
 
+mod heat;
 mod jobs;
 mod state;
 mod view;
 
+pub use heat::{HeatSpot, heat_spots};
 pub use jobs::EngineTurnError;
 pub use state::{
     Analysis, EngineInfo, Job, NewGame, Notice, PendingStone, Preview, Seat, Session, SessionError,
 };
-pub use view::{HeatSpot, heat_spots};

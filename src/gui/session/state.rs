@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::view::HeatSpot;
+use super::heat::HeatSpot;
 use crate::engine::info::Candidate;
 use crate::rules::game::{GameSpec, Rules, SpecError};
 use crate::rules::kind::{GameKind, UnknownGame};
