@@ -628,3 +628,34 @@ fn heat_winrate_shows_the_most_visited_turn_per_cell() {
     assert_eq!(seen, visited.len());
     let _ = std::fs::remove_file(&svg);
 }
+
+/// `--position` on a game with variations reads its main line, says on
+/// stderr which of how many variations it used, and takes `--variation`
+/// by number or by a turn's name.
+#[test]
+fn variation_picks_a_line_of_a_game_tree() {
+    let text = "(;GM[9000]OG[odd]SZ[3];B[B:A1](;W[W:B1];B[B:C1])(;W[W:C3]N[try];B[B:B2];W[W:A2]))";
+    let file = scratch("variations.sgf");
+    std::fs::write(&file, text).unwrap();
+    let path = file.to_str().unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["analyze", "--position", path, "--visits", "10", "--json"];
+        args.extend(extra);
+        oddity(&args, "")
+    };
+    for (extra, turns, which) in [
+        (vec![], 3, "the main line"),
+        (vec!["--variation", "2"], 4, "variation 2"),
+        (vec!["--variation", "try"], 4, "the variation through 'try'"),
+    ] {
+        let out = run(&extra);
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success(), "{err}");
+        let json: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+        assert_eq!(json["turnNumber"], turns, "{extra:?}");
+        assert_eq!(err.trim(), format!("{path}: {which} of 2 variations"));
+    }
+    let out = run(&["--variation", "3"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no variation 3"));
+}

@@ -638,3 +638,32 @@ fn gogui_engine_plays_every_turn_with_waiting_stones() {
         assert!(other, "{game}: {sgf}");
     }
 }
+
+/// GoGui's "Rules for the next game" dialog: in GoGui mode the listing is
+/// GoGui's typed parameter lines (plain values: a text field, a list, a
+/// check box), and a value sent back with the listing's help text after
+/// it, or quoted, or as the check box's 1/0, is taken.
+#[test]
+fn gogui_rules_dialog_values_are_plain_and_edited_lines_are_taken() {
+    let mut e = Engine::start(&["--gogui"]);
+    assert_eq!(
+        e.ok("oddity-rules"),
+        "[string] min_group default\n[list/standard/open] start standard\n[bool] swap 1"
+    );
+    e.ok("oddity-rules swap 0");
+    assert!(e.ok("oddity-rules").ends_with("[bool] swap 0"));
+    e.ok("oddity-rules swap 1");
+    e.ok("oddity-rules start open");
+    assert!(
+        e.ok("oddity-rules")
+            .contains("[list/standard/open] start open")
+    );
+    let mut e = Engine::start(&[]);
+    e.ok("oddity-rules swap off (onyx: on|off)");
+    assert!(e.ok("oddity-rules").contains("swap off (onyx: on|off)"));
+    e.ok("oddity-rules swap \"on (onyx: on|off)\"");
+    e.ok("oddity-rules min_group 3 (odd: smallest group that counts; a number or 'default' = the board side)");
+    assert!(e.ok("oddity-rules").starts_with("min_group 3 "));
+    assert_eq!(e.fails("oddity-rules swap off on"), "syntax error");
+    assert_eq!(e.fails("oddity-rules swap"), "syntax error");
+}

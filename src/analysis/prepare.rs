@@ -13,6 +13,7 @@ use crate::rules::game::{GameSpec, Rules, SpecError};
 use crate::rules::kind::GameKind;
 use crate::rules::moves::{Colour, Stone};
 use crate::rules::position::AnyGame;
+use crate::rules::quote::quoted;
 use crate::rules::record::{GameRecord, TokenPlayError};
 use crate::search::bounds;
 use crate::search::tuning::{NAMES, TuningError};
@@ -70,7 +71,7 @@ fn start_position(query: &Query, spec: &GameSpec) -> Result<AnyGame, QueryError>
             Colour::parse(colour).ok_or_else(|| bad(format!("colour '{colour}' is not B or W")))?;
         let cell = topo
             .parse_cell(cell)
-            .ok_or_else(|| bad(format!("'{cell}' is not a point of this board")))?;
+            .ok_or_else(|| bad(format!("{} is not a point of this board", quoted(cell))))?;
         stones.push(Stone { cell, colour });
     }
     let seat = seat.unwrap_or(Colour::Black);
@@ -133,7 +134,7 @@ fn move_filter(query: &Query, game: &AnyGame) -> Result<Option<Arc<MoveFilter>>,
             let bad =
                 |what: String| fail(&query.id, Some(field), format!("entry {}: {what}", k + 1));
             let seat = Colour::parse(&entry.player)
-                .ok_or_else(|| bad(format!("player '{}' is not B or W", entry.player)))?;
+                .ok_or_else(|| bad(format!("player {} is not B or W", quoted(&entry.player))))?;
             if entry.until_depth == 0 {
                 return Err(bad("untilDepth must be at least 1".into()));
             }
@@ -159,9 +160,9 @@ fn move_filter(query: &Query, game: &AnyGame) -> Result<Option<Arc<MoveFilter>>,
                     "pass" => rule.pass = true,
                     "swap" => rule.swap = true,
                     _ => {
-                        let cell = topo
-                            .parse_cell(m)
-                            .ok_or_else(|| bad(format!("'{m}' is not a point of this board")))?;
+                        let cell = topo.parse_cell(m).ok_or_else(|| {
+                            bad(format!("{} is not a point of this board", quoted(m)))
+                        })?;
                         rule.cells[cell.index()] = true;
                     }
                 }
@@ -344,7 +345,7 @@ pub(crate) fn prepare(query: &Query, defaults: &Defaults) -> Result<Parsed, Quer
             fail(
                 id,
                 Some("reportAnalysisWinratesAs"),
-                format!("'{v}' is not SIDETOMOVE, BLACK or WHITE"),
+                format!("{} is not SIDETOMOVE, BLACK or WHITE", quoted(v)),
             )
         })?,
     };
@@ -360,7 +361,7 @@ pub(crate) fn prepare(query: &Query, defaults: &Defaults) -> Result<Parsed, Quer
     let mut warnings: Vec<String> = query
         .unknown
         .keys()
-        .map(|k| format!("unknown field '{k}' ignored"))
+        .map(|k| format!("unknown field {} ignored", quoted(k)))
         .collect();
     if query.include_policy && !has_priors(kind) {
         warnings.push(format!("includePolicy: {kind} has no knowledge prior"));

@@ -10,7 +10,8 @@
 //! moves in a [`GameRecord`]. Turns are read and written as the protocol's
 //! tokens (`B:B2`, `W:A1,W:C3`, `pass`, `swap`). Code that wants one game's
 //! own type, for speed, gets it from an [`AnyGame`] with [`with_game!`] and
-//! uses the [`Game`] trait.
+//! uses the [`Game`] trait. A game with variations is a [`tree::GameTree`],
+//! read and written as SGF by [`sgf`].
 //!
 //! # Xodd
 //! Each turn places one or two stones of either colour, and leaves the
@@ -110,11 +111,13 @@ mod once_map;
 pub mod onyx;
 pub mod perft;
 pub mod position;
+pub mod quote;
 mod random;
 pub mod record;
 pub mod sgf;
 mod tables;
 pub mod topology;
+pub mod tree;
 pub mod xodd_yodd;
 
 pub use bitboard::Bitboard;

@@ -8,6 +8,7 @@
 use std::fmt;
 
 use crate::kind::GameKind;
+use crate::quote::{Escaped, quoted};
 use crate::topology::{Cell, Topology};
 
 /// A stone colour, and the seat that owns it: `b` (Black, the first player)
@@ -209,7 +210,7 @@ impl Turn {
         if token.is_empty() {
             return Err(err(TokenErrorKind::Empty));
         }
-        if token.chars().any(|c| c.is_whitespace()) {
+        if token.chars().any(|c| c.is_whitespace() || c.is_control()) {
             return Err(err(TokenErrorKind::TrailingText));
         }
         match token.to_ascii_lowercase().as_str() {
@@ -311,19 +312,44 @@ pub enum TokenErrorKind {
 
 impl fmt::Display for TokenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "bad move token '{}': ", self.token)?;
+        write!(f, "bad move token {}: ", quoted(&self.token))?;
         match &self.kind {
             TokenErrorKind::Empty => write!(f, "empty"),
-            TokenErrorKind::TrailingText => write!(f, "a token has no spaces"),
+            TokenErrorKind::TrailingText => {
+                let c = self
+                    .token
+                    .chars()
+                    .find(|c| c.is_whitespace() || c.is_control())
+                    .unwrap_or(' ');
+                let what = match c {
+                    ' ' => "a space".to_string(),
+                    '\n' | '\r' => "a line break".to_string(),
+                    '\t' => "a tab".to_string(),
+                    c if c.is_control() => {
+                        format!("the control character {}", quoted(&c.to_string()))
+                    }
+                    c => format!("the white space {}", quoted(&c.to_string())),
+                };
+                write!(f, "it holds {what}; a token is one word")
+            }
             TokenErrorKind::EmptyStone => write!(f, "empty stone (stray comma?)"),
             TokenErrorKind::TooManyStones(1) => write!(f, "one stone per turn in this game"),
             TokenErrorKind::TooManyStones(n) => write!(f, "at most {n} stones per turn"),
-            TokenErrorKind::BadColour(c) => write!(f, "'{c}' is not a stone colour (B or W)"),
+            TokenErrorKind::BadColour(c) => {
+                write!(f, "{} is not a stone colour (B or W)", quoted(c))
+            }
             TokenErrorKind::MissingColour(s) => {
-                write!(f, "stone '{s}' needs a colour, like B:{s}")
+                write!(
+                    f,
+                    "stone {} needs a colour, like B:{}",
+                    quoted(s),
+                    Escaped(s)
+                )
             }
             TokenErrorKind::WrongColour => write!(f, "the stone colour is not the mover's"),
-            TokenErrorKind::UnknownCell(c) => write!(f, "'{c}' is not a point of this board"),
+            TokenErrorKind::UnknownCell(c) => {
+                write!(f, "{} is not a point of this board", quoted(c))
+            }
             TokenErrorKind::DuplicateCell(c) => write!(f, "two stones on {c}"),
             TokenErrorKind::NotInThisGame(what) => write!(f, "'{what}' is not a move in this game"),
         }

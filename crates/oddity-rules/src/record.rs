@@ -163,6 +163,30 @@ impl Outcome {
     }
 }
 
+/// The position after `seat` plays `turn` in `position`, as a record
+/// plays it: nothing once the game is over (`resigned`, or the position's
+/// end); a seat that is not to move takes the turn; a resignation leaves
+/// the stones as they are.
+pub(crate) fn next_position(
+    position: &AnyGame,
+    resigned: bool,
+    seat: Colour,
+    turn: Turn,
+) -> Result<AnyGame, PlayError> {
+    if resigned || position.is_over() {
+        return Err(PlayError::GameOver);
+    }
+    let mut next = position.clone();
+    if turn == Turn::Resign {
+        return Ok(next);
+    }
+    if next.to_move() != seat {
+        next.set_to_move(seat);
+    }
+    next.play_turn(&turn)?;
+    Ok(next)
+}
+
 #[derive(Clone)]
 /// A game: its start, the turns played by each seat, and a resignation.
 pub struct GameRecord {
@@ -202,20 +226,10 @@ impl GameRecord {
     /// that is not to move takes the turn (GTP allows it); `Turn::Resign`
     /// ends the game.
     pub fn play(&mut self, seat: Colour, turn: Turn) -> Result<(), PlayError> {
-        if self.is_over() {
-            return Err(PlayError::GameOver);
-        }
+        self.current = next_position(&self.current, self.resigned.is_some(), seat, turn)?;
         if turn == Turn::Resign {
             self.resigned = Some(seat);
-            self.moves.push((seat, turn));
-            return Ok(());
         }
-        let mut next = self.current.clone();
-        if next.to_move() != seat {
-            next.set_to_move(seat);
-        }
-        next.play_turn(&turn)?;
-        self.current = next;
         self.moves.push((seat, turn));
         Ok(())
     }

@@ -1,5 +1,5 @@
 //! Properties of the rules over generated games: a record written as SGF
-//! and read back is the same game, every legal turn's token parses back to
+//! and read back is the same game, and so is a tree of variations, every legal turn's token parses back to
 //! the same turn, and a turn the rules refuse changes nothing.
 
 use oddity_rules::Rng;
@@ -8,7 +8,8 @@ use oddity_rules::kind::GameKind;
 use oddity_rules::moves::{Colour, Turn};
 use oddity_rules::position::AnyGame;
 use oddity_rules::record::GameRecord;
-use oddity_rules::sgf::{RecordInfo, read, write};
+use oddity_rules::sgf::{RecordInfo, read, read_tree, write, write_tree};
+use oddity_rules::tree::GameTree;
 use proptest::prelude::*;
 
 /// Small boards of every game, with their rule variants.
@@ -112,6 +113,49 @@ proptest! {
         let cut = record.truncated(k);
         let cut_back = read(&write(&cut, &RecordInfo::default())).unwrap();
         prop_assert_eq!(cut_back.moves(), cut.moves());
+    }
+
+    #[test]
+    fn a_tree_of_variations_written_and_read_back_is_the_same_tree(
+        spec in specs(),
+        seed in any::<u64>(),
+        branches in 1..6usize,
+        turns in 0..12usize,
+    ) {
+        // Variations from random nodes of the tree so far, some named.
+        let mut rng = Rng::seeded(seed);
+        let mut tree = GameTree::from_record(&game(&spec, seed, None, turns, false));
+        for b in 0..branches {
+            let nodes = tree.preorder();
+            let mut at = nodes[rng.below(nodes.len() as u32) as usize];
+            for _ in 0..rng.below(5) {
+                let record = tree.record(at);
+                let position = record.position();
+                let legal = position.legal_turns();
+                if record.is_over() || legal.is_empty() {
+                    break;
+                }
+                let turn = legal[rng.below(legal.len() as u32) as usize];
+                at = tree.play(at, position.to_move(), turn).expect("a legal turn");
+            }
+            if b % 2 == 0 {
+                tree.set_name(at, Some(format!("v{b}]\\")));
+            }
+        }
+        let shape = |t: &GameTree| -> Vec<_> {
+            t.preorder()
+                .into_iter()
+                .map(|id| (t.depth(id), t.turn(id), t.name(id).map(str::to_string)))
+                .collect()
+        };
+        let text = write_tree(&tree, &RecordInfo::default());
+        let back = read_tree(&text).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+        prop_assert_eq!(shape(&back), shape(&tree));
+        prop_assert_eq!(write_tree(&back, &RecordInfo::default()), text.clone());
+        // A plain reader sees the main line.
+        let main = tree.record(*tree.main_line().last().unwrap());
+        let plain = read(&text).unwrap();
+        prop_assert_eq!(plain.moves(), main.moves());
     }
 
     #[test]
