@@ -67,8 +67,8 @@ const BEST_TURNS: usize = 5;
 const BEST_SHARE: f64 = 0.05;
 
 /// In games whose turns may be two stones (Xodd, Yodd): the most visited
-/// candidates of `pos` for `seat`, best first, up to [`BEST_TURNS`], those
-/// with at least [`BEST_SHARE`] of the best's visits; none in other games
+/// candidates of `pos` for `seat`, best first, up to `BEST_TURNS`, those
+/// with at least `BEST_SHARE` of the best's visits; none in other games
 /// (a turn there is a cell, which the heat map shows).
 pub fn best_turns(pos: &AnyGame, seat: Colour, candidates: &[Candidate]) -> Vec<BestTurn> {
     if !pos.kind().has_two_stone_turns() {
