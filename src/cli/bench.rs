@@ -9,8 +9,8 @@ use serde::Serialize;
 
 use crate::cli::args::GameArgs;
 use crate::patterns::{PlayoutPolicies, Weights};
+use crate::rules::Rng;
 use crate::rules::position::AnyGame;
-use crate::rules::random::rng_from_seed;
 use crate::rules::record::GameRecord;
 use crate::search::{
     Engine, Knowledge, Limits, NODE_BYTES, Policy, SearchParams, StopFlag, bounds,
@@ -243,7 +243,7 @@ fn playout_loop<G: Knowledge>(
     time: Duration,
     playout: Playout,
 ) -> (u64, Duration) {
-    let mut rng = rng_from_seed(seed);
+    let mut rng = Rng::seeded(seed);
     let begin = Instant::now();
     let mut n = 0u64;
     let mut sink = 0u32;

@@ -12,8 +12,8 @@ use crate::analysis::self_play::{self, Level};
 use crate::analysis::train_data::{self, Data, Plan, Target};
 use crate::cli::args::GameArgs;
 use crate::patterns::{Decision, GROUP_NAMES, GROUPS, NONE, Weights, fit, group_sizes, hit_in_top};
+use crate::rules::Rng;
 use crate::rules::kind::GameKind;
-use crate::rules::random::{below, rng_from_seed};
 
 /// Where the labels come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -300,7 +300,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     let weights = fit(&game, ring, &train, args.sweeps, &mut |sweep, ll| {
         eprintln!("sweep {}: mean log-likelihood {ll:.4}", sweep + 1);
     });
-    let mut rng = rng_from_seed(args.seed);
+    let mut rng = Rng::seeded(args.seed);
     let (mut learned, mut hand, mut random) = (Hits::default(), Hits::default(), Hits::default());
     let mut other_hits: Vec<Hits> = others.iter().map(|_| Hits::default()).collect();
     let mut has_hand = false;
@@ -308,7 +308,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         let n = d.candidates.len();
         let mut order: Vec<usize> = (0..n).collect();
         for i in (1..n).rev() {
-            order.swap(i, below(&mut rng, i as u32 + 1) as usize);
+            order.swap(i, rng.below(i as u32 + 1) as usize);
         }
         let scores =
             |w: &Weights| -> Vec<f64> { d.candidates.iter().map(|f| w.strength(f)).collect() };

@@ -293,7 +293,7 @@ fn legend(out: &mut String, left: f64, top: f64, ink: &str) {
     interval_bar(out, left, 60.0, top + 46.0, &bar, ink);
     let _ = writeln!(
         out,
-        r#"<text x="{}" y="{}" font-size="11" text-anchor="start" fill="{ink}">the first player's share (dot) and its 95% interval (bar) on 0-100%; the tick marks 50%; verdicts by the study's decision rule (docs/balance.md)</text>"#,
+        r#"<text x="{}" y="{}" font-size="11" text-anchor="start" fill="{ink}">dot: the first player's share; bar: its 95% interval, on 0-100%; tick: 50%. Verdicts: docs/balance.md</text>"#,
         left + 70.0,
         top + 50.0
     );

@@ -408,7 +408,13 @@ pub fn markdown_table(
                         b.reading.first,
                         b.reading.second,
                     );
-                    format!("{p:.2}")
+                    if p >= 0.01 {
+                        format!("{p:.2}")
+                    } else if p >= 0.001 {
+                        format!("{p:.3}")
+                    } else {
+                        "< 0.001".into()
+                    }
                 });
                 format!(
                     "| {board} | {variant} | {} | {} | {}-{} | {share} | {} ({}) | {} | {fisher} | {:.0} | {:.0} ({:.0}) | {} |",

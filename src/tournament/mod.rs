@@ -1,6 +1,6 @@
 //! `oddity match`: engine-vs-engine tournaments refereed by the rules core.
 //!
-//! - [`schedule`]: the deterministic schedule, shards and openings;
+//! - [`mod@schedule`]: the deterministic schedule, shards and openings;
 //! - [`openings`]: balanced openings, searched for the ones closest to even,
 //!   or built turn by turn with search for [`opening_games`] to keep by
 //!   how self-play games from them end;

@@ -2,7 +2,7 @@
 //! its weight, through sums over blocks of leaves (one pass over the
 //! blocks, one within a block).
 
-use oddity_rules::random::{Rng, next_u64};
+use oddity_rules::Rng;
 
 /// A leaf index drawn in proportion to `leaves`, whose consecutive blocks
 /// of `leaves.len() / blocks.len()` sum to `blocks`; `None` when every
@@ -21,7 +21,7 @@ pub(super) fn weighted_leaf(blocks: &[f32], leaves: &[f32], rng: &mut Rng) -> Op
     if total <= 0.0 {
         return None;
     }
-    let mut r = (next_u64(rng) >> 40) as f32 * (1.0 / (1u32 << 24) as f32) * total;
+    let mut r = (rng.next_u64() >> 40) as f32 * (1.0 / (1u32 << 24) as f32) * total;
     // Rounding may carry `r` past the last block or leaf: the last one
     // with weight is taken then.
     let mut block = blocks.iter().rposition(|&s| s > 0.0)?;

@@ -16,7 +16,9 @@ use super::onyx::{ONYX_RING, OnyxBoard};
 /// to date as stones are placed.
 #[derive(Clone)]
 pub enum FeatureBoard {
+    /// Xodd, Yodd and Odd: the board kept up to date as stones are placed.
     Grid(GridBoard),
+    /// Onyx: the board read from scratch.
     Onyx(OnyxBoard),
 }
 

@@ -22,6 +22,7 @@ use super::weights::Weights;
 /// One position's candidates and which of them win.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Decision {
+    /// The features of each candidate action.
     pub candidates: Vec<Features>,
     /// The candidates a prediction should rank first (the winning
     /// actions, or the search's choice); without `shares`, the fit's
@@ -157,37 +158,37 @@ pub fn hit_in_top(scores: &[f64], wins: &[bool], order: &[usize], k: usize) -> b
 #[cfg(test)]
 mod tests {
     use super::*;
-    use oddity_rules::random::{below, rng_from_seed};
+    use oddity_rules::Rng;
 
     /// Decisions drawn from known gammas (one winner each, with the
     /// model's probabilities) give those gammas back.
     #[test]
     fn the_fit_recovers_the_gammas_that_made_the_data() {
-        let mut rng = rng_from_seed(11);
+        let mut rng = Rng::seeded(11);
         let mut truth = Weights::uniform("odd", 6);
         let shapes = 12u32;
         let joins = 8u32;
         for v in 0..shapes {
             let i = truth.index(0, v);
-            truth.set_gamma(i, 0.2 + f64::from(below(&mut rng, 1000)) / 200.0);
+            truth.set_gamma(i, 0.2 + f64::from(rng.below(1000)) / 200.0);
         }
         for v in 0..joins {
             let i = truth.index(1, v);
-            truth.set_gamma(i, 0.3 + f64::from(below(&mut rng, 1000)) / 400.0);
+            truth.set_gamma(i, 0.3 + f64::from(rng.below(1000)) / 400.0);
         }
         let decisions: Vec<Decision> = (0..12_000)
             .map(|_| {
                 let candidates: Vec<Features> = (0..8)
                     .map(|_| {
                         let mut f = [NONE; GROUPS];
-                        f[0] = below(&mut rng, shapes);
-                        f[1] = below(&mut rng, joins);
+                        f[0] = rng.below(shapes);
+                        f[1] = rng.below(joins);
                         f
                     })
                     .collect();
                 let s: Vec<f64> = candidates.iter().map(|f| truth.strength(f)).collect();
-                let mut pick = f64::from(below(&mut rng, 1 << 30)) / f64::from(1 << 30)
-                    * s.iter().sum::<f64>();
+                let mut pick =
+                    f64::from(rng.below(1 << 30)) / f64::from(1 << 30) * s.iter().sum::<f64>();
                 let mut winner = s.len() - 1;
                 for (i, x) in s.iter().enumerate() {
                     if pick < *x {
@@ -227,18 +228,18 @@ mod tests {
     /// known gammas give those gammas back.
     #[test]
     fn the_fit_to_shares_recovers_the_gammas_that_made_them() {
-        let mut rng = rng_from_seed(12);
+        let mut rng = Rng::seeded(12);
         let mut truth = Weights::uniform("odd", 6);
         for v in 0..6 {
             let i = truth.index(1, v);
-            truth.set_gamma(i, 0.25 + f64::from(below(&mut rng, 1000)) / 250.0);
+            truth.set_gamma(i, 0.25 + f64::from(rng.below(1000)) / 250.0);
         }
         let decisions: Vec<Decision> = (0..500)
             .map(|_| {
                 let candidates: Vec<Features> = (0..6)
                     .map(|_| {
                         let mut f = [NONE; GROUPS];
-                        f[1] = below(&mut rng, 6);
+                        f[1] = rng.below(6);
                         f
                     })
                     .collect();

@@ -192,7 +192,7 @@ impl GridBoard {
         }
     }
 
-    /// The stone on `cell`: [`EMPTY`], [`BLACK`] or [`WHITE`].
+    /// The stone on `cell`: 0 (empty), 1 (black) or 2 (white).
     pub fn stone(&self, cell: Cell) -> u32 {
         u32::from(self.stones[cell.index()])
     }
@@ -315,10 +315,10 @@ impl GridBoard {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use oddity_rules::Rng;
     use oddity_rules::game::{GameSpec, Rules};
     use oddity_rules::kind::GameKind;
     use oddity_rules::position::AnyGame;
-    use oddity_rules::random::{below, rng_from_seed};
     use oddity_rules::with_game;
 
     /// Plays random games action by action; after every action the board
@@ -327,7 +327,7 @@ mod tests {
     fn incremental_equals_scratch<G: Game>(start: &G, games: u64) {
         let mut actions = Vec::new();
         for seed in 0..games {
-            let mut rng = rng_from_seed(seed);
+            let mut rng = Rng::seeded(seed);
             let mut game = start.clone();
             let mut board = GridBoard::new(&game, &[]).unwrap();
             let mut last: Vec<Cell> = Vec::new();
@@ -348,7 +348,7 @@ mod tests {
                         "{a:?}"
                     );
                 }
-                let a = actions[below(&mut rng, actions.len() as u32) as usize];
+                let a = actions[rng.below(actions.len() as u32) as usize];
                 game.apply(a);
                 board.place(a);
                 if a.is_stone() {

@@ -27,7 +27,7 @@
 /// Feature groups of a candidate.
 pub const GROUPS: usize = 10;
 /// The groups' names, as the weights file spells them; the last four are
-/// Onyx's ([`super::onyx`]).
+/// Onyx's.
 pub const GROUP_NAMES: [&str; GROUPS] = [
     "shape", "joins", "touches", "size", "count", "distance", "capture", "bridge", "cut", "edges",
 ];

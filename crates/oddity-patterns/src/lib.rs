@@ -17,6 +17,8 @@
 //! `playout` ([`PatternPlayout`]) and `onyx_playout` ([`OnyxPlayout`]),
 //! and `policies` (the policies a search thread keeps).
 
+#![warn(missing_docs)]
+
 mod draw;
 mod features;
 mod fit;

@@ -38,8 +38,8 @@
 //! neighbours and in different groups.
 
 use oddity_rules::game::Game;
+use oddity_rules::internals::built_once;
 use oddity_rules::moves::{Action, Colour};
-use oddity_rules::tables::built_once;
 use oddity_rules::topology::{BoardKind, Cell, Topology};
 
 use super::groups::{DISTANCE, Features, GROUPS, NONE};
@@ -230,6 +230,8 @@ fn digit(colour: Colour) -> u8 {
 }
 
 impl OnyxBoard {
+    /// The board of `game` from scratch; `last` are the last stones placed,
+    /// newest first (at most two are kept).
     pub fn new<G: Game>(game: &G, last: &[Cell]) -> OnyxBoard {
         let topo = game.topology();
         let mut board = OnyxBoard {
@@ -247,6 +249,7 @@ impl OnyxBoard {
         board
     }
 
+    /// The board this is a feature board of.
     pub fn topology(&self) -> &'static Topology {
         self.topo
     }
@@ -468,11 +471,11 @@ mod tests {
     use super::*;
     use crate::features::FeatureBoard;
     use crate::groups::group_sizes;
+    use oddity_rules::Rng;
     use oddity_rules::game::{GameSpec, Rules};
     use oddity_rules::kind::GameKind;
     use oddity_rules::moves::Stone;
     use oddity_rules::position::AnyGame;
-    use oddity_rules::random::{below, rng_from_seed};
     use oddity_rules::with_game;
 
     fn spec(n: usize) -> GameSpec {
@@ -638,9 +641,9 @@ mod tests {
         let topo = spec.topology();
         let mut seen_captures = 0;
         for seed in 0..30 {
-            let mut rng = rng_from_seed(seed);
+            let mut rng = Rng::seeded(seed);
             let mut game = AnyGame::new(&spec);
-            let plies = 10 + below(&mut rng, 40);
+            let plies = 10 + rng.below(40);
             let mut actions = Vec::new();
             let mut last: Vec<Cell> = Vec::new();
             for _ in 0..plies {
@@ -649,7 +652,7 @@ mod tests {
                 if with_game!(&game, g => g.is_over()) {
                     break;
                 }
-                let a = actions[below(&mut rng, actions.len() as u32) as usize];
+                let a = actions[rng.below(actions.len() as u32) as usize];
                 with_game!(&mut game, g => g.apply(a));
                 if a.is_stone() {
                     last.insert(0, a.cell());

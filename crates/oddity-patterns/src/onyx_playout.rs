@@ -21,12 +21,12 @@
 //! (`--param pattern_temperature`). The gamma tables and the reach of each
 //! board are built once and shared by every search thread.
 
+use oddity_rules::Rng;
 use oddity_rules::game::Game;
+use oddity_rules::internals::OnceMap;
+use oddity_rules::internals::built_once;
 use oddity_rules::moves::Colour;
-use oddity_rules::once_map::OnceMap;
 use oddity_rules::onyx::{OnyxGame, PointDraw};
-use oddity_rules::random::Rng;
-use oddity_rules::tables::built_once;
 use oddity_rules::topology::{BoardKind, Cell, Topology};
 
 use super::draw::weighted_leaf;
@@ -410,11 +410,11 @@ impl<const W: usize> PointDraw<W> for OnyxPlayout {
 mod tests {
     use super::*;
     use crate::features::FeatureBoard;
+    use oddity_rules::Rng;
     use oddity_rules::game::{GameSpec, Rules};
     use oddity_rules::kind::GameKind;
     use oddity_rules::moves::Action;
     use oddity_rules::position::AnyGame;
-    use oddity_rules::random::{below, rng_from_seed};
     use oddity_rules::with_game;
 
     fn start(size: usize, open: bool) -> AnyGame {
@@ -484,9 +484,9 @@ mod tests {
     /// A playout of the Onyx game `game` drawn by `policy`.
     fn playout(game: &mut AnyGame, rng: &mut Rng, policy: &mut impl PointDraw2) -> Colour {
         match game {
-            AnyGame::Onyx2(g) => g.playout_drawing(rng, policy),
-            AnyGame::Onyx4(g) => g.playout_drawing(rng, policy),
-            AnyGame::Onyx10(g) => g.playout_drawing(rng, policy),
+            AnyGame::Onyx128(g) => g.playout_drawing(rng, policy),
+            AnyGame::Onyx256(g) => g.playout_drawing(rng, policy),
+            AnyGame::Onyx640(g) => g.playout_drawing(rng, policy),
             other => panic!("{} is not Onyx", other.spec().kind),
         }
     }
@@ -520,7 +520,7 @@ mod tests {
                 swaps: 0,
             };
             for seed in 0..games {
-                let mut rng = rng_from_seed(seed);
+                let mut rng = Rng::seeded(seed);
                 playout(&mut game.clone(), &mut rng, &mut checked);
             }
             assert!(checked.draws > 10 * games as usize, "size {size}");
@@ -563,14 +563,14 @@ mod tests {
         let mut with_unplayable = 0;
         for (size, open) in [(4, true), (5, true), (8, false)] {
             for seed in 0..6u64 {
-                let mut rng = rng_from_seed(seed);
+                let mut rng = Rng::seeded(seed);
                 let mut game = start(size, open);
                 let mut actions = Vec::new();
-                let turns = 2 + below(&mut rng, 3 * size as u32);
+                let turns = 2 + rng.below(3 * size as u32);
                 while with_game!(&game, g => g.turns_played() < turns && !g.is_over()) {
                     actions.clear();
                     with_game!(&game, g => g.legal_actions(&mut actions));
-                    let a = actions[below(&mut rng, actions.len() as u32) as usize];
+                    let a = actions[rng.below(actions.len() as u32) as usize];
                     with_game!(&mut game, g => g.apply(a));
                 }
                 if with_game!(&game, g => g.is_over()) {

@@ -2,7 +2,7 @@
 //! pattern_playouts=on`): each stone (empty cell, colour) weighs the
 //! product of the gammas of its `shape`, `joins` and `touches` features for
 //! the side to move ([`super::features`]), and the rules' playout
-//! ([`oddity_rules::parity::ParityGame::playout_drawing`],
+//! ([`oddity_rules::xodd_yodd::XoddYoddGame::playout_drawing`],
 //! [`oddity_rules::odd::OddGame::playout_drawing`]) draws every stone in
 //! proportion to its weight among the legal ones (in Odd, all of them).
 //!
@@ -23,11 +23,11 @@
 //! stone of the mover's colour and of the other) are built once per board,
 //! weights and temperature and shared by every search thread.
 
+use oddity_rules::Rng;
 use oddity_rules::drawn::{DrawnBoard, StoneDraw};
 use oddity_rules::game::Game;
+use oddity_rules::internals::OnceMap;
 use oddity_rules::moves::Colour;
-use oddity_rules::once_map::OnceMap;
-use oddity_rules::random::Rng;
 use oddity_rules::topology::{Cell, Topology};
 
 use super::draw::weighted_leaf;
@@ -322,14 +322,14 @@ impl<B: DrawnBoard> StoneDraw<B> for PatternPlayout {
 mod tests {
     use super::*;
     use crate::features::FeatureBoard;
+    use oddity_rules::Rng;
     use oddity_rules::game::{GameSpec, Rules};
     use oddity_rules::kind::GameKind;
     use oddity_rules::moves::Action;
     use oddity_rules::odd::{GroupedOdd, OddGame};
-    use oddity_rules::parity::ParityGame;
     use oddity_rules::position::AnyGame;
-    use oddity_rules::random::{below, rng_from_seed};
-    use oddity_rules::with_parity;
+    use oddity_rules::with_xodd_yodd;
+    use oddity_rules::xodd_yodd::XoddYoddGame;
 
     fn start(kind: GameKind, size: usize) -> AnyGame {
         AnyGame::new(&GameSpec::new(kind, size, Rules::default()).unwrap())
@@ -349,7 +349,7 @@ mod tests {
         let kind = start.game().spec().kind;
         let weights = Weights::builtin(kind).unwrap();
         for seed in 0..games {
-            let mut rng = rng_from_seed(seed);
+            let mut rng = Rng::seeded(seed);
             let mut board = start.clone();
             let topo = board.game().topology();
             let mut kept = PatternPlayout::new(weights, 1.0, topo).unwrap();
@@ -386,12 +386,12 @@ mod tests {
 
     /// A random legal action of Xodd or Yodd; the stone if it is one.
     fn parity_step<const W: usize>(
-        game: &mut ParityGame<W>,
+        game: &mut XoddYoddGame<W>,
         rng: &mut Rng,
     ) -> Option<(usize, Colour)> {
         let mut actions = Vec::new();
         game.legal_actions(&mut actions);
-        let a = actions[below(rng, actions.len() as u32) as usize];
+        let a = actions[rng.below(actions.len() as u32) as usize];
         game.apply(a);
         a.is_stone().then(|| (a.cell().index(), a.colour()))
     }
@@ -412,8 +412,8 @@ mod tests {
         rng: &mut Rng,
     ) -> Option<(usize, Colour)> {
         let empty = odd_empty(board);
-        let cell = empty[below(rng, empty.len() as u32) as usize];
-        let colour = Colour::BOTH[below(rng, 2) as usize];
+        let cell = empty[rng.below(empty.len() as u32) as usize];
+        let colour = Colour::BOTH[rng.below(2) as usize];
         board.place(cell, colour);
         Some((cell, colour))
     }
@@ -431,7 +431,7 @@ mod tests {
             (GameKind::Yodd, 4, 20),
             (GameKind::Yodd, 8, 2),
         ] {
-            with_parity!(&start(kind, size), g => kept_weights_equal_fresh_ones(g, games, parity_step));
+            with_xodd_yodd!(&start(kind, size), g => kept_weights_equal_fresh_ones(g, games, parity_step));
         }
         kept_weights_equal_fresh_ones(&odd_start::<2>(3), 20, odd_step);
         kept_weights_equal_fresh_ones(&odd_start::<2>(5), 4, odd_step);
@@ -460,7 +460,7 @@ mod tests {
 
     /// The stones of every legal turn of `game` (at a turn's start): the
     /// stones a playout may start a turn with.
-    fn turn_stones<const W: usize>(game: &ParityGame<W>) -> Vec<(usize, Colour)> {
+    fn turn_stones<const W: usize>(game: &XoddYoddGame<W>) -> Vec<(usize, Colour)> {
         let (mut firsts, mut seconds) = (Vec::new(), Vec::new());
         game.legal_actions(&mut firsts);
         let mut stones = Vec::new();
@@ -498,7 +498,7 @@ mod tests {
     ) {
         let mut counts = vec![0u32; legal.len()];
         let samples = 200 * legal.len() as u32;
-        let mut rng = rng_from_seed(seed);
+        let mut rng = Rng::seeded(seed);
         for _ in 0..samples {
             let k = legal
                 .binary_search(&first(&mut rng))
@@ -517,7 +517,7 @@ mod tests {
 
     /// With every gamma 1 a playout's first stone is uniform over the
     /// stones that can start a turn; whether some stones cannot.
-    fn first_stone_is_uniform<const W: usize>(game: &ParityGame<W>, seed: u64) -> bool {
+    fn first_stone_is_uniform<const W: usize>(game: &XoddYoddGame<W>, seed: u64) -> bool {
         let legal = turn_stones(game);
         if legal.is_empty() {
             return false;
@@ -542,16 +542,16 @@ mod tests {
         for (kind, size) in [(GameKind::Xodd, 4), (GameKind::Yodd, 3)] {
             let cells = start(kind, size).topology().cell_count();
             for seed in 0..12u64 {
-                let mut rng = rng_from_seed(seed);
+                let mut rng = Rng::seeded(seed);
                 let mut game = start(kind, size);
                 let mut actions = Vec::new();
                 // A random position at a turn's start, often a late one.
-                let turns = below(&mut rng, cells as u32) as usize;
-                with_parity!(&mut game, g => {
+                let turns = rng.below(cells as u32) as usize;
+                with_xodd_yodd!(&mut game, g => {
                     while (g.turns_played() as usize) < turns && !g.is_over() || g.mid_turn() {
                         actions.clear();
                         g.legal_actions(&mut actions);
-                        g.apply(actions[below(&mut rng, actions.len() as u32) as usize]);
+                        g.apply(actions[rng.below(actions.len() as u32) as usize]);
                     }
                     if g.turns_played() > 0 && !g.is_over() {
                         with_illegal += usize::from(first_stone_is_uniform(g, seed));
@@ -568,9 +568,9 @@ mod tests {
     #[test]
     fn with_every_gamma_1_the_odd_draw_is_uniform_over_every_stone() {
         for seed in 0..6u64 {
-            let mut rng = rng_from_seed(seed);
+            let mut rng = Rng::seeded(seed);
             let mut board = odd_start::<2>(3);
-            for _ in 0..below(&mut rng, 18) {
+            for _ in 0..rng.below(18) {
                 odd_step(&mut board, &mut rng);
             }
             let game = board.game().clone();

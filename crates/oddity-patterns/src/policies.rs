@@ -10,6 +10,8 @@ use super::playout::PatternPlayout;
 /// ([`OnyxPlayout`]).
 #[derive(Clone, Default)]
 pub struct PlayoutPolicies {
+    /// The policy of Xodd, Yodd and Odd, once a playout has needed it.
     pub stones: Option<PatternPlayout>,
+    /// The policy of Onyx, once a playout has needed it.
     pub onyx: Option<OnyxPlayout>,
 }

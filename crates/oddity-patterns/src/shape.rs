@@ -10,7 +10,7 @@
 //! the hexagon: turns by one place and mirrors. Onyx has rings of its own
 //! (`onyx.rs`).
 
-use oddity_rules::tables::built_once;
+use oddity_rules::internals::built_once;
 use oddity_rules::topology::{BoardKind, Cell, Topology};
 
 /// A ring point off the board.
@@ -51,6 +51,7 @@ fn ring_of(kind: BoardKind) -> Option<(&'static [(isize, isize)], usize)> {
 /// One board's rings: for every cell its ring points, and the tables that
 /// turn a ring's code into its canonical pattern.
 pub struct Layout {
+    /// The board these rings are on.
     pub kind: BoardKind,
     /// Points per ring.
     pub len: usize,
@@ -103,7 +104,7 @@ impl Layout {
         }
     }
 
-    /// The ring of `cell`: `len` cells or [`OFF`].
+    /// The ring of `cell`: `len` cells, or `u16::MAX` off the board.
     #[inline]
     pub fn ring(&self, cell: Cell) -> &[u16] {
         &self.ring[cell.index() * self.len..(cell.index() + 1) * self.len]

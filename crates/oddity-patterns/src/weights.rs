@@ -29,7 +29,9 @@ pub struct Weights {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("weights file, line {line}: {why}")]
 pub struct WeightsError {
+    /// The line of the file (counting from 1).
     pub line: usize,
+    /// What is wrong with it.
     pub why: String,
 }
 
@@ -55,10 +57,12 @@ impl Weights {
         self.offsets[group] + value as usize
     }
 
+    /// The gamma at `index` (see [`Weights::index`]).
     pub fn gamma(&self, index: usize) -> f64 {
         self.gammas[index]
     }
 
+    /// Sets the gamma at `index` (see [`Weights::index`]).
     pub fn set_gamma(&mut self, index: usize, gamma: f64) {
         self.gammas[index] = gamma;
     }
@@ -68,6 +72,7 @@ impl Weights {
         self.gammas.len()
     }
 
+    /// Whether there are no gammas at all.
     pub fn is_empty(&self) -> bool {
         self.gammas.is_empty()
     }
@@ -192,7 +197,9 @@ impl Weights {
 /// keeps a plain reference); loading the same content again reuses them.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WeightsFile {
+    /// The file the weights were read from, as given.
     pub path: &'static str,
+    /// The weights it holds.
     pub weights: &'static Weights,
 }
 

@@ -1,4 +1,4 @@
-//! Game records in SGF (FF[4]) for games SGF has no number for.
+//! Game records in SGF (`FF[4]`) for games SGF has no number for.
 //!
 //! The flavour: `GM[9000]` (outside the registered 1..40) and the game in the
 //! private root property `OG[xodd|yodd|odd|onyx]`; rule options in
@@ -30,10 +30,13 @@ pub const GAME_NUMBER: u32 = 9000;
 /// Names and result text written to a record's root node.
 #[derive(Clone, Debug, Default)]
 pub struct RecordInfo {
+    /// Black's player name (`PB`).
     pub black: Option<String>,
+    /// White's player name (`PW`).
     pub white: Option<String>,
     /// `RE` value, e.g. `B+`, `W+R`, `B+3`.
     pub result: Option<String>,
+    /// `DT` value, e.g. `2026-01-31`.
     pub date: Option<String>,
     /// Free text comment on the root (`GC`).
     pub comment: Option<String>,

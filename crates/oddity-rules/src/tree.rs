@@ -26,6 +26,9 @@ struct Node {
     name: Option<String>,
 }
 
+/// A game with variations: the start position and a tree of turns below
+/// it, each node a position reached by one turn from its parent. Every turn
+/// in the tree was checked by the rules when it was added.
 #[derive(Clone)]
 pub struct GameTree {
     start: AnyGame,
@@ -37,6 +40,7 @@ impl GameTree {
     /// The root: the start position.
     pub const ROOT: NodeId = 0;
 
+    /// A tree holding only the start position.
     pub fn new(start: AnyGame) -> GameTree {
         GameTree {
             start,
@@ -59,6 +63,7 @@ impl GameTree {
         tree
     }
 
+    /// The start position, at the root.
     pub fn start(&self) -> &AnyGame {
         &self.start
     }
@@ -67,6 +72,7 @@ impl GameTree {
         self.nodes.get(id).and_then(Option::as_ref)
     }
 
+    /// Whether `id` is a node of the tree (not removed).
     pub fn contains(&self, id: NodeId) -> bool {
         self.node(id).is_some()
     }
@@ -81,6 +87,8 @@ impl GameTree {
         false
     }
 
+    /// The node one turn above `id` (none for the root or a node not in
+    /// the tree).
     pub fn parent(&self, id: NodeId) -> Option<NodeId> {
         self.node(id).and_then(|n| n.parent)
     }
@@ -96,6 +104,7 @@ impl GameTree {
         self.node(id).and_then(|n| n.turn)
     }
 
+    /// The node's name (SGF's `N`), if it has one.
     pub fn name(&self, id: NodeId) -> Option<&str> {
         self.node(id).and_then(|n| n.name.as_deref())
     }

@@ -57,6 +57,7 @@ impl RecordKey {
 }
 
 impl Engine {
+    /// An engine with `params` and no position yet.
     pub fn new(params: SearchParams) -> Engine {
         Engine {
             endgame: endgame::Endgame::new(params.memory_mb),
@@ -68,6 +69,7 @@ impl Engine {
         }
     }
 
+    /// The settings of the next search.
     pub fn params(&self) -> &SearchParams {
         &self.params
     }
@@ -102,8 +104,9 @@ impl Engine {
     /// Searches the current position until a limit is reached or `stop` is
     /// set. `progress`, when given, is called with an interim report every
     /// interval. Returns at once (with `best` `None`) if the game is over.
-    /// A small enough position goes to the exact solver first (see
-    /// [`endgame`]).
+    /// A small enough position goes to the exact solver first: a proven
+    /// win is played from the proof, a proven loss searched as usual and
+    /// reported as lost.
     pub fn search(&mut self, limits: &Limits, stop: &StopFlag, progress: Progress<'_>) -> Report {
         let (Some(s), Some(game)) = (&mut self.searcher, &self.position) else {
             return Report::default();

@@ -28,14 +28,14 @@
 use oddity_patterns::{
     FeatureBoard, OnyxPlayout, PatternPlayout, PlayoutPolicies, PlayoutPolicy, Weights,
 };
+use oddity_rules::Rng;
 use oddity_rules::game::Game;
 use oddity_rules::kind::GameKind;
 use oddity_rules::moves::{Action, Colour};
 use oddity_rules::odd::OddGame;
 use oddity_rules::onyx::OnyxGame;
-use oddity_rules::parity::{ColourChoice, ParityGame};
-use oddity_rules::random::{Rng, random_below};
 use oddity_rules::topology::Cell;
+use oddity_rules::xodd_yodd::{ColourChoice, XoddYoddGame};
 
 /// A leaf with `k` siblings is expanded after `k / EXPAND_DIVISOR` visits
 /// (the default of `--param expand`).
@@ -44,31 +44,49 @@ pub const EXPAND_DIVISOR: u32 = 4;
 /// The settings in force for one game: the defaults with the overrides.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Resolved {
+    /// RAVE: AMAF statistics blended into selection.
     pub rave: bool,
+    /// The visits at which a child's own win rate and its AMAF rate weigh
+    /// the same.
     pub rave_equiv: f32,
+    /// AMAF statistics are kept below the first this many nodes of a path.
     pub rave_depth: u32,
     /// Onyx with RAVE: the swap, which has no AMAF statistics, is judged
     /// until its own visits count by its parent's win rate for the first
     /// player (the position after the swap mirrors the one before it).
     pub swap_mirror: bool,
+    /// Priors from game knowledge (move ordering and progressive bias).
     pub priors: bool,
+    /// Progressive-bias weight, in playouts won by a child with prior 1.
     pub prior_weight: f32,
     /// Priors from the learned patterns ([`oddity_patterns`]) instead of
     /// the hand-written ones.
     pub patterns: bool,
+    /// The per-game playout policy ([`Knowledge::policy_playout`]) instead of
+    /// uniformly random playouts.
     pub playouts: bool,
     /// The learned patterns' softmax playouts (Xodd, Yodd and Odd:
     /// [`PatternPlayout`]; Onyx: [`OnyxPlayout`]) instead of `playouts`.
     pub pattern_playouts: bool,
     /// Their gammas are raised to `1 / pattern_temperature`.
     pub pattern_temperature: f32,
+    /// Onyx playouts: percent of moves that answer a capture pattern next to
+    /// the last stone.
     pub replies: u32,
+    /// Onyx playout replies also answer cuts of two-point bridges.
     pub bridges: bool,
+    /// A leaf with `k` siblings is expanded after `k / expand` visits.
     pub expand: u32,
+    /// Playouts from each leaf an iteration reaches.
     pub leaf_playouts: u32,
+    /// Try the exact solver before searching a small enough position.
     pub endgame: bool,
+    /// The share of a search's time (or visits) the solver may take.
     pub endgame_share: f32,
+    /// The most empty points for which the solver is tried.
     pub endgame_empty: u32,
+    /// The most empty points for which a retrograde table values every
+    /// position that can follow instead of searching.
     pub endgame_table: u32,
 }
 
@@ -287,9 +305,9 @@ impl<const W: usize> Knowledge for OddGame<W> {
     }
 }
 
-/// Xodd/Yodd: each stone takes the colour better for the mover
-/// ([`greedy_colour`]).
-impl<const W: usize> Knowledge for ParityGame<W> {
+/// Xodd/Yodd: each stone takes the colour better for the mover (the one
+/// that leaves the mover's groups fewer relative to the opponent's).
+impl<const W: usize> Knowledge for XoddYoddGame<W> {
     #[inline]
     fn policy_playout(&mut self, rng: &mut Rng, _: u32, _: bool) -> Colour {
         self.playout_choosing(rng, &mut greedy_colour)
@@ -320,7 +338,7 @@ impl<const W: usize> Knowledge for OnyxGame<W> {
         self.playout_answering(rng, |game, last, rng| {
             game.capture_point_near(last)
                 .or_else(|| bridges.then(|| game.bridge_point_near(last)).flatten())
-                .filter(|_| random_below(rng, 100) < reply_percent)
+                .filter(|_| rng.below_precise(100) < reply_percent)
         })
     }
 
@@ -367,9 +385,9 @@ fn greedy_colour(choice: ColourChoice) -> Colour {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use oddity_rules::Rng;
     use oddity_rules::game::{GameSpec, Rules};
     use oddity_rules::position::AnyGame;
-    use oddity_rules::random::rng_from_seed;
     use oddity_rules::with_game;
 
     /// The search's hook plays Onyx pattern playouts with this policy,
@@ -378,7 +396,7 @@ mod tests {
     fn onyx_pattern_playouts_use_the_onyx_policy() {
         let weights = Weights::builtin(GameKind::Onyx).unwrap();
         let mut policies = PlayoutPolicies::default();
-        let mut rng = rng_from_seed(1);
+        let mut rng = Rng::seeded(1);
         for temperature in [1.0, 1.0, 2.0] {
             let mut game =
                 AnyGame::new(&GameSpec::new(GameKind::Onyx, 8, Rules::default()).unwrap());

@@ -3,7 +3,7 @@
 //! # Tree
 //! One level per *action* (`oddity_rules::game::Game`): an Xodd/Yodd turn of two
 //! stones is two levels (lower cell first), a one-stone turn is the stone and
-//! then [`Action::END_TURN`]. Results are backed up by the seat that chose
+//! then [`oddity_rules::Action::END_TURN`]. Results are backed up by the seat that chose
 //! each action (`to_move()` of the parent position), never by depth parity,
 //! so both actions of one turn are scored for the same player.
 //!
@@ -26,7 +26,8 @@
 //! [`default_exploration`]: `sqrt(2)` for [`Policy::Plain`] (textbook UCB1),
 //! and per game for [`Policy::Default`] (see that function; starting values
 //! until the match runner tunes them). With [`Policy::Default`], games with
-//! knowledge add a progressive-bias term from priors ([`knowledge`]), and
+//! knowledge add a progressive-bias term from priors ([`Knowledge`],
+//! [`hand_priors`], [`default_priors`]), and
 //! with RAVE on the win rate is blended with the child's AMAF rate (see
 //! [`tuning`] for the switches and constants).
 //!
@@ -90,6 +91,8 @@
 //! record.play(seat, best).unwrap();
 //! engine.set_position(&record); // keeps the subtree of `best`
 //! ```
+
+#![warn(missing_docs)]
 
 pub mod bounds;
 mod endgame;

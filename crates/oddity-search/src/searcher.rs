@@ -4,10 +4,10 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use oddity_rules::Rng;
 use oddity_rules::game::{Game, turn_of};
 use oddity_rules::kind::GameKind;
 use oddity_rules::moves::{Action, Colour, Turn};
-use oddity_rules::random::rng_from_seed;
 
 use crate::knowledge::Knowledge;
 use crate::limits::{CLEAR_RATIO, Limits, StopFlag};
@@ -92,6 +92,7 @@ fn turn_actions<G: Game>(game: &G, turn: &Turn) -> Option<Vec<Action>> {
 pub struct BenchWorker(Worker);
 
 impl<G: Knowledge> Searcher<G> {
+    /// The search of `game` with `params`, with an empty tree.
     pub fn new(game: G, params: &SearchParams) -> Searcher<G> {
         let config = tree_config(game.spec().kind, params);
         Searcher {
@@ -115,7 +116,7 @@ impl<G: Knowledge> Searcher<G> {
     /// A thread's state for [`Self::leaf_walk`] and [`Self::amaf_walk`].
     #[doc(hidden)]
     pub fn bench_worker(&self, seed: u64) -> BenchWorker {
-        BenchWorker(Worker::new(rng_from_seed(seed)))
+        BenchWorker(Worker::new(Rng::seeded(seed)))
     }
 
     /// Descends by the selection rule without changing the tree and plays
@@ -352,7 +353,7 @@ impl<G: Knowledge> Searcher<G> {
                         // Counted even if the thread panics, so the loop
                         // below ends and `join` passes the panic on.
                         let _done = Finished(finished, watcher);
-                        let mut w = Worker::new(rng_from_seed(seed));
+                        let mut w = Worker::new(Rng::seeded(seed));
                         if params.final_boards {
                             w.tally = Some(Tally::new(params.final_boards_per_turn));
                         }

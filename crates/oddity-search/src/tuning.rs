@@ -2,8 +2,8 @@
 //! settable by name at run time (`--param name=value`, `oddity-param name
 //! value`) so that matches can tune and ablate without rebuilding.
 //!
-//! Every field is `None` until set: the per-game default
-//! ([`crate::knowledge::defaults`]) applies. [`crate::Policy::Plain`]
+//! Every field is `None` until set: the per-game default applies
+//! ([`Tuning::resolve`] gives the settings in force). [`crate::Policy::Plain`]
 //! ignores all of them (it is the fixed yardstick); the exploration
 //! constant, a separate parameter, applies to both policies.
 
@@ -95,7 +95,9 @@ pub const NAMES: [&str; 19] = [
 /// Why a tuning parameter was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TuningError {
+    /// No parameter has this name.
     UnknownName,
+    /// The parameter does not take this value.
     BadValue,
     /// A weights file that cannot be read, and why.
     Weights(String),

@@ -30,6 +30,7 @@ pub struct Solver {
 const STACK_BYTES: usize = 256 << 20;
 
 impl Solver {
+    /// A solver with `params` and an empty table.
     pub fn new(params: SolverParams) -> Solver {
         Solver {
             params,
@@ -37,6 +38,7 @@ impl Solver {
         }
     }
 
+    /// Its settings.
     pub fn params(&self) -> &SolverParams {
         &self.params
     }
@@ -89,7 +91,7 @@ impl Solver {
 }
 
 /// Solves `game` by valuing every position that can follow it
-/// ([`retrograde`]): its value, every turn's and a principal line, all
+/// ([`crate::retrograde`]): its value, every turn's and a principal line, all
 /// exact. Returns the table as well, for [`check_retrograde`].
 pub fn solve_retrograde(
     game: &AnyGame,

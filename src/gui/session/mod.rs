@@ -3,8 +3,7 @@
 //! is checked with the rules before it is made, so an illegal placement is
 //! refused with its reason before any engine hears of it. Nothing here
 //! talks to processes or to the network. The state and its checked changes
-//! are in [`state`], engine work in [`jobs`], what the page draws in
-//! [`view`].
+//! are in `state`, engine work in `jobs`, what the page draws in `view`.
 
 mod jobs;
 mod state;

@@ -6,7 +6,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use oddity_rules::moves::{Action, Colour};
-use oddity_rules::random::below;
 use oddity_rules::topology::Cell;
 
 use crate::filter::MoveFilter;
@@ -362,7 +361,7 @@ impl<G: Knowledge> Tree<G> {
         };
         // A random order: "first unvisited child" is then a random one.
         for i in (1..n).rev() {
-            let j = below(&mut w.rng, i as u32 + 1) as usize;
+            let j = w.rng.below(i as u32 + 1) as usize;
             w.actions.swap(i, j);
         }
         let with_priors = self.config.priors
@@ -578,11 +577,11 @@ impl<G: Knowledge> Tree<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use oddity_rules::Rng;
     use oddity_rules::game::Game;
     use oddity_rules::game::{GameSpec, Rules};
     use oddity_rules::kind::GameKind;
     use oddity_rules::odd::OddGame;
-    use oddity_rules::random::rng_from_seed;
 
     fn rave_config() -> TreeConfig {
         TreeConfig {
@@ -625,7 +624,7 @@ mod tests {
             ..rave_config()
         };
         let tree = Tree::new(game, 1 << 16, config);
-        let mut workers = [Worker::new(rng_from_seed(1)), Worker::new(rng_from_seed(2))];
+        let mut workers = [Worker::new(Rng::seeded(1)), Worker::new(Rng::seeded(2))];
         // Interleaved, as two threads would be, ending between flushes.
         for k in 0..1001 {
             tree.iterate(&mut workers[k % 2], u32::MAX);
@@ -685,7 +684,7 @@ mod tests {
         let cells_at = |filter: MoveFilter| {
             let mut tree = Tree::new(game.clone(), 1 << 12, rave_config());
             tree.filter = Some(Arc::new(filter));
-            let mut w = Worker::new(rng_from_seed(5));
+            let mut w = Worker::new(Rng::seeded(5));
             for _ in 0..200 {
                 tree.iterate(&mut w, u32::MAX);
             }

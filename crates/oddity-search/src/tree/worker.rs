@@ -2,9 +2,9 @@
 //! final boards of its playouts for RAVE, and its batched root counts.
 
 use oddity_patterns::{FeatureBoard, PlayoutPolicies};
+use oddity_rules::Rng;
 use oddity_rules::game::Game;
 use oddity_rules::moves::{Action, Colour};
-use oddity_rules::random::Rng;
 use oddity_rules::topology::Topology;
 
 use super::tally::Tally;
@@ -172,9 +172,9 @@ impl Worker {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use oddity_rules::Rng;
     use oddity_rules::game::GameSpec;
     use oddity_rules::kind::GameKind;
-    use oddity_rules::random::rng_from_seed;
 
     /// The final-board table filled by walking the stone words holds, for
     /// every cell and colour, what a lookup of each cell's stone gives, on
@@ -190,8 +190,8 @@ mod tests {
         ] {
             let game = AnyGame::new(&GameSpec::default_for(kind));
             oddity_rules::with_game!(&game, g => {
-                let mut w = Worker::new(rng_from_seed(3));
-                let mut rng = rng_from_seed(4);
+                let mut w = Worker::new(Rng::seeded(3));
+                let mut rng = Rng::seeded(4);
                 w.clear_final_boards(g.topology());
                 let mut expected = vec![[0u8; 2]; STONE_BITS];
                 // Forty playouts counted before one tally carry into the

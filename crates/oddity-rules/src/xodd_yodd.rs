@@ -18,7 +18,7 @@ use crate::forest::Forest;
 use crate::game::{Game, GameSpec, Inconsistency, PlayError, SetupError, TurnState};
 use crate::kind::GameKind;
 use crate::moves::{Action, Colour, Stone};
-use crate::random::{Rng, below, next_u64, random_bit};
+use crate::random::{Rng, random_bit};
 use crate::tables::{BoardTables, RING_CELLS};
 use crate::topology::{Cell, Topology};
 
@@ -29,7 +29,7 @@ const MAX_CELLS: usize = 640;
 /// random word) and a random colour (the word's lowest bit) from one word.
 #[inline(always)]
 fn draw(rng: &mut Rng, n: usize) -> (usize, Colour) {
-    let r = next_u64(rng);
+    let r = rng.next_u64();
     let k = (((r >> 32) * n as u64) >> 32) as usize;
     let c = if r & 1 == 0 {
         Colour::Black
@@ -41,7 +41,7 @@ fn draw(rng: &mut Rng, n: usize) -> (usize, Colour) {
 
 #[inline(always)]
 fn random_colour(rng: &mut Rng) -> Colour {
-    if next_u64(rng) & 1 == 0 {
+    if rng.next_u64() & 1 == 0 {
         Colour::Black
     } else {
         Colour::White
@@ -49,7 +49,10 @@ fn random_colour(rng: &mut Rng) -> Colour {
 }
 
 #[derive(Clone)]
-pub struct ParityGame<const W: usize> {
+/// An Xodd or Yodd position with its rules (the two games differ only in
+/// the board). `W` is the bitboard width in 64-bit words; it must hold
+/// every cell of the board (see [`crate::game::width_for`]).
+pub struct XoddYoddGame<const W: usize> {
     spec: GameSpec,
     tables: &'static BoardTables<W>,
     stones: [Bitboard<W>; 2],
@@ -69,8 +72,9 @@ pub struct ParityGame<const W: usize> {
     consecutive_passes: u8,
 }
 
-impl<const W: usize> ParityGame<W> {
+impl<const W: usize> XoddYoddGame<W> {
     #[inline(always)]
+    /// The empty cells of the board.
     pub fn empty(&self) -> Bitboard<W> {
         self.tables.on_board & !(self.stones[0] | self.stones[1])
     }
@@ -257,7 +261,7 @@ impl<const W: usize> ParityGame<W> {
         if options == 0 {
             return None;
         }
-        let mut pick = below(rng, options);
+        let mut pick = rng.below(options);
         for cell in empty.iter() {
             for c in Colour::BOTH {
                 if completes(cell, c) {
@@ -281,7 +285,7 @@ impl<const W: usize> ParityGame<W> {
             if nb + nw == 0 {
                 return false;
             }
-            let r = below(rng, nb + nw);
+            let r = rng.below(nb + nw);
             let (c, cell) = if r < nb {
                 (Colour::Black, alive[0].nth(r))
             } else {
@@ -534,10 +538,10 @@ const DRAW_TRIES: usize = 8;
 /// A number in `[0, 1)` from the top 53 bits of one draw.
 #[inline(always)]
 fn unit_interval(rng: &mut Rng) -> f64 {
-    (next_u64(rng) >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
 }
 
-/// What [`ParityGame::playout_choosing`] tells its colour chooser about a
+/// What [`XoddYoddGame::playout_choosing`] tells its colour chooser about a
 /// stone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ColourChoice {
@@ -551,7 +555,7 @@ pub struct ColourChoice {
 }
 
 /// Xodd and Yodd keep their groups: a drawing policy reads them.
-impl<const W: usize> DrawnBoard for ParityGame<W> {
+impl<const W: usize> DrawnBoard for XoddYoddGame<W> {
     type Game = Self;
 
     fn game(&self) -> &Self {
@@ -566,11 +570,11 @@ impl<const W: usize> DrawnBoard for ParityGame<W> {
     }
 }
 
-impl<const W: usize> Game for ParityGame<W> {
+impl<const W: usize> Game for XoddYoddGame<W> {
     fn new(spec: &GameSpec) -> Self {
         assert!(matches!(spec.kind, GameKind::Xodd | GameKind::Yodd));
         let tables = BoardTables::<W>::get(spec.topology());
-        ParityGame {
+        XoddYoddGame {
             spec: *spec,
             tables,
             stones: [Bitboard::EMPTY; 2],
