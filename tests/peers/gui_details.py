@@ -331,7 +331,11 @@ def candidates_and_best_turns(d):
     shot_at(d, "board", "gui-detail-best-turns.png")
     wait(d, "the engine's turn", lambda: len(state(d)["moves"]) == 2 and state(d)["human_turn"], 60)
     d.find_element(By.ID, "analyze").click()
-    wait(d, "analysis of my turn", lambda: len(d.find_elements(By.CSS_SELECTOR, "#candidates tbody tr")) >= 3)
+    # The table shows the engine's analysis of its turn until one of mine
+    # comes: the rows hovered must be mine.
+    wait(d, "analysis of my turn",
+         lambda: state(d)["analysis"] and state(d)["analysis"]["turn"] == state(d)["view"]
+         and len(d.find_elements(By.CSS_SELECTOR, "#candidates tbody tr")) >= 3)
 
     def hover_third_row():
         row = d.find_elements(By.CSS_SELECTOR, "#candidates tbody tr")[2]

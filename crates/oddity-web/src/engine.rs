@@ -59,7 +59,8 @@ impl Engine {
     /// budget of `budget_mb` MiB (see [`memory`]); `seed` varies its play.
     #[wasm_bindgen(constructor)]
     pub fn new(budget_mb: usize, threads: usize, seed: u64) -> Result<Engine, String> {
-        if threads > 1 && cfg!(target_family = "wasm") && !crate::threads_built() {
+        // A module without WebAssembly threads has no pool to search on.
+        if threads > 1 && cfg!(target_family = "wasm") && !cfg!(target_feature = "atomics") {
             return Err(format!(
                 "{threads} threads asked of a module built without WebAssembly threads"
             ));

@@ -16,6 +16,8 @@ let previews = [];      // the server's verdict on pending[0..=i], for each i
 let composeSeq = 0;     // answers to older previews are dropped
 let previewLine = null; // a candidate's line shown on the board: {seat, token, pv}
 let heldOrder = null;   // the candidates' order while the pointer is over the table
+let heldRows = new Map(); // their rows as last listed, by token
+let listedRows = [];    // the candidates listed now
 let formFilled = null;   // the game, size and seats the form last showed
 let stateAt = 0;        // when the last state arrived (performance.now())
 let opened = null;      // the SGF file last opened: {name, text}
@@ -552,11 +554,14 @@ function draw(s) {
 
 // The candidates to list: while the pointer is over the table, in the
 // order they had when it came, so that the row under it keeps its turn.
+// A held turn that drops out of the engine's list (it keeps its most
+// visited ones) keeps its row as last listed.
 function listed(a) {
   const top = a.candidates.slice(0, LISTED);
   if (!heldOrder) return top;
   const byToken = new Map(a.candidates.map((c) => [c.token, c]));
-  const kept = heldOrder.map((t) => byToken.get(t)).filter(Boolean);
+  const kept = heldOrder.map((t) => byToken.get(t) || heldRows.get(t)).filter(Boolean);
+  for (const c of kept) heldRows.set(c.token, c);
   const rest = top.filter((c) => !heldOrder.includes(c.token));
   return kept.concat(rest).slice(0, LISTED);
 }
@@ -565,6 +570,7 @@ function drawCandidates() {
   const a = state.analysis;
   const body = $("candidates").querySelector("tbody");
   body.replaceChildren();
+  listedRows = [];
   const visits = a ? a.candidates.reduce((n, c) => n + c.visits, 0) : 0;
   if (!a) {
     $("analysis-head").textContent = "No analysis of this position.";
@@ -579,11 +585,13 @@ function drawCandidates() {
   }
   if (previewLine) {
     // The line previewed follows its turn's latest analysis.
-    const same = a.turn === state.view && a.candidates.find((c) => c.token === previewLine.token);
+    const same = a.turn === state.view && (a.candidates.find((c) => c.token === previewLine.token)
+      || (heldOrder && heldRows.get(previewLine.token)));
     if (same) previewLine.pv = same.pv;
     else previewLine = null;
   }
-  for (const c of listed(a)) {
+  listedRows = listed(a);
+  for (const c of listedRows) {
     const tr = document.createElement("tr");
     for (const text of [c.token, c.visits, `${(c.winrate * 100).toFixed(1)}%`, c.pv.slice(0, 8).join(" ")]) {
       const td = document.createElement("td");
@@ -965,10 +973,12 @@ function wire() {
   });
   const tbody = $("candidates").querySelector("tbody");
   tbody.addEventListener("mouseenter", () => {
-    heldOrder = [...tbody.querySelectorAll("tr")].map((r) => r.dataset.token);
+    heldOrder = listedRows.map((c) => c.token);
+    heldRows = new Map(listedRows.map((c) => [c.token, c]));
   });
   tbody.addEventListener("mouseleave", () => {
     heldOrder = null;
+    heldRows = new Map();
     if (state) drawCandidates();
   });
   $("pause").addEventListener("click", () => send("pause", { on: !state.paused }));
