@@ -8,8 +8,9 @@
 //! processes, as a client), `tournament`, `analysis`, `render` (board
 //! pictures, on the rules alone), `gui` (the web page, on `render` and the
 //! engine processes, not on `search`) and `cli`; `heat` (per-cell heat of
-//! candidate turns), `lines` (text lines read as bytes) and `fairness` (what
-//! the balance study found for each board) serve several of them.
+//! candidate turns), `lines` (text lines read as bytes), `fairness` (what
+//! the balance study found for each board) and `version` (which build this
+//! is) serve several of them.
 
 pub use oddity_patterns as patterns;
 pub use oddity_rules as rules;
@@ -28,8 +29,6 @@ pub mod heat;
 pub mod lines;
 pub mod render;
 pub mod tournament;
+pub mod version;
 
-/// This build as `oddity --version` names it: the version and the commit
-/// it was built from (`0.1.0 (88c9764)`), with `, dirty` when what goes into
-/// the binary differed from that commit (build.rs).
-pub const BUILD: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("ODDITY_COMMIT"), ")");
+pub use version::BUILD;

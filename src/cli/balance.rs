@@ -167,7 +167,7 @@ fn config(args: &BalanceArgs) -> Result<MatchConfig, String> {
         game_seed: Some(args.seed),
         // A shard sees only its slice; the rule reads the whole cell.
         first_player_stop: args.shard.is_none().then_some(rule),
-        command: Some(super::command_line()),
+        command: Some(super::args::command_line()),
     })
 }
 

@@ -30,7 +30,7 @@ use crate::rules::quote::{escaped, needs_escape};
 ///
 /// With no subcommand it runs the GTP engine (see protocol.md).
 #[derive(Parser, Debug)]
-#[command(name = "oddity", version = crate::BUILD, args_conflicts_with_subcommands = true)]
+#[command(name = "oddity", version = crate::version::BUILD, args_conflicts_with_subcommands = true)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -108,11 +108,4 @@ fn refusal(e: &clap::Error, args: &[OsString]) -> String {
         }
     }
     text
-}
-
-/// This process's command line, quoted as a shell reads it: what results
-/// files keep as the command that played each game.
-pub fn command_line() -> String {
-    let args: Vec<String> = std::env::args().collect();
-    shlex::try_join(args.iter().map(String::as_str)).unwrap_or_else(|_| args.join(" "))
 }

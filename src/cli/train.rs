@@ -10,7 +10,7 @@ use clap::Args;
 
 use crate::analysis::self_play::{self, Level};
 use crate::analysis::train_data::{self, Data, Plan, Target};
-use crate::cli::args::GameArgs;
+use crate::cli::args::{GameArgs, SearchBudget};
 use crate::patterns::{Decision, GROUP_NAMES, GROUPS, NONE, Weights, fit, group_sizes, hit_in_top};
 use crate::rules::Rng;
 use crate::rules::kind::GameKind;
@@ -30,6 +30,10 @@ pub enum Source {
     oddity train-data --game odd --size 4 --empty 10-14 --positions 1500 --out odd4.jsonl\n  \
     oddity train-data --game odd --size 5 --source selfplay --visits 20000 --games 100 --out odd5-sp.jsonl\n\n\
     See docs/patterns.md.")]
+#[command(
+    mut_arg("time", |a| a.help("Self-play: seconds per search").visible_alias("st")),
+    mut_arg("threads", |a| a.help("Self-play: search threads").default_value("1"))
+)]
 pub struct TrainDataArgs {
     #[command(flatten)]
     pub game: GameArgs,
@@ -48,17 +52,13 @@ pub struct TrainDataArgs {
     pub memory: usize,
     /// Self-play: iterations per search (with --threads 1 the data repeat
     /// exactly).
-    #[arg(long, value_name = "N", conflicts_with = "st")]
+    #[arg(long, value_name = "N", conflicts_with = "time")]
     pub visits: Option<u64>,
-    /// Self-play: seconds per search.
-    #[arg(long, value_name = "SECS")]
-    pub st: Option<f64>,
+    #[command(flatten)]
+    pub budget: SearchBudget,
     /// Self-play: games to play.
     #[arg(long, default_value_t = 10)]
     pub games: usize,
-    /// Self-play: search threads.
-    #[arg(long, default_value_t = 1)]
-    pub threads: usize,
     /// Self-play: the first this many turns of each game are drawn among
     /// the search's candidates in proportion to their visits.
     #[arg(long, value_name = "N", default_value_t = 4)]
@@ -135,26 +135,22 @@ pub fn run_data(args: &TrainDataArgs) -> Result<(), String> {
 
 fn run_self_play(args: &TrainDataArgs) -> Result<(), String> {
     let spec = args.game.spec()?;
-    let level = match (args.visits, args.st) {
+    let level = match (args.visits, args.budget.time) {
         (Some(0), _) => return Err("--visits must be at least 1".into()),
         (Some(n), _) => Level::Visits(n),
-        (None, Some(s)) if s.is_finite() && s > 0.0 && s <= 86_400.0 => Level::Seconds(s),
-        (None, Some(s)) => return Err(format!("--st: {s} is not a number of seconds")),
+        (None, Some(s)) => Level::Seconds(s),
         (None, None) => {
-            return Err("self-play needs a level: --visits N or --st SECONDS".into());
+            return Err("self-play needs a level: --visits N or --time SECONDS".into());
         }
     };
     if args.games == 0 {
         return Err("--games must be at least 1".into());
     }
-    if args.threads == 0 || args.threads > 1024 {
-        return Err("--threads must be 1 to 1024".into());
-    }
     let plan = self_play::Plan {
         spec,
         level,
         games: args.games,
-        threads: args.threads,
+        threads: args.budget.threads_or(1),
         sample_turns: args.sample_turns,
         seed: args.seed,
         tuning: crate::cli::args::parse_tuning(&args.params)?,
@@ -184,8 +180,8 @@ fn run_self_play(args: &TrainDataArgs) -> Result<(), String> {
 
 fn run_perfect(args: &TrainDataArgs) -> Result<(), String> {
     let spec = args.game.spec()?;
-    if args.visits.is_some() || args.st.is_some() || !args.params.is_empty() {
-        return Err("--visits, --st and --param are for --source selfplay".into());
+    if args.visits.is_some() || args.budget.time.is_some() || !args.params.is_empty() {
+        return Err("--visits, --time and --param are for --source selfplay".into());
     }
     if spec.kind.has_captures() {
         return Err(format!(

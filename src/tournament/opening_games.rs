@@ -11,13 +11,13 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+use super::runner::{MatchConfig, run};
 use crate::engine::EngineSpec;
 use crate::rules::game::GameSpec;
 use crate::tournament::balance::{engine_names, level_text};
 use crate::tournament::referee::{Limits, TimeControl};
 use crate::tournament::results::{GameResult, read_results};
 use crate::tournament::schedule::Format;
-use crate::tournament::{MatchConfig, run};
 
 /// How the candidates are checked.
 #[derive(Clone, Debug)]

@@ -27,7 +27,7 @@ use oddity_rules::internals::OnceMap;
 use oddity_rules::internals::built_once;
 use oddity_rules::moves::Colour;
 use oddity_rules::onyx::{OnyxGame, PointDraw};
-use oddity_rules::topology::{BoardKind, Cell, Topology};
+use oddity_rules::topology::{Cell, Topology};
 
 use super::draw::weighted_leaf;
 use super::groups::CAPTURE as CAPTURE_VALUES;
@@ -232,7 +232,7 @@ impl PlayoutPolicy for OnyxPlayout {
         temperature: f32,
         topo: &'static Topology,
     ) -> Option<OnyxPlayout> {
-        if topo.kind != BoardKind::Onyx || weights.ring != ONYX_RING {
+        if !topo.kind.has_squares() || weights.ring != ONYX_RING {
             return None;
         }
         let layout = OnyxLayout::get(topo);

@@ -35,6 +35,15 @@ pub enum BoardKind {
 }
 
 impl BoardKind {
+    /// Whether the board has squares with midpoints, the points Onyx's
+    /// captures and its pattern rings are made of (the Onyx board only).
+    pub fn has_squares(self) -> bool {
+        match self {
+            BoardKind::Onyx => true,
+            BoardKind::Square | BoardKind::HexHex => false,
+        }
+    }
+
     /// Smallest and largest accepted size.
     pub fn size_range(self) -> (usize, usize) {
         match self {

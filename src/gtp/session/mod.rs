@@ -29,7 +29,9 @@ type Handler = fn(&mut Session, &[String], &mut Ctx) -> Reply;
 const COMMANDS: &[(&str, Handler)] = &[
     ("protocol_version", |_, a, _| arity(a, 0, || ok("2"))),
     ("name", |_, a, _| arity(a, 0, || ok("oddity"))),
-    ("version", |_, a, _| arity(a, 0, || ok(crate::BUILD))),
+    ("version", |_, a, _| {
+        arity(a, 0, || ok(crate::version::BUILD))
+    }),
     ("known_command", Session::known_command),
     ("list_commands", Session::list_commands),
     ("quit", Session::quit),

@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::view::{BestTurn, HeatSpot};
+use super::overlay::{BestTurn, HeatSpot};
 use crate::engine::info::Candidate;
 use crate::rules::game::{GameSpec, Rules, SpecError};
 use crate::rules::kind::{GameKind, UnknownGame};
