@@ -11,6 +11,14 @@ use wasm_bindgen::prelude::wasm_bindgen;
 use crate::game::Game;
 use crate::memory;
 
+/// Whether this module was built with WebAssembly threads (and so needs a
+/// cross-origin isolated page and `initThreadPool` before searching on
+/// more than one thread).
+#[wasm_bindgen(js_name = threadsBuilt)]
+pub fn threads_built() -> bool {
+    cfg!(target_feature = "atomics")
+}
+
 /// The search engine of the page's worker.
 #[wasm_bindgen]
 pub struct Engine {
@@ -59,8 +67,7 @@ impl Engine {
     /// budget of `budget_mb` MiB (see [`memory`]); `seed` varies its play.
     #[wasm_bindgen(constructor)]
     pub fn new(budget_mb: usize, threads: usize, seed: u64) -> Result<Engine, String> {
-        // A module without WebAssembly threads has no pool to search on.
-        if threads > 1 && cfg!(target_family = "wasm") && !cfg!(target_feature = "atomics") {
+        if threads > 1 && cfg!(target_family = "wasm") && !threads_built() {
             return Err(format!(
                 "{threads} threads asked of a module built without WebAssembly threads"
             ));

@@ -27,18 +27,8 @@ pub mod engine;
 pub mod game;
 pub mod memory;
 
-pub use engine::Engine;
+pub use engine::{Engine, threads_built};
 pub use game::Game;
-
-use wasm_bindgen::prelude::wasm_bindgen;
 
 #[cfg(feature = "threads")]
 pub use wasm_bindgen_rayon::init_thread_pool;
-
-/// Whether this module was built with WebAssembly threads (and so needs a
-/// cross-origin isolated page and `initThreadPool` before searching on
-/// more than one thread).
-#[wasm_bindgen(js_name = threadsBuilt)]
-pub fn threads_built() -> bool {
-    cfg!(target_feature = "atomics")
-}
