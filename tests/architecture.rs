@@ -14,11 +14,12 @@ use std::path::{Path, PathBuf};
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 /// The library crates, lowest first, as the application names them.
-const CRATES: [(&str, &str); 4] = [
+const CRATES: [(&str, &str); 5] = [
     ("oddity-rules", "rules"),
     ("oddity-solver", "solver"),
     ("oddity-patterns", "patterns"),
     ("oddity-search", "search"),
+    ("oddity-web", "web"),
 ];
 
 /// What every top-level module of the application may use.

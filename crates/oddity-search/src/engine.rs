@@ -1,7 +1,7 @@
 //! The search engine of any game: one tree for the current position, kept
 //! from move to move, with the exact solver near the end.
 
-use std::time::Instant;
+use web_time::Instant;
 
 use oddity_rules::game::GameSpec;
 use oddity_rules::moves::{Colour, Turn};

@@ -63,6 +63,14 @@
 //! the leaves; it never aborts. Tree reuse copies the kept subtree into a
 //! fresh arena (so the old tree's memory is returned).
 //!
+//! # In a browser
+//! Built for `wasm32-unknown-unknown` the clock is `performance.now()`
+//! (`web-time`), and the calling thread (the page's engine worker)
+//! searches itself in 5 ms slices, doing the waiting thread's work between
+//! them; with WebAssembly threads the other threads are rayon's pool of Web
+//! Workers, without them it searches alone. The solver then runs its jobs
+//! on the calling thread, and the retrograde tables on rayon's pool.
+//!
 //! # Time
 //! [`time`] turns clock settings into a per-move budget that stays
 //! [`time::SAFETY_MARGIN`] (100 ms) below the most the clock allows for the
@@ -104,6 +112,7 @@ mod params;
 mod policy;
 mod report;
 mod searcher;
+mod threads;
 pub mod time;
 mod tree;
 pub mod tuning;

@@ -127,6 +127,9 @@ pub struct Dfpn<'a, G: Game> {
     order: MoveOrdering,
     /// Expansions of this search not yet added to `shared_nodes`.
     unflushed: u64,
+    /// Called at every flush: where no other thread watches the limits,
+    /// it checks them and sets the stop flag.
+    watch: Option<&'a dyn Fn()>,
     /// Expansions of this search.
     pub nodes: u64,
     /// Keys of the positions on the current path (cyclic games only).
@@ -160,6 +163,7 @@ impl<'a, G: Game> Dfpn<'a, G> {
             config,
             order: MoveOrdering::default(),
             unflushed: 0,
+            watch: None,
             nodes: 0,
             path: Vec::new(),
             frames: Vec::new(),
@@ -167,6 +171,13 @@ impl<'a, G: Game> Dfpn<'a, G> {
             rng: Rng::seeded(0x5EED_0DD5 ^ u64::from(attacker == Colour::White)),
             _game: std::marker::PhantomData,
         }
+    }
+
+    /// Has `watch` called at every flush of the node count (see
+    /// [`Dfpn::new`]'s `shared_nodes`), for a search that no other thread
+    /// watches.
+    pub fn watch(&mut self, watch: &'a dyn Fn()) {
+        self.watch = Some(watch);
     }
 
     /// The side whose win is searched.
@@ -207,6 +218,9 @@ impl<'a, G: Game> Dfpn<'a, G> {
         self.shared_nodes
             .fetch_add(self.unflushed, Ordering::Relaxed);
         self.unflushed = 0;
+        if let Some(watch) = self.watch {
+            watch();
+        }
     }
 
     fn stopped(&self) -> bool {
