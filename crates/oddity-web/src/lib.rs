@@ -7,7 +7,7 @@
 //!   with its counts, SGF), the same Rust code the native programs use.
 //! - [`Engine`]: the search with the exact solver near the end, within a
 //!   memory budget the page chooses ([`memory`]).
-//! - [`bench`]: the speed figures of `oddity bench`, measured in the tab.
+//! - [`mod@bench`]: the speed figures of `oddity bench`, measured in the tab.
 //!
 //! Built plainly (`wasm32-unknown-unknown`) the module has one thread.
 //! Built with WebAssembly threads and the `threads` feature (nightly
