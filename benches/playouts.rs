@@ -2,10 +2,10 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 
+use oddity::rules::Rng;
 use oddity::rules::game::{Game, GameSpec, Rules};
 use oddity::rules::kind::GameKind;
 use oddity::rules::position::AnyGame;
-use oddity::rules::random::rng_from_seed;
 use oddity::with_game;
 
 fn playouts(c: &mut Criterion) {
@@ -19,7 +19,7 @@ fn playouts(c: &mut Criterion) {
     for (kind, size) in boards {
         let spec = GameSpec::new(kind, size, Rules::default()).unwrap();
         let start = AnyGame::new(&spec);
-        let mut rng = rng_from_seed(1);
+        let mut rng = Rng::seeded(1);
         with_game!(&start, g => {
             c.bench_function(&format!("playout {kind} {size}"), |b| {
                 b.iter(|| g.clone().playout(&mut rng))

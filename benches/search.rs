@@ -10,9 +10,8 @@ use oddity::rules::game::{Game, GameSpec, width_for};
 use oddity::rules::kind::GameKind;
 use oddity::rules::odd::OddGame;
 use oddity::rules::onyx::OnyxGame;
-use oddity::rules::parity::ParityGame;
-use oddity::search::knowledge::Knowledge;
-use oddity::search::{Limits, SearchParams, Searcher, StopFlag};
+use oddity::rules::xodd_yodd::XoddYoddGame;
+use oddity::search::{Knowledge, Limits, SearchParams, Searcher, StopFlag};
 
 fn params() -> SearchParams {
     SearchParams {
@@ -46,7 +45,7 @@ fn selection(c: &mut Criterion) {
         b.iter(|| black_box(odd5.selection_walk()))
     });
     let xodd12 = grown(
-        ParityGame::<4>::new(&GameSpec::default_for(GameKind::Xodd)),
+        XoddYoddGame::<4>::new(&GameSpec::default_for(GameKind::Xodd)),
         20_000,
     );
     c.bench_function("select/xodd12-20k", |b| {
@@ -94,7 +93,7 @@ fn full_search(c: &mut Criterion) {
     });
     group.bench_function("xodd12-2k-iterations", |b| {
         b.iter(|| {
-            let game = ParityGame::<4>::new(&GameSpec::default_for(GameKind::Xodd));
+            let game = XoddYoddGame::<4>::new(&GameSpec::default_for(GameKind::Xodd));
             let mut s = Searcher::new(game, &p);
             black_box(s.search(&p, &visits(2_000), &StopFlag::new()).best)
         })

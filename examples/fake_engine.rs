@@ -11,11 +11,11 @@
 
 use std::io::{BufRead, Write};
 
+use oddity::rules::Rng;
 use oddity::rules::game::{GameSpec, Rules};
 use oddity::rules::kind::GameKind;
 use oddity::rules::moves::{Colour, Turn};
 use oddity::rules::position::AnyGame;
-use oddity::rules::random::{below, rng_from_seed};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -38,7 +38,7 @@ fn main() {
     if mode == "exit" {
         std::process::exit(2);
     }
-    let mut rng = rng_from_seed(seed);
+    let mut rng = Rng::seeded(seed);
     let mut kind = GameKind::Xodd;
     let mut size: Option<usize> = None;
     let mut rules = Rules::default();
@@ -182,7 +182,7 @@ fn main() {
                 reply = if pool.is_empty() {
                     Err("no legal move".into())
                 } else {
-                    let turn = pool[below(&mut rng, pool.len() as u32) as usize];
+                    let turn = pool[rng.below(pool.len() as u32) as usize];
                     let token = game.token(&turn);
                     game.play_turn(&turn).expect("legal");
                     Ok(token)

@@ -3,19 +3,26 @@
 //! study's summary, `docs/balance/summary.tsv`, is written by `oddity
 //! balance --report ... --summary` from the kept games and built into the
 //! binary; `tests/balance.rs` checks that it is the summary of the kept
-//! games as they stand.
+//! games as they stand. Every verdict in it is the study's decision rule's
+//! (docs/balance.md, "The decision rule"); a share that leans one way
+//! without a verdict is said to lean, not to win.
 
 use std::sync::OnceLock;
 
 /// The committed summary.
 const SUMMARY: &str = include_str!("../docs/balance/summary.tsv");
 
-/// The fewest games with a result that a level must have to stand for a
-/// board (the study's stop rule plays at least as many before deciding).
-pub const LEAST_GAMES: u64 = 20;
+/// Who the study's decision rule says wins a cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    First,
+    Second,
+    /// Neither, so far or at the rule's last game.
+    Undecided,
+}
 
 /// One line of the summary: a proven board, or one level of play of a
-/// board with the first player's record there.
+/// board with what the rule read there.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Finding {
     pub game: String,
@@ -25,21 +32,19 @@ pub struct Finding {
     pub rules: String,
     /// Seconds per move (`0.05`), or `proven`.
     pub level: String,
+    /// The games the rule read: up to its verdict, else up to its most.
     pub first_wins: u64,
     pub second_wins: u64,
-    /// The first player's share and its 95% interval (1 or 0 when proven).
+    /// The first player's share of them and its 95% interval (1 or 0 when
+    /// proven).
     pub share: f64,
     pub low: f64,
     pub high: f64,
-}
-
-/// Who a finding says wins.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    First,
-    Second,
-    /// The 95% interval holds one half: as even as the games can tell.
-    Unclear,
+    pub verdict: Verdict,
+    /// Decided, or read to the rule's most games without a verdict: the
+    /// cell is finished. An unfinished cell may still be decided by more
+    /// games.
+    pub finished: bool,
 }
 
 impl Finding {
@@ -55,16 +60,6 @@ impl Finding {
         self.first_wins + self.second_wins
     }
 
-    pub fn verdict(&self) -> Verdict {
-        if self.low > 0.5 {
-            Verdict::First
-        } else if self.high < 0.5 {
-            Verdict::Second
-        } else {
-            Verdict::Unclear
-        }
-    }
-
     /// A rule option's value (`min_group` -> `5`).
     pub fn rule(&self, name: &str) -> Option<&str> {
         self.rules
@@ -78,32 +73,54 @@ impl Finding {
         self.rule("min_group").and_then(|m| m.parse().ok())
     }
 
-    /// The finding in words: `the first player wins 85.0% (64.0-94.8%) of
-    /// 20 games at 0.8 s per move`.
+    /// The finding in words, one sentence: `proven: the first player
+    /// wins`, or `at 0.8 s per move the first player won 24 of 37 games
+    /// (64.9%, 95% interval 48.8-78.2%): not decided yet; leans to the
+    /// first player`.
     pub fn describe(&self) -> String {
         if self.proven() {
             let who = if self.share > 0.5 { "first" } else { "second" };
             return format!("proven: the {who} player wins");
         }
-        let side = match self.verdict() {
-            Verdict::First => "favours the first player",
-            Verdict::Second => "favours the second player",
-            Verdict::Unclear => "even as far as the games tell",
+        let outcome = match (self.verdict, self.finished) {
+            (Verdict::First, _) => format!("decided for the first player at game {}", self.games()),
+            (Verdict::Second, _) => {
+                format!("decided for the second player at game {}", self.games())
+            }
+            (Verdict::Undecided, true) => format!("not decided in {} games", self.games()),
+            (Verdict::Undecided, false) => "not decided yet".into(),
+        };
+        let lean = match self.verdict {
+            Verdict::Undecided if self.first_wins > self.second_wins => {
+                "; leans to the first player"
+            }
+            Verdict::Undecided if self.first_wins < self.second_wins => {
+                "; leans to the second player"
+            }
+            _ => "",
         };
         format!(
-            "the first player wins {:.1}% ({:.1}-{:.1}%) of {} games at {} s per move: {side}",
+            "at {} s per move the first player won {} of {} games ({:.1}%, 95% interval \
+             {:.1}-{:.1}%): {outcome}{lean}",
+            self.level,
+            self.first_wins,
+            self.games(),
             100.0 * self.share,
             100.0 * self.low,
             100.0 * self.high,
-            self.games(),
-            self.level
         )
     }
 
     /// One summary line (tab-separated).
     pub fn line(&self) -> String {
+        let verdict = match (self.verdict, self.finished) {
+            (Verdict::First, _) => "first",
+            (Verdict::Second, _) => "second",
+            (Verdict::Undecided, true) => "undecided",
+            (Verdict::Undecided, false) => "open",
+        };
         format!(
-            "{}\t{}\t{}\t{}\t{}\t{}\t{:.4}\t{:.4}\t{:.4}",
+            "{}\t{}\t{}\t{}\t{}\t{}\t{:.4}\t{:.4}\t{:.4}\t{verdict}",
             self.game,
             self.size,
             if self.rules.is_empty() {
@@ -122,11 +139,30 @@ impl Finding {
 
     fn parse(line: &str) -> Result<Finding, String> {
         let f: Vec<&str> = line.split('\t').collect();
-        let [game, size, rules, level, first, second, share, low, high] = f[..] else {
-            return Err(format!("'{line}': expected 9 tab-separated fields"));
+        let [
+            game,
+            size,
+            rules,
+            level,
+            first,
+            second,
+            share,
+            low,
+            high,
+            verdict,
+        ] = f[..]
+        else {
+            return Err(format!("'{line}': expected 10 tab-separated fields"));
         };
         let number = |s: &str| s.parse::<f64>().map_err(|_| format!("'{s}' in '{line}'"));
         let count = |s: &str| s.parse::<u64>().map_err(|_| format!("'{s}' in '{line}'"));
+        let (verdict, finished) = match verdict {
+            "first" => (Verdict::First, true),
+            "second" => (Verdict::Second, true),
+            "undecided" => (Verdict::Undecided, true),
+            "open" => (Verdict::Undecided, false),
+            other => return Err(format!("'{other}' in '{line}': not a verdict")),
+        };
         Ok(Finding {
             game: game.to_string(),
             size: size.parse().map_err(|_| format!("'{size}' in '{line}'"))?,
@@ -137,13 +173,17 @@ impl Finding {
             share: number(share)?,
             low: number(low)?,
             high: number(high)?,
+            verdict,
+            finished,
         })
     }
 }
 
-/// The header of a summary file: its columns.
+/// The header of a summary file: its columns. The verdict is `first`,
+/// `second`, `undecided` (the rule's most games read without a verdict) or
+/// `open` (fewer games, no verdict yet).
 pub const HEADER: &str =
-    "# game\tsize\trules\tlevel\tfirst wins\tsecond wins\tfirst share\t95% low\t95% high";
+    "# game\tsize\trules\tlevel\tfirst wins\tsecond wins\tfirst share\t95% low\t95% high\tverdict";
 
 /// Reads a summary: one finding a line, `#` lines are comments.
 pub fn parse(text: &str) -> Result<Vec<Finding>, String> {
@@ -161,76 +201,170 @@ pub fn findings() -> &'static [Finding] {
     FINDINGS.get_or_init(|| parse(SUMMARY).unwrap_or_default())
 }
 
-/// What stands for a board: its proof, else its strongest level of play
-/// with at least [`LEAST_GAMES`] games, else its strongest level.
-pub fn standing<'a>(
+/// A board's findings: its proof first, then its levels of play, the
+/// strongest first.
+pub fn of_board<'a>(
     findings: &'a [Finding],
     game: &str,
     size: usize,
     rules: &str,
-) -> Option<&'a Finding> {
-    let of_board: Vec<&Finding> = findings
+) -> Vec<&'a Finding> {
+    let mut out: Vec<&Finding> = findings
         .iter()
         .filter(|f| f.game == game && f.size == size && f.rules == rules)
         .collect();
-    if let Some(p) = of_board.iter().find(|f| f.proven()) {
-        return Some(p);
-    }
-    let strongest = |enough: bool| {
-        of_board
-            .iter()
-            .filter(|f| !enough || f.games() >= LEAST_GAMES)
-            .max_by(|a, b| a.seconds().total_cmp(&b.seconds()))
-            .copied()
-    };
-    strongest(true).or_else(|| strongest(false))
-}
-
-/// The standing of every board of a game and size, one per rule variant.
-pub fn standings<'a>(findings: &'a [Finding], game: &str, size: usize) -> Vec<&'a Finding> {
-    let mut variants: Vec<&str> = findings
-        .iter()
-        .filter(|f| f.game == game && f.size == size)
-        .map(|f| f.rules.as_str())
-        .collect();
-    variants.sort();
-    variants.dedup();
-    let mut out: Vec<&Finding> = variants
-        .into_iter()
-        .filter_map(|rules| standing(findings, game, size, rules))
-        .collect();
-    out.sort_by(|a, b| (a.min_group(), &a.rules).cmp(&(b.min_group(), &b.rules)));
+    out.sort_by(|a, b| {
+        (!a.proven(), -a.seconds())
+            .partial_cmp(&(!b.proven(), -b.seconds()))
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
     out
 }
 
-/// Of a game and size, the rule variants closest to even: among those
-/// whose standing is not decided for either player, the ones played at
-/// the strongest level (weak play brings large boards near one half by
-/// chance), and of those the ones whose first player's share is nearest
-/// one half. Empty where every variant is proven or decided.
-pub fn closest_to_even<'a>(findings: &'a [Finding], game: &str, size: usize) -> Vec<&'a Finding> {
-    let undecided: Vec<&Finding> = standings(findings, game, size)
-        .into_iter()
-        .filter(|f| !f.proven() && f.verdict() == Verdict::Unclear)
+/// The rule variants of a game and size that the study has findings for,
+/// in order (smallest group, then the rule options).
+pub fn variants(findings: &[Finding], game: &str, size: usize) -> Vec<String> {
+    let mut out: Vec<(Option<usize>, String)> = findings
+        .iter()
+        .filter(|f| f.game == game && f.size == size)
+        .map(|f| (f.min_group(), f.rules.clone()))
         .collect();
-    let Some(strongest) = undecided.iter().map(|f| f.seconds()).max_by(f64::total_cmp) else {
-        return Vec::new();
-    };
-    let open: Vec<&Finding> = undecided
-        .into_iter()
-        .filter(|f| f.seconds() == strongest)
-        .collect();
-    let distance = |f: &Finding| (f.share - 0.5).abs();
-    let Some(best) = open.iter().map(|f| distance(f)).min_by(f64::total_cmp) else {
-        return Vec::new();
-    };
-    open.into_iter()
-        .filter(|f| distance(f) <= best + 1e-9)
-        .collect()
+    out.sort();
+    out.dedup();
+    out.into_iter().map(|(_, rules)| rules).collect()
 }
 
-/// For `--min-group`'s help: per Odd side of the study, the smallest
-/// groups closest to even, or how the proven or decided ones fall.
+/// What the study says of one board and variant, one sentence a finding:
+/// `Proven: the first player wins. At 0.05 s per move ...`. `None` without
+/// findings.
+pub fn board_note(findings: &[Finding], game: &str, size: usize, rules: &str) -> Option<String> {
+    let sentences: Vec<String> = of_board(findings, game, size, rules)
+        .iter()
+        .map(|f| capitalise(&f.describe()) + ".")
+        .collect();
+    (!sentences.is_empty()).then(|| sentences.join(" "))
+}
+
+fn capitalise(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// The study's strongest level of play (seconds per move), over all its
+/// findings.
+fn strongest_level(findings: &[Finding]) -> Option<f64> {
+    findings
+        .iter()
+        .filter(|f| !f.proven())
+        .map(Finding::seconds)
+        .max_by(f64::total_cmp)
+}
+
+/// An Odd side's fair smallest group, where the study establishes one: a
+/// smallest group m whose cell at the study's strongest level is finished
+/// without a verdict, between m - 1 and m + 1 finished there with verdicts
+/// for opposite players. Weaker levels never establish one: balance drifts
+/// as play gets stronger.
+pub fn fair_min_group(findings: &[Finding], side: usize) -> Option<usize> {
+    let strongest = strongest_level(findings)?;
+    let at = |m: usize| {
+        findings.iter().find(|f| {
+            f.game == "odd"
+                && f.size == side
+                && f.min_group() == Some(m)
+                && !f.proven()
+                && f.seconds() == strongest
+                && f.finished
+        })
+    };
+    let verdict = |m: usize| at(m).map(|f| f.verdict);
+    (2..=2 * side * side).find(|&m| {
+        verdict(m) == Some(Verdict::Undecided)
+            && matches!(
+                (verdict(m - 1), verdict(m + 1)),
+                (Some(Verdict::First), Some(Verdict::Second))
+                    | (Some(Verdict::Second), Some(Verdict::First))
+            )
+    })
+}
+
+/// For one Odd side, in words: the fair smallest group where established;
+/// else its proofs where it has them; else that no fair smallest group is
+/// established, and the verdicts of the side's strongest level played.
+pub fn min_group_note(findings: &[Finding], side: usize) -> Option<String> {
+    let cells: Vec<&Finding> = findings
+        .iter()
+        .filter(|f| f.game == "odd" && f.size == side && !f.proven())
+        .collect();
+    if let Some(m) = fair_min_group(findings, side) {
+        return Some(format!(
+            "fair smallest group m = {m} (not decided in its games at the study's strongest \
+             level, m - 1 and m + 1 decided for opposite players)"
+        ));
+    }
+    // A side whose boards are proven is told by its proofs.
+    let proven: Vec<&Finding> = findings
+        .iter()
+        .filter(|f| f.game == "odd" && f.size == side && f.proven())
+        .collect();
+    if !proven.is_empty() {
+        let with = |first: bool| -> Vec<usize> {
+            proven
+                .iter()
+                .filter(|f| (f.share > 0.5) == first)
+                .filter_map(|f| f.min_group())
+                .collect()
+        };
+        return Some(format!(
+            "proven: the first player wins with m = {}, the second with m = {}",
+            list(&with(true)),
+            list(&with(false))
+        ));
+    }
+    let mut levels: Vec<f64> = cells.iter().map(|f| f.seconds()).collect();
+    levels.sort_by(|a, b| b.total_cmp(a));
+    levels.dedup();
+    if levels.is_empty() {
+        return None;
+    }
+    let by_level: Vec<String> = levels
+        .iter()
+        .map(|&level| {
+            let at_level: Vec<&&Finding> = cells.iter().filter(|f| f.seconds() == level).collect();
+            let with = |v: Verdict| -> Vec<usize> {
+                let mut ms: Vec<usize> = at_level
+                    .iter()
+                    .filter(|f| f.verdict == v)
+                    .filter_map(|f| f.min_group())
+                    .collect();
+                ms.sort();
+                ms
+            };
+            let mut parts = Vec::new();
+            for (v, who) in [(Verdict::First, "first"), (Verdict::Second, "second")] {
+                let ms = with(v);
+                if !ms.is_empty() {
+                    parts.push(format!("the {who} player wins with m = {}", list(&ms)));
+                }
+            }
+            let open = with(Verdict::Undecided);
+            if !open.is_empty() {
+                parts.push(format!("m = {} not decided", list(&open)));
+            }
+            format!("at {} s per move {}", at_level[0].level, parts.join(", "))
+        })
+        .collect();
+    Some(format!(
+        "fair smallest group not established; {}",
+        by_level.join("; ")
+    ))
+}
+
+/// For `--min-group`'s help: per Odd side of the study, its fair smallest
+/// group or that none is established, and the verdicts behind it.
 pub fn min_group_help(findings: &[Finding]) -> String {
     let mut sides: Vec<usize> = findings
         .iter()
@@ -241,69 +375,40 @@ pub fn min_group_help(findings: &[Finding]) -> String {
     sides.dedup();
     let mut out = String::from(
         "Odd: the smallest group that counts (default: the board side).\n\n\
-         The balance study (docs/balance.md: the default engine against itself; 0.05 s per move \
-         is weak play, where large boards come out near even by chance) finds, per side:",
+         The balance study (docs/balance.md: the default engine against itself, each cell read \
+         by the study's decision rule; a fair smallest group is established only by cells at \
+         its strongest level) finds, per side:",
     );
     for side in sides {
-        let even = closest_to_even(findings, "odd", side);
-        let text = if even.is_empty() {
-            let all = standings(findings, "odd", side);
-            let with = |v: Verdict| -> Vec<String> {
-                all.iter()
-                    .filter(|f| f.verdict() == v)
-                    .filter_map(|f| f.min_group().map(|m| m.to_string()))
-                    .collect()
-            };
-            let proven = all.iter().all(|f| f.proven());
-            format!(
-                "no m even{}; the first player wins with m = {}, the second with m = {}",
-                if proven { " (proven)" } else { "" },
-                list_or_none(&with(Verdict::First)),
-                list_or_none(&with(Verdict::Second))
-            )
-        } else {
-            let ms: Vec<String> = even
-                .iter()
-                .filter_map(|f| f.min_group().map(|m| m.to_string()))
-                .collect();
-            let f = even[0];
-            let mut text = format!(
-                "closest to even m = {} (first player {:.0}% of {} games at {} s per move)",
-                alternatives(&ms),
-                100.0 * f.share,
-                f.games(),
-                f.level
-            );
-            let default = standing(findings, "odd", side, &format!("min_group={side}"));
-            if let Some(d) = default.filter(|d| !even.contains(d)) {
-                text.push_str(&format!(
-                    "; the default m = {side}: first player {:.0}% of {} games at {} s per move",
-                    100.0 * d.share,
-                    d.games(),
-                    d.level
-                ));
-            }
-            text
-        };
-        out.push_str(&format!("\n  side {side}: {text}"));
+        if let Some(note) = min_group_note(findings, side) {
+            out.push_str(&format!("\n  side {side}: {note}"));
+        }
     }
     out
 }
 
-/// `4`, `4 or 9`, `6, 10 or 11`.
-fn alternatives(items: &[String]) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.clone(),
-        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+/// `4`, `4 and 9`, `6, 10 and 11`, with runs of three or more as ranges:
+/// `2 to 6 and 9`.
+fn list(items: &[usize]) -> String {
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for &m in items {
+        match runs.last_mut() {
+            Some((_, end)) if *end + 1 == m => *end = m,
+            _ => runs.push((m, m)),
+        }
     }
-}
-
-fn list_or_none(items: &[String]) -> String {
-    if items.is_empty() {
-        "none".into()
-    } else {
-        items.join(", ")
+    let words: Vec<String> = runs
+        .into_iter()
+        .flat_map(|(a, b)| match b - a {
+            0 => vec![a.to_string()],
+            1 => vec![a.to_string(), b.to_string()],
+            _ => vec![format!("{a} to {b}")],
+        })
+        .collect();
+    match &words[..] {
+        [] => "none".into(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
     }
 }
 
@@ -311,29 +416,35 @@ fn list_or_none(items: &[String]) -> String {
 mod tests {
     use super::*;
 
-    fn finding(size: usize, m: usize, level: &str, first: u64, second: u64) -> Finding {
+    fn finding(size: usize, m: usize, level: &str, first: u64, second: u64, v: &str) -> Finding {
         let n = (first + second) as f64;
         let share = first as f64 / n;
-        // A rough interval, enough for the verdicts below.
-        let half = 2.0 * (share * (1.0 - share) / n).sqrt().max(0.05);
-        Finding {
-            game: "odd".into(),
-            size,
-            rules: format!("min_group={m}"),
-            level: level.into(),
-            first_wins: first,
-            second_wins: second,
-            share,
-            low: (share - half).max(0.0),
-            high: (share + half).min(1.0),
-        }
+        parse(&format!(
+            "odd\t{size}\tmin_group={m}\t{level}\t{first}\t{second}\t{share:.4}\t{:.4}\t{:.4}\t{v}",
+            (share - 0.1).max(0.0),
+            (share + 0.1).min(1.0)
+        ))
+        .unwrap()
+        .remove(0)
     }
 
-    fn even_min_groups(all: &[Finding], side: usize) -> Vec<Option<usize>> {
-        closest_to_even(all, "odd", side)
-            .iter()
-            .map(|f| f.min_group())
-            .collect()
+    fn proven(size: usize, m: usize, first: bool) -> Finding {
+        let share = if first { "1.0000" } else { "0.0000" };
+        let verdict = if first { "first" } else { "second" };
+        parse(&format!(
+            "odd\t{size}\tmin_group={m}\tproven\t0\t0\t{share}\t{share}\t{share}\t{verdict}"
+        ))
+        .unwrap()
+        .remove(0)
+    }
+
+    #[test]
+    fn lists_name_runs_as_ranges() {
+        assert_eq!(list(&[]), "none");
+        assert_eq!(list(&[4]), "4");
+        assert_eq!(list(&[4, 9]), "4 and 9");
+        assert_eq!(list(&[2, 3, 4, 5, 6, 9]), "2 to 6 and 9");
+        assert_eq!(list(&[6, 7, 10, 11, 12]), "6, 7 and 10 to 12");
     }
 
     #[test]
@@ -344,65 +455,109 @@ mod tests {
 
     #[test]
     fn lines_read_back() {
-        let f = finding(5, 5, "0.8", 17, 3);
+        let f = finding(5, 5, "0.8", 17, 3, "open");
         let back = parse(&f.line()).unwrap();
-        assert_eq!(back[0].first_wins, 17);
-        assert_eq!(back[0].rules, "min_group=5");
+        assert_eq!(back[0], f);
+        assert_eq!(
+            (back[0].verdict, back[0].finished),
+            (Verdict::Undecided, false)
+        );
         assert!(parse("odd\t5\tmin_group=5\t0.8\t17").is_err());
-        assert!(parse("odd\tfive\t-\t0.8\t1\t1\t0.5\t0.1\t0.9").is_err());
+        assert!(parse("odd\tfive\t-\t0.8\t1\t1\t0.5\t0.1\t0.9\tfirst").is_err());
+        assert!(parse("odd\t5\t-\t0.8\t1\t1\t0.5\t0.1\t0.9\teven").is_err());
     }
 
     #[test]
-    fn the_strongest_level_with_enough_games_stands() {
+    fn a_note_names_the_proof_beside_every_level_and_leans_as_leans() {
         let all = vec![
-            finding(5, 5, "0.05", 93, 107),
-            finding(5, 5, "0.2", 69, 41),
-            finding(5, 5, "0.8", 10, 5),
-            finding(5, 4, "0.05", 54, 46),
-            finding(5, 9, "0.05", 46, 54),
-            finding(5, 10, "0.05", 15, 34),
+            finding(3, 3, "0.05", 51, 49, "open"),
+            proven(3, 3, true),
+            finding(6, 9, "0.8", 58, 42, "open"),
+            finding(6, 9, "0.2", 49, 51, "undecided"),
+            finding(4, 7, "0.2", 1, 19, "second"),
         ];
-        let s = standing(&all, "odd", 5, "min_group=5").unwrap();
-        assert_eq!(s.level, "0.2");
-        assert_eq!(s.verdict(), Verdict::First);
-        assert_eq!(even_min_groups(&all, 5), vec![Some(4), Some(9)]);
-        let help = min_group_help(&all);
+        let odd3 = board_note(&all, "odd", 3, "min_group=3").unwrap();
         assert!(
-            help.contains("side 5: closest to even m = 4 or 9"),
-            "{help}"
+            odd3.starts_with(
+                "Proven: the first player wins. At 0.05 s per move the first player won 51 of \
+                 100 games"
+            ),
+            "{odd3}"
         );
+        let odd6 = board_note(&all, "odd", 6, "min_group=9").unwrap();
         assert!(
-            help.contains("the default m = 5: first player 63% of 110 games at 0.2 s"),
-            "{help}"
+            odd6.contains(
+                "At 0.8 s per move the first player won 58 of 100 games (58.0%, 95% interval \
+                 48.0-68.0%): not decided yet; leans to the first player. At 0.2 s"
+            ),
+            "{odd6}"
         );
+        assert!(odd6.contains("not decided in 100 games; leans to the second player"));
+        let odd4 = board_note(&all, "odd", 4, "min_group=7").unwrap();
+        assert!(
+            odd4.ends_with("decided for the second player at game 20."),
+            "{odd4}"
+        );
+        assert_eq!(board_note(&all, "odd", 5, "min_group=5"), None);
     }
 
     #[test]
-    fn a_stronger_level_outranks_a_nearer_share_at_a_weaker_one() {
-        let all = vec![
-            finding(8, 6, "0.05", 50, 50),
-            finding(8, 8, "0.2", 54, 46),
-            finding(8, 14, "0.2", 49, 51),
-            finding(8, 16, "0.05", 56, 31),
+    fn a_fair_smallest_group_needs_finished_neighbours_at_the_strongest_level() {
+        let mut all = vec![
+            finding(6, 8, "0.8", 17, 3, "first"),
+            finding(6, 9, "0.8", 110, 90, "undecided"),
+            finding(6, 10, "0.8", 3, 17, "second"),
+            finding(6, 11, "0.2", 50, 50, "open"),
         ];
-        assert_eq!(even_min_groups(&all, 8), vec![Some(14)]);
+        assert_eq!(fair_min_group(&all, 6), Some(9));
         let help = min_group_help(&all);
-        assert!(
-            help.contains("side 8: closest to even m = 14 (first player 49% of 100 games at 0.2 s"),
-            "{help}"
-        );
-    }
-
-    #[test]
-    fn a_side_without_an_even_variant_says_how_it_falls() {
-        let all = vec![finding(4, 5, "0.05", 58, 32), finding(4, 6, "0.05", 5, 16)];
-        assert!(closest_to_even(&all, "odd", 4).is_empty());
+        assert!(help.contains("side 6: fair smallest group m = 9"), "{help}");
+        // An unfinished middle, or a neighbour without a verdict, or one
+        // at a weaker level, establishes nothing.
+        all[1] = finding(6, 9, "0.8", 58, 42, "open");
+        assert_eq!(fair_min_group(&all, 6), None);
+        all[1] = finding(6, 9, "0.8", 110, 90, "undecided");
+        all[2] = finding(6, 10, "0.8", 100, 100, "undecided");
+        assert_eq!(fair_min_group(&all, 6), None);
+        all[2] = finding(6, 10, "0.2", 3, 17, "second");
+        assert_eq!(fair_min_group(&all, 6), None);
         let help = min_group_help(&all);
         assert!(
             help.contains(
-                "side 4: no m even; the first player wins with m = 5, the second with m = 6"
+                "side 6: fair smallest group not established; at 0.8 s per move the first \
+                 player wins with m = 8, m = 9 not decided; at 0.2 s per move the second player \
+                 wins with m = 10, m = 11 not decided"
             ),
             "{help}"
         );
+    }
+
+    #[test]
+    fn a_side_is_described_at_its_own_strongest_level_or_by_its_proofs() {
+        let all = vec![
+            finding(4, 6, "0.05", 5, 16, "open"),
+            finding(4, 7, "0.2", 1, 19, "second"),
+            finding(4, 8, "0.2", 2, 19, "second"),
+            finding(4, 5, "0.2", 46, 23, "open"),
+            finding(8, 14, "0.8", 48, 52, "open"),
+            proven(3, 2, true),
+            proven(3, 4, false),
+        ];
+        let help = min_group_help(&all);
+        assert!(
+            help.contains(
+                "side 4: fair smallest group not established; at 0.2 s per move the second \
+                 player wins with m = 7 and 8, m = 5 not decided; at 0.05 s per move m = 6 not \
+                 decided"
+            ),
+            "{help}"
+        );
+        assert!(
+            help.contains(
+                "side 3: proven: the first player wins with m = 2, the second with m = 4"
+            ),
+            "{help}"
+        );
+        assert!(help.contains("side 8: fair smallest group not established"));
     }
 }

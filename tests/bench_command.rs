@@ -27,16 +27,8 @@ fn bench(args: &[&str]) -> Result<Value, String> {
 #[test]
 fn kernel_and_policy_playouts_are_timed_apart() {
     for game in ["xodd", "yodd", "odd", "onyx"] {
-        let kernel = bench(&[
-            "--game",
-            game,
-            "--size",
-            "4",
-            "--playouts",
-            "--seconds",
-            "0.1",
-        ])
-        .expect("the kernel is timed");
+        let kernel = bench(&["--game", game, "--size", "4", "--playouts", "--time", "0.1"])
+            .expect("the kernel is timed");
         assert!(kernel["playouts"].as_u64().unwrap() > 0, "{game}: {kernel}");
         assert!(kernel.get("policy").is_none(), "{game}: {kernel}");
         let policy = bench(&[
@@ -45,7 +37,7 @@ fn kernel_and_policy_playouts_are_timed_apart() {
             "--size",
             "4",
             "--policy-playouts",
-            "--seconds",
+            "--time",
             "0.1",
         ])
         .expect("the policy's playouts are timed");
@@ -58,7 +50,7 @@ fn kernel_and_policy_playouts_are_timed_apart() {
         "--policy-playouts",
         "--policy",
         "plain",
-        "--seconds",
+        "--time",
         "0.1",
     ])
     .expect("plain's playouts are timed");

@@ -311,13 +311,73 @@ fn records_download_and_open_for_review() {
     assert_eq!(g.post("/api/view", r#"{"turn":1}"#).0, 200);
     let s = g.state();
     assert_eq!(s["stones"], serde_json::json!({"C3": "B"}));
-    let (status, body) = g.post("/api/play", r#"{"token":"W:E5"}"#);
-    assert_eq!(status, 409);
-    assert!(body.contains("Play from here"), "{body}");
     assert_eq!(g.post("/api/view", r#"{"turn":9}"#).0, 409);
     assert_eq!(g.post("/api/branch", "").0, 200);
     assert_eq!(moves(&g.state()), 1);
     assert_eq!(g.post("/api/play", r#"{"token":"W:E5"}"#).0, 200);
+}
+
+/// A turn tried while looking back starts a variation; the tree is walked,
+/// named, deleted, and downloaded as standard SGF variations that open
+/// again.
+#[test]
+fn variations_are_made_walked_named_deleted_and_saved() {
+    let g = Gui::start(&["--engine", FAST_ENGINE]);
+    let odd = "(;FF[4]GM[9000]OG[odd]SZ[3]OR[min_group=2]\n;B[B:C3]\n;W[W:A1]\n;B[B:D4])";
+    assert_eq!(g.request("POST", "/api/sgf", &[], odd.as_bytes()).0, 200);
+    assert_eq!(g.post("/api/view", r#"{"turn":1}"#).0, 200);
+    let (status, body) = g.post("/api/play", r#"{"token":"W:E5"}"#);
+    assert_eq!(status, 200, "{body}");
+    let s = g.state();
+    assert_eq!((moves(&s), s["view"].as_u64()), (2, Some(2)), "{s}");
+    assert_eq!(s["tree"].as_array().unwrap().len(), 5, "{s}");
+    let branch = s["node"].as_u64().unwrap();
+    assert_eq!(s["moves"][1]["others"], 1, "{s}");
+    let (status, body) = g.post(
+        "/api/name",
+        &format!(r#"{{"node":{branch},"name":"E5 instead"}}"#),
+    );
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = g.post(
+        "/api/name",
+        &format!(r#"{{"node":{branch},"name":"a\nb"}}"#),
+    );
+    assert_eq!(status, 409, "{body}");
+    let (status, sgf) = g.get("/api/sgf");
+    assert_eq!(status, 200);
+    assert!(
+        sgf.contains("\n(;W[W:A1]\n;B[B:D4])\n(;W[W:E5]N[E5 instead])"),
+        "{sgf}"
+    );
+    // The main line's last turn, by its node.
+    let main_end = g.state()["tree"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["depth"] == 3)
+        .unwrap()["node"]
+        .clone();
+    assert_eq!(
+        g.post("/api/node", &format!(r#"{{"node":{main_end}}}"#)).0,
+        200
+    );
+    assert_eq!(moves(&g.state()), 3);
+    assert_eq!(g.post("/api/node", r#"{"node":999}"#).0, 409);
+    assert_eq!(
+        g.post("/api/delete", &format!(r#"{{"node":{branch}}}"#)).0,
+        200
+    );
+    assert_eq!(g.state()["tree"].as_array().unwrap().len(), 4);
+    assert_eq!(g.post("/api/delete", r#"{"node":0}"#).0, 409);
+    // The saved file opens with its variation.
+    assert_eq!(g.request("POST", "/api/sgf", &[], sgf.as_bytes()).0, 200);
+    let s = g.state();
+    assert_eq!(
+        (s["tree"].as_array().unwrap().len(), moves(&s)),
+        (5, 3),
+        "{s}"
+    );
+    assert_eq!(g.get("/api/sgf").1, sgf);
 }
 
 /// Onyx 12 with the defaults: Black plays, White swaps, play goes on; the
@@ -562,7 +622,7 @@ fn changing_players_clears_an_old_crash_report() {
 }
 
 #[test]
-fn a_click_while_reviewing_a_finished_game_gets_the_review_hint() {
+fn a_finished_game_refuses_turns_at_its_end_and_takes_variations_before() {
     let g = Gui::start(&["--engine", FAST_ENGINE]);
     let full =
         "(;FF[4]GM[9000]OG[odd]SZ[2];B[B:A1];W[W:B1];B[B:A2];W[W:B2];B[B:C2];W[W:B3];B[B:C3])";
@@ -572,10 +632,17 @@ fn a_click_while_reviewing_a_finished_game_gets_the_review_hint() {
     let (status, body) = g.post("/api/play", r#"{"token":"B:A1"}"#);
     assert_eq!(status, 409);
     assert!(body.contains("the game is over"), "{body}");
+    assert_eq!(
+        g.state()["why_not"].as_str(),
+        Some("the game is over"),
+        "the page's hint"
+    );
+    // Earlier, a person may try another turn: a variation.
     assert_eq!(g.post("/api/view", r#"{"turn":3}"#).0, 200);
+    let s = g.state();
+    assert!(s["why_not"].is_null() && s["human_turn"] == true, "{s}");
     let (_, body) = g.post("/api/preview", r#"{"stones":[{"cell":"C3","colour":"B"}]}"#);
-    assert!(body.contains("you are looking at turn 3 of 7"), "{body}");
-    assert!(body.contains("Play from here"), "{body}");
+    assert!(body.contains(r#""ok":true"#), "{body}");
 }
 
 /// The engine's last analysis of its turn stays with the game after it

@@ -68,6 +68,7 @@ fn the_games_decide_which_openings_are_kept() {
         per_move: Duration::from_millis(50),
         share: (0.35, 0.65),
         results: dir.join("games.jsonl"),
+        command: None,
         concurrency: 1,
         seed: 1,
         max_turns: 28,

@@ -294,7 +294,7 @@ fn beside(c: &oddity::render::geometry::CellGeometry, distance: f64) -> (f64, f6
 /// stone shows its colour, a suggested one shows the heat.
 #[test]
 fn line_stones_are_small_translucent_discs_over_the_heat() {
-    use oddity::render::svg::{LINE_STONE_OPACITY, LINE_STONE_SHARE};
+    use oddity::render::board::{LINE_STONE_OPACITY, LINE_STONE_SHARE};
     let style = Style::default();
     for (spec, moves) in cases() {
         let game = position(&spec, moves);

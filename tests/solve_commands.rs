@@ -261,11 +261,11 @@ fn play_out(record: &mut GameRecord, engine: &mut Search, seat: Colour) -> Colou
 
 /// A position after `plies` random turns from the start of `spec`.
 fn random_record(spec: &GameSpec, plies: usize, seed: u64) -> GameRecord {
-    let mut rng = oddity::rules::random::rng_from_seed(seed);
+    let mut rng = oddity::rules::Rng::seeded(seed);
     let mut record = GameRecord::new(oddity::rules::position::AnyGame::new(spec));
     for _ in 0..plies {
         let turns = record.position().legal_turns();
-        let pick = turns[oddity::rules::random::below(&mut rng, turns.len() as u32) as usize];
+        let pick = turns[rng.below(turns.len() as u32) as usize];
         let mover = record.position().to_move();
         let mut next = record.clone();
         next.play(mover, pick).unwrap();

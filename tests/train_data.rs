@@ -5,9 +5,9 @@
 
 use oddity::analysis::self_play::{self, Level, Plan};
 use oddity::analysis::train_data::{self, Data, Header, SELF_PLAY, Sample, Target};
+use oddity::patterns::{GROUP_NAMES, NONE};
 use oddity::rules::game::{GameSpec, Rules};
 use oddity::rules::kind::GameKind;
-use oddity::search::patterns::{GROUP_NAMES, NONE};
 
 fn plan(seed: u64) -> Plan {
     Plan {

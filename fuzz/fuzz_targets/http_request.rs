@@ -1,6 +1,8 @@
 //! The GUI's HTTP server on any bytes sent over one connection: it never
-//! panics or hangs, and answers in HTTP/1.x or closes the connection.
-//! Every input gets a fresh session with no engines.
+//! panics or hangs, and answers in HTTP/1.x or closes the connection; an
+//! error it answers in JSON is one line with no character that breaks or
+//! hides text (what it quotes of the request is escaped). Every input gets
+//! a fresh session with no engines.
 #![no_main]
 
 use std::sync::{Arc, OnceLock};
@@ -10,6 +12,7 @@ use oddity::gui::engines::Shared;
 use oddity::gui::http::{App, router};
 use oddity::gui::server::serve_connection;
 use oddity::gui::session::Session;
+use oddity::rules::quote::is_one_line;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 const AUTHORITY: &str = "127.0.0.1:8080";
@@ -58,4 +61,17 @@ fuzz_target!(|data: &[u8]| {
         "{:?}",
         String::from_utf8_lossy(&answer[..answer.len().min(200)])
     );
+    // Each answer's body that is a JSON error (answers are kept alive, so
+    // several may follow one another).
+    let text = String::from_utf8_lossy(&answer);
+    for body in text.split("\r\n\r\n").skip(1) {
+        let Some(json) = body.split("HTTP/1.").next() else {
+            continue;
+        };
+        if let Ok(serde_json::Value::Object(o)) = serde_json::from_str(json.trim())
+            && let Some(error) = o.get("error")
+        {
+            assert!(error.as_str().is_some_and(is_one_line), "{json}");
+        }
+    }
 });

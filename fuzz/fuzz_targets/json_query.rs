@@ -3,6 +3,8 @@
 //! with one worker and once with two. Checked (docs/analysis.md):
 //!
 //! - it returns, and every answer is one JSON object with an `id`;
+//! - every error and warning is one line with no character that breaks or
+//!   hides text (what it quotes of the input is escaped);
 //! - every line that is not blank is answered: an action or a bad line by
 //!   one line, a query by one final answer per position (after any interim
 //!   ones);
@@ -25,6 +27,7 @@ use oddity::analysis::query::{Defaults, Viewpoint};
 use oddity::analysis::queue::{QUERY_LIMIT, serve};
 use oddity::analysis::result::Settings;
 use oddity::lines::LineReader;
+use oddity::rules::quote::is_one_line;
 use serde_json::Value;
 
 /// Whether a query line asks for more search than a fuzz run can give.
@@ -129,6 +132,16 @@ fn check(output: Vec<u8>, finals: &BTreeMap<Key, usize>, jobs: &[Queued], one_wo
     for line in text.lines() {
         let answer: Value = serde_json::from_str(line).expect("answers are JSON");
         assert!(answer.is_object(), "{line}");
+        let texts = answer.get("error").into_iter().chain(
+            answer
+                .get("warnings")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten(),
+        );
+        for text in texts {
+            assert!(text.as_str().is_some_and(is_one_line), "{line}");
+        }
         let id = answer.get("id").expect("answers have an id");
         let turn = answer
             .get("turnNumber")

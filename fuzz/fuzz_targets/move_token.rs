@@ -1,5 +1,6 @@
 //! Move tokens on any bytes, for every game and size: parsing never
-//! panics, and a turn that parses prints as a canonical token that parses
+//! panics, a refusal is one line that quotes the token escaped, and a turn
+//! that parses prints as a canonical token that parses
 //! back to the same turn (in any letter case). Playing it at the start
 //! either works or changes nothing.
 #![no_main]
@@ -9,6 +10,7 @@ use oddity_rules::game::{GameSpec, Rules};
 use oddity_rules::kind::GameKind;
 use oddity_rules::moves::{Colour, Turn};
 use oddity_rules::position::AnyGame;
+use oddity_rules::quote::is_one_line;
 
 fuzz_target!(|data: &[u8]| {
     let [game, size, seat, rest @ ..] = data else {
@@ -23,8 +25,12 @@ fuzz_target!(|data: &[u8]| {
     let mover = Colour::BOTH[usize::from(*seat) % 2];
     let topo = spec.topology();
     let token = String::from_utf8_lossy(rest);
-    let Ok(turn) = Turn::parse(&token, kind, topo, mover) else {
-        return;
+    let turn = match Turn::parse(&token, kind, topo, mover) {
+        Ok(turn) => turn,
+        Err(e) => {
+            assert!(is_one_line(&e.to_string()), "{e:?}");
+            return;
+        }
     };
     let canonical = turn.to_token(kind, topo);
     assert_eq!(

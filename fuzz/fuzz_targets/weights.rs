@@ -6,7 +6,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use oddity::search::patterns::Weights;
+use oddity::patterns::Weights;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);

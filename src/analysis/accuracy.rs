@@ -17,12 +17,11 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+use crate::rules::Rng;
 use crate::rules::game::GameSpec;
 use crate::rules::moves::Turn;
 use crate::rules::position::AnyGame;
-use crate::rules::random::{Rng, below, rng_from_seed};
 use crate::rules::record::GameRecord;
-use crate::search::endgame::empty_points;
 use crate::search::{Engine, Limits, SearchParams, StopFlag};
 use crate::solver::AnyTable;
 use crate::solver::retrograde::ExactTable;
@@ -159,12 +158,12 @@ pub fn wilson(k: usize, n: usize) -> (f64, f64) {
 /// points; `None` when the game ended first.
 pub(crate) fn draw_position(spec: &GameSpec, empty: usize, rng: &mut Rng) -> Option<GameRecord> {
     let mut record = GameRecord::new(AnyGame::new(spec));
-    while empty_points(record.position()) > empty {
+    while record.position().empty_points() > empty {
         let turns = record.position().legal_turns();
         if turns.is_empty() {
             return None;
         }
-        let turn = turns[below(rng, turns.len() as u32) as usize];
+        let turn = turns[rng.below(turns.len() as u32) as usize];
         let mover = record.position().to_move();
         record.play(mover, turn).ok()?;
         if record.is_over() {
@@ -181,7 +180,7 @@ pub fn measure(
     contenders: &[Contender],
     report: &mut dyn FnMut(usize, usize),
 ) -> Vec<StageResult> {
-    let mut rng = rng_from_seed(plan.seed);
+    let mut rng = Rng::seeded(plan.seed);
     let mut solver = Solver::new(SolverParams {
         memory_mb: plan.solver_memory_mb,
         ..SolverParams::default()
@@ -198,7 +197,7 @@ pub fn measure(
         while drawn < plan.positions && attempts < 100 * plan.positions {
             attempts += 1;
             let span = stage.max - stage.min + 1;
-            let empty = stage.min + below(&mut rng, span as u32) as usize;
+            let empty = stage.min + rng.below(span as u32) as usize;
             let Some(record) = draw_position(&plan.spec, empty, &mut rng) else {
                 continue;
             };
@@ -303,7 +302,7 @@ fn miss(contender: &Contender, record: &GameRecord, choice: Option<Turn>) -> Mis
     Miss {
         contender: contender.name.clone(),
         moves,
-        empty: empty_points(record.position()),
+        empty: record.position().empty_points(),
         choice: choice.map_or(String::from("resign"), |t| record.position().token(&t)),
     }
 }

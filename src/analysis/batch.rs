@@ -25,7 +25,7 @@ use crate::rules::game::{Game, turn_of};
 use crate::rules::moves::{Action, Colour};
 use crate::rules::position::AnyGame;
 use crate::rules::record::GameRecord;
-use crate::search::{Engine, Report, StopFlag, knowledge};
+use crate::search::{Engine, Report, StopFlag, default_priors};
 use crate::solver::{Solution, Value as SolvedValue};
 
 /// Best effort at the `id` of a line that is not valid JSON, so that its
@@ -450,7 +450,7 @@ fn policy_of(position: &AnyGame) -> Vec<PolicyEntry> {
     let mut priors = Vec::new();
     let known = crate::with_game!(position, g => {
         g.legal_actions(&mut actions);
-        knowledge::default_priors(g, &actions, &mut priors)
+        default_priors(g, &actions, &mut priors)
     });
     if !known || priors.len() != actions.len() {
         return Vec::new();

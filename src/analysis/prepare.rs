@@ -13,10 +13,11 @@ use crate::rules::game::{GameSpec, Rules, SpecError};
 use crate::rules::kind::GameKind;
 use crate::rules::moves::{Colour, Stone};
 use crate::rules::position::AnyGame;
+use crate::rules::quote::quoted;
 use crate::rules::record::{GameRecord, TokenPlayError};
 use crate::search::bounds;
 use crate::search::tuning::{NAMES, TuningError};
-use crate::search::{MoveFilter, MoveRule, Policy, SearchParams, knowledge};
+use crate::search::{MoveFilter, MoveRule, Policy, SearchParams, has_priors};
 use crate::solver::SolveLimits;
 
 /// What a query asks of each of its positions, checked.
@@ -70,7 +71,7 @@ fn start_position(query: &Query, spec: &GameSpec) -> Result<AnyGame, QueryError>
             Colour::parse(colour).ok_or_else(|| bad(format!("colour '{colour}' is not B or W")))?;
         let cell = topo
             .parse_cell(cell)
-            .ok_or_else(|| bad(format!("'{cell}' is not a point of this board")))?;
+            .ok_or_else(|| bad(format!("{} is not a point of this board", quoted(cell))))?;
         stones.push(Stone { cell, colour });
     }
     let seat = seat.unwrap_or(Colour::Black);
@@ -133,7 +134,7 @@ fn move_filter(query: &Query, game: &AnyGame) -> Result<Option<Arc<MoveFilter>>,
             let bad =
                 |what: String| fail(&query.id, Some(field), format!("entry {}: {what}", k + 1));
             let seat = Colour::parse(&entry.player)
-                .ok_or_else(|| bad(format!("player '{}' is not B or W", entry.player)))?;
+                .ok_or_else(|| bad(format!("player {} is not B or W", quoted(&entry.player))))?;
             if entry.until_depth == 0 {
                 return Err(bad("untilDepth must be at least 1".into()));
             }
@@ -159,9 +160,9 @@ fn move_filter(query: &Query, game: &AnyGame) -> Result<Option<Arc<MoveFilter>>,
                     "pass" => rule.pass = true,
                     "swap" => rule.swap = true,
                     _ => {
-                        let cell = topo
-                            .parse_cell(m)
-                            .ok_or_else(|| bad(format!("'{m}' is not a point of this board")))?;
+                        let cell = topo.parse_cell(m).ok_or_else(|| {
+                            bad(format!("{} is not a point of this board", quoted(m)))
+                        })?;
                         rule.cells[cell.index()] = true;
                     }
                 }
@@ -344,7 +345,7 @@ pub(crate) fn prepare(query: &Query, defaults: &Defaults) -> Result<Parsed, Quer
             fail(
                 id,
                 Some("reportAnalysisWinratesAs"),
-                format!("'{v}' is not SIDETOMOVE, BLACK or WHITE"),
+                format!("{} is not SIDETOMOVE, BLACK or WHITE", quoted(v)),
             )
         })?,
     };
@@ -360,9 +361,9 @@ pub(crate) fn prepare(query: &Query, defaults: &Defaults) -> Result<Parsed, Quer
     let mut warnings: Vec<String> = query
         .unknown
         .keys()
-        .map(|k| format!("unknown field '{k}' ignored"))
+        .map(|k| format!("unknown field {} ignored", quoted(k)))
         .collect();
-    if query.include_policy && !knowledge::has_priors(kind) {
+    if query.include_policy && !has_priors(kind) {
         warnings.push(format!("includePolicy: {kind} has no knowledge prior"));
     }
     let proof = (proof_time.is_some() || query.proof_nodes.is_some()).then_some(SolveLimits {
@@ -382,7 +383,7 @@ pub(crate) fn prepare(query: &Query, defaults: &Defaults) -> Result<Parsed, Quer
             include_pv_visits: query.include_pv_visits,
             include_ownership: query.include_ownership,
             include_moves_ownership: query.include_moves_ownership,
-            include_policy: query.include_policy && knowledge::has_priors(kind),
+            include_policy: query.include_policy && has_priors(kind),
             report_every,
             warnings,
         },

@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use crate::analysis::result::{Analysis, Ownership, Settings};
 use crate::rules::moves::Colour;
+use crate::rules::quote::escaped;
 
 /// Rule options of a query; each applies to one game.
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -221,10 +222,12 @@ pub struct Defaults {
     pub viewpoint: Viewpoint,
 }
 
+/// A refused query or line. The reason is kept on one line: whatever of
+/// the input it quotes has its control characters written as escapes.
 pub(crate) fn fail(id: &Value, field: Option<&str>, error: impl Into<String>) -> QueryError {
     QueryError {
         id: id.clone(),
-        error: error.into(),
+        error: escaped(&error.into()),
         field: field.map(str::to_string),
     }
 }

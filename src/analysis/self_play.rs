@@ -16,10 +16,10 @@ use std::time::Duration;
 use crate::analysis::train_data::{
     Header, SELF_PLAY, Sample, action_token, first_action, moves_text, write_line,
 };
+use crate::rules::Rng;
 use crate::rules::game::GameSpec;
 use crate::rules::moves::Turn;
 use crate::rules::position::AnyGame;
-use crate::rules::random::{Rng, next_u64, rng_from_seed};
 use crate::rules::record::GameRecord;
 use crate::search::tuning::Tuning;
 use crate::search::{Engine, Limits, Report, SearchParams, StopFlag};
@@ -89,13 +89,13 @@ pub fn write(
 ) -> Result<Played, String> {
     let level = Some(plan.level.text(plan.threads));
     write_line(out, &Header::new(&plan.spec, SELF_PLAY, level, command))?;
-    let mut rng = rng_from_seed(plan.seed);
+    let mut rng = Rng::seeded(plan.seed);
     let mut counts = Played::default();
     let max_turns = 4 * plan.spec.topology().cells().len();
     for _ in 0..plan.games {
         let mut engine = Engine::new(SearchParams {
             threads: plan.threads,
-            seed: next_u64(&mut rng),
+            seed: rng.next_u64(),
             tuning: plan.tuning,
             ..SearchParams::default()
         });
@@ -155,7 +155,7 @@ fn drawn_turn(report: &Report, rng: &mut Rng) -> Option<Turn> {
     if total == 0 {
         return None;
     }
-    let mut pick = next_u64(rng) % total;
+    let mut pick = rng.next_u64() % total;
     for c in &report.candidates {
         if pick < c.visits {
             return Some(c.turn);

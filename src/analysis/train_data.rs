@@ -16,15 +16,15 @@ use std::io::{BufRead, Write};
 use serde::{Deserialize, Serialize};
 
 use crate::analysis::accuracy::draw_position;
+use crate::patterns::{Decision, FeatureBoard};
+use crate::rules::Rng;
 use crate::rules::game::{Game, GameSpec, Rules};
 use crate::rules::kind::GameKind;
 use crate::rules::moves::{Action, Turn};
 use crate::rules::position::AnyGame;
-use crate::rules::random::{below, rng_from_seed};
 use crate::rules::record::GameRecord;
 use crate::rules::topology::Cell;
-use crate::search::knowledge;
-use crate::search::patterns::{Decision, FeatureBoard};
+use crate::search::{Knowledge, hand_priors};
 use crate::solver::retrograde::Retrograde;
 use crate::with_game;
 
@@ -117,7 +117,7 @@ pub fn write(
     progress: &mut dyn FnMut(Drawn),
 ) -> Result<Drawn, String> {
     write_line(out, &Header::new(&plan.spec, PERFECT, None, command))?;
-    let mut rng = rng_from_seed(plan.seed);
+    let mut rng = Rng::seeded(plan.seed);
     let mut counts = Drawn::default();
     let (min, max) = plan.empty;
     let mut attempts = 0;
@@ -129,7 +129,7 @@ pub fn write(
                 counts.kept, plan.positions
             ));
         }
-        let empty = min + below(&mut rng, (max - min + 1) as u32) as usize;
+        let empty = min + rng.below((max - min + 1) as u32) as usize;
         let Some(record) = draw_position(&plan.spec, empty, &mut rng) else {
             continue;
         };
@@ -414,7 +414,7 @@ pub fn last_stones(record: &GameRecord) -> Vec<Cell> {
     last
 }
 
-fn decision_of<G: knowledge::Knowledge>(
+fn decision_of<G: Knowledge>(
     game: &G,
     last: &[Cell],
     labels: &Labels,
@@ -437,7 +437,7 @@ fn decision_of<G: knowledge::Knowledge>(
         }),
     };
     let mut priors = Vec::new();
-    let hand = knowledge::priors(game, &actions, &mut priors)
+    let hand = hand_priors(game, &actions, &mut priors)
         .then(|| priors.iter().map(|&p| f64::from(p)).collect());
     Ok((decision, hand))
 }

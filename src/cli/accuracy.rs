@@ -10,10 +10,17 @@ use clap::Args;
 use crate::analysis::accuracy::{
     Contender, Plan, Stage, StageResult, measure, pooled, solve_limits,
 };
-use crate::cli::args::GameArgs;
-use crate::search::{Limits, Policy, SearchParams, bounds};
+use crate::cli::args::{GameArgs, SearchBudget};
+use crate::search::{Limits, Policy, SearchParams};
+
+/// Seconds each engine gets per position when `--time` is not given.
+const DEFAULT_TIME: f64 = 0.1;
 
 #[derive(Args, Debug)]
+#[command(
+    mut_arg("time", |a| a.help("Seconds each engine gets per position (as `genmove` at this time; default 0.1)")),
+    mut_arg("threads", |a| a.help("Search threads of each engine (default 1)"))
+)]
 pub struct AccuracyArgs {
     #[command(flatten)]
     pub game: GameArgs,
@@ -23,9 +30,8 @@ pub struct AccuracyArgs {
     /// Positions drawn per stage.
     #[arg(long, default_value_t = 50)]
     pub positions: usize,
-    /// Seconds each engine gets per position (as `genmove` at this time).
-    #[arg(long, default_value_t = 0.1)]
-    pub time: f64,
+    #[command(flatten)]
+    pub budget: SearchBudget,
     /// Seconds the solver gets per position, and again per choice judged.
     #[arg(long, default_value_t = 60.0)]
     pub solve_time: f64,
@@ -76,7 +82,7 @@ fn stages(text: &str) -> Result<Vec<Stage>, String> {
 fn contenders(args: &AccuracyArgs) -> Result<Vec<Contender>, String> {
     let tuned = crate::cli::args::parse_tuning(&args.params)?;
     let base = SearchParams {
-        threads: 1,
+        threads: args.budget.threads_or(1),
         seed: args.seed,
         tuning: tuned,
         ..SearchParams::default()
@@ -130,7 +136,7 @@ fn contenders(args: &AccuracyArgs) -> Result<Vec<Contender>, String> {
 
 pub fn run(args: &AccuracyArgs) -> Result<(), String> {
     let spec = args.game.spec()?;
-    bounds::seconds("--time", args.time).map_err(|e| e.to_string())?;
+    let time = args.budget.time.unwrap_or(DEFAULT_TIME);
     if !(args.solve_time.is_finite() && args.solve_time > 0.0) {
         return Err("--solve-time must be a number of seconds above 0".into());
     }
@@ -149,7 +155,7 @@ pub fn run(args: &AccuracyArgs) -> Result<(), String> {
         stages,
         positions: args.positions,
         limits: Limits {
-            time: Some(Duration::from_secs_f64(args.time)),
+            time: Some(Duration::from_secs_f64(time)),
             ..Limits::default()
         },
         solve: solve_limits(args.solve_time),
@@ -178,7 +184,7 @@ pub fn run(args: &AccuracyArgs) -> Result<(), String> {
             "game": spec.kind.name(),
             "size": spec.size,
             "rules": spec.rules_text(),
-            "time": args.time,
+            "time": time,
             "solve_time": args.solve_time,
             "table_empty": args.table_empty,
             "contested": args.contested,
@@ -188,12 +194,12 @@ pub fn run(args: &AccuracyArgs) -> Result<(), String> {
         });
         println!("{object}");
     } else {
-        print!("{}", table(args, &results));
+        print!("{}", table(args, time, &results));
     }
     Ok(())
 }
 
-fn table(args: &AccuracyArgs, results: &[StageResult]) -> String {
+fn table(args: &AccuracyArgs, time: f64, results: &[StageResult]) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -202,7 +208,7 @@ fn table(args: &AccuracyArgs, results: &[StageResult]) -> String {
         args.game
             .size
             .map_or(String::from("default size"), |n| n.to_string()),
-        args.time,
+        time,
         args.solve_time,
         args.table_empty,
         args.seed

@@ -3,23 +3,25 @@
 //! loop itself is [`crate::analysis::queue::serve`].
 
 use std::num::NonZeroUsize;
-use std::time::Duration;
 
 use clap::Args;
 
 use crate::analysis::query::{Defaults, Viewpoint};
 use crate::analysis::queue::serve;
 use crate::analysis::result::{DEFAULT_VISITS, Settings};
-use crate::search::bounds;
+use crate::cli::args::SearchBudget;
 
 #[derive(Args, Debug)]
+#[command(
+    mut_arg("time", |a| a.help("Seconds per position when a query gives neither maxVisits nor maxTime (with --visits, whichever comes first)")),
+    mut_arg("threads", |a| a.help("Search threads per query").default_value("1"))
+)]
 pub struct AnalysisArgs {
     /// Visits per position when a query gives neither maxVisits nor maxTime.
     #[arg(long, default_value_t = DEFAULT_VISITS)]
     pub visits: u64,
-    /// Search threads per query.
-    #[arg(long, default_value_t = 1)]
-    pub threads: usize,
+    #[command(flatten)]
+    pub budget: SearchBudget,
     /// Positions searched at the same time; results come as they finish.
     #[arg(long, default_value_t = 1)]
     pub parallel: usize,
@@ -43,12 +45,11 @@ pub fn run(args: &AnalysisArgs) -> Result<(), String> {
     let (Some(workers), true) = (NonZeroUsize::new(args.parallel), args.visits > 0) else {
         return Err("--visits and --parallel must be at least 1".into());
     };
-    bounds::threads("--threads", args.threads).map_err(|e| e.to_string())?;
     let defaults = Defaults {
         settings: Settings {
             visits: Some(args.visits),
-            time: None::<Duration>,
-            threads: args.threads,
+            time: args.budget.duration(),
+            threads: args.budget.threads_or(1),
             seed: args.seed,
             top: args.top,
         },

@@ -11,13 +11,14 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::analysis::blunders::{GameCheck, check_game};
 use crate::analysis::result::{Analysis, CellInfo, DEFAULT_VISITS, Settings, analyse};
+use crate::cli::args::SearchBudget;
 use crate::cli::position::PositionArgs;
 use crate::cli::render::{caption, check_picture_options, last_turn, write_picture};
 use crate::gtp::board;
 use crate::render::{self, HeatMap, Picture, Style};
 use crate::rules::position::AnyGame;
 use crate::rules::record::GameRecord;
-use crate::search::{Report, bounds};
+use crate::search::{Report, every_core};
 
 /// What the heat map shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -30,6 +31,10 @@ pub enum HeatKind {
 }
 
 #[derive(Args, Debug)]
+#[command(
+    mut_arg("time", |a| a.help("Seconds per position")),
+    mut_arg("threads", |a| a.help("Search threads (default: every core). One thread and a fixed seed give the same analysis every time"))
+)]
 pub struct AnalyzeArgs {
     #[command(flatten)]
     pub position: PositionArgs,
@@ -37,13 +42,8 @@ pub struct AnalyzeArgs {
     /// with both, whichever comes first).
     #[arg(long)]
     pub visits: Option<u64>,
-    /// Seconds per position.
-    #[arg(long, value_name = "S")]
-    pub time: Option<f64>,
-    /// Search threads (default: every core). One thread and a fixed seed
-    /// give the same analysis every time.
-    #[arg(long)]
-    pub threads: Option<usize>,
+    #[command(flatten)]
+    pub budget: SearchBudget,
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Candidate turns to list.
@@ -84,26 +84,20 @@ pub struct AnalyzeArgs {
 
 impl AnalyzeArgs {
     fn settings(&self) -> Result<Settings, String> {
-        if let Some(t) = self.time {
-            bounds::seconds("--time", t).map_err(|e| e.to_string())?;
-        }
         if self.visits == Some(0) {
             return Err("--visits must be at least 1".into());
-        }
-        if let Some(n) = self.threads {
-            bounds::threads("--threads", n).map_err(|e| e.to_string())?;
         }
         if !(0.0..=1.0).contains(&self.threshold) {
             return Err("--threshold is a win-rate drop between 0 and 1".into());
         }
         check_picture_options(self.scale, self.png.as_deref())?;
-        let threads = self.threads.unwrap_or_else(crate::search::every_core);
+        let threads = self.budget.threads_or(every_core());
         Ok(Settings {
-            visits: match (self.visits, self.time) {
+            visits: match (self.visits, self.budget.time) {
                 (None, None) => Some(DEFAULT_VISITS),
                 (v, _) => v,
             },
-            time: self.time.map(Duration::from_secs_f64),
+            time: self.budget.duration(),
             threads,
             seed: self.seed,
             top: self.top,

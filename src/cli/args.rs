@@ -1,8 +1,12 @@
-//! Options shared by several commands: the game and its variant, and
-//! `--param` overrides of the default policy.
+//! Options shared by several commands: the game and its variant, how long
+//! and on how many threads a command searches, `--param` overrides of the
+//! default policy, and the command line as results files keep it.
+
+use std::time::Duration;
 
 use clap::Args;
 
+use crate::gtp::values;
 use crate::rules::game::{GameSpec, Rules};
 use crate::rules::kind::GameKind;
 use crate::search::tuning::Tuning;
@@ -27,6 +31,33 @@ pub struct GameArgs {
     /// Odd: the smallest group that counts (default: the board side).
     #[arg(long, long_help = crate::fairness::min_group_help(crate::fairness::findings()))]
     pub min_group: Option<usize>,
+}
+
+/// How long and on how many threads a command searches: `--time` (seconds,
+/// above 0 and at most a day) and `--threads` (1 to 1024), read by clap
+/// into checked values here for every command that searches by itself
+/// (the engine's own options are in `src/gtp/values.rs`). Each command
+/// says in its help what one search is and what it does without them.
+#[derive(Args, Debug, Clone, Copy, Default)]
+pub struct SearchBudget {
+    /// Seconds per search.
+    #[arg(long, value_name = "S", value_parser = values::search_seconds)]
+    pub time: Option<f64>,
+    /// Search threads.
+    #[arg(long, value_parser = values::threads)]
+    pub threads: Option<usize>,
+}
+
+impl SearchBudget {
+    /// `--time` as a duration.
+    pub fn duration(&self) -> Option<Duration> {
+        self.time.map(Duration::from_secs_f64)
+    }
+
+    /// `--threads`, or `default` when it is not given.
+    pub fn threads_or(&self, default: usize) -> usize {
+        self.threads.unwrap_or(default)
+    }
 }
 
 impl GameArgs {
@@ -69,4 +100,11 @@ pub fn parse_tuning(items: &[String]) -> Result<Tuning, String> {
 
 pub fn parse_game_kind(text: &str) -> Result<GameKind, String> {
     text.parse::<GameKind>().map_err(|e| e.to_string())
+}
+
+/// This process's command line, quoted as a shell reads it: what results
+/// files keep as the command that played each game.
+pub fn command_line() -> String {
+    let args: Vec<String> = std::env::args().collect();
+    shlex::try_join(args.iter().map(String::as_str)).unwrap_or_else(|_| args.join(" "))
 }

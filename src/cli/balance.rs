@@ -11,8 +11,9 @@ use clap::Args;
 use crate::cli::args::GameArgs;
 use crate::cli::interrupt::stop_on_ctrl_c;
 use crate::engine::EngineSpec;
+use crate::fairness::Verdict;
 use crate::render::{Style, png_from_svg};
-use crate::tournament::balance::{self, CellKey, IntervalStop, cells, first_player_record};
+use crate::tournament::balance::{self, CellKey, DecisionRule, cells};
 use crate::tournament::balance_report::{self, read_solved, study_plan};
 use crate::tournament::referee::{Limits, TimeControl};
 use crate::tournament::results::{self, ResultsWriter, read_results};
@@ -28,9 +29,10 @@ use crate::tournament::{MatchConfig, run as run_tournament};
     oddity balance --merge xodd12-*.jsonl --results xodd12.jsonl\n  \
     oddity balance --report docs/balance/results/*.jsonl --solved docs/solved.md \\\n    \
     --pictures docs/balance --link balance\n\n\
-    A cell stops when, after at least --min-games games, the 99% Wilson interval\n\
-    of the first player's share leaves out one half; otherwise at --max-games.\n\
-    Running the same command again resumes the cell. See docs/balance.md.")]
+    A cell stops where the study's decision rule decides (oddity balance --rule);\n\
+    otherwise at --max-games. A shard plays its slice to the end: the rule reads\n\
+    a whole cell, in the report. Running the same command again resumes the cell.\n\
+    See docs/balance.md.")]
 pub struct BalanceArgs {
     #[command(flatten)]
     pub game: GameArgs,
@@ -45,12 +47,10 @@ pub struct BalanceArgs {
     /// machines; merge the files with --merge.
     #[arg(long, value_name = "I/N", value_parser = Shard::parse)]
     pub shard: Option<Shard>,
-    /// Most games of the cell (of all its shards together).
+    /// Most games of the cell (of all its shards together); at most the
+    /// rule's 200.
     #[arg(long, default_value_t = 200)]
     pub max_games: usize,
-    /// Games with a result before the cell may stop early.
-    #[arg(long, default_value_t = IntervalStop::STUDY.min_games)]
-    pub min_games: u64,
     /// Games played at the same time (each engine searches on one thread).
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
@@ -66,6 +66,10 @@ pub struct BalanceArgs {
     #[arg(long, value_name = "N")]
     pub max_turns: Option<usize>,
 
+    /// Print the study's decision rule: the wins that decide after each
+    /// number of games and its exact chances of each verdict.
+    #[arg(long, conflicts_with_all = ["st", "shard", "report", "merge"])]
+    pub rule: bool,
     /// Combine results files of a cell's shards into --results.
     #[arg(long, value_name = "FILES", num_args = 1.., conflicts_with_all = ["st", "shard", "report"])]
     pub merge: Vec<PathBuf>,
@@ -86,6 +90,10 @@ pub struct BalanceArgs {
     /// With --report: leave out the study's planned boards without games.
     #[arg(long, requires = "report")]
     pub played_only: bool,
+    /// With --report: read a cell whose games were played by several
+    /// builds as one cell (else the report refuses it).
+    #[arg(long, requires = "report")]
+    pub pool_builds: bool,
     /// With --report: also write the summary the engine builds in
     /// (docs/balance/summary.tsv: a line per proven board and per level of
     /// each board), which `--help` and the GUI's new-game form quote.
@@ -97,6 +105,10 @@ pub struct BalanceArgs {
 }
 
 pub fn run(args: &BalanceArgs) -> Result<(), String> {
+    if args.rule {
+        print!("{}", balance_report::rule_text(&DecisionRule::STUDY));
+        return Ok(());
+    }
     if !args.report.is_empty() {
         return report(args);
     }
@@ -119,8 +131,12 @@ fn config(args: &BalanceArgs) -> Result<MatchConfig, String> {
     if args.results.is_none() {
         return Err("--results FILE is required: the cell's games are kept there".into());
     }
-    if args.max_games == 0 {
-        return Err("--max-games must be at least 1".into());
+    let rule = DecisionRule::STUDY;
+    if args.max_games == 0 || args.max_games as u64 > rule.max_games {
+        return Err(format!(
+            "--max-games must be 1 to {}: the decision rule reads no more games",
+            rule.max_games
+        ));
     }
     let level = balance::level_text(st);
     let engines = balance::engine_names(&level)
@@ -149,10 +165,9 @@ fn config(args: &BalanceArgs) -> Result<MatchConfig, String> {
         log_dir: None,
         progress: !args.quiet,
         game_seed: Some(args.seed),
-        first_player_stop: Some(IntervalStop {
-            min_games: args.min_games,
-            ..IntervalStop::STUDY
-        }),
+        // A shard sees only its slice; the rule reads the whole cell.
+        first_player_stop: args.shard.is_none().then_some(rule),
+        command: Some(super::args::command_line()),
     })
 }
 
@@ -189,20 +204,36 @@ fn play(args: &BalanceArgs) -> Result<(), String> {
     }
     let stop = stop_on_ctrl_c("stopping: games in progress are abandoned; run again to resume");
     let report = run_tournament(&cfg, stop).map_err(|e| e.to_string())?;
-    let (first, second) = first_player_record(&report.results);
-    let n = first + second;
-    let (lo, hi) = balance::wilson(first, n, balance::Z95);
+    let games: Vec<&results::GameResult> = report.results.iter().collect();
+    let reading = balance::read_cell(&DecisionRule::STUDY, &games);
     let state = if report.first_player_decided {
-        "decided (stopped early)"
+        "stopped there"
     } else if report.interrupted {
         "interrupted (run again to resume)"
     } else {
         "played to --max-games"
     };
     println!(
-        "{}: first player won {first} of {n} games ({:.1}%, 95% interval {:.1}-{:.1}%); \
-         {} played now; {state}",
+        "{}: {}; {} played now; {state}",
         cfg.spec.title(),
+        reading_text(&reading),
+        report.played
+    );
+    Ok(())
+}
+
+/// What the rule read, in words: `the first player won 20 of 20 games
+/// (100.0%, 95% interval 83.9-100.0%): decided for the first player`.
+fn reading_text(reading: &balance::Reading) -> String {
+    let (first, n) = (reading.first, reading.games());
+    let (lo, hi) = balance::wilson(first, n, balance::Z95);
+    let verdict = match reading.verdict {
+        Verdict::First => "decided for the first player",
+        Verdict::Second => "decided for the second player",
+        Verdict::Undecided => "not decided",
+    };
+    format!(
+        "the first player won {first} of {n} games read ({:.1}%, 95% interval {:.1}-{:.1}%): {verdict}",
         if n > 0 {
             100.0 * first as f64 / n as f64
         } else {
@@ -210,9 +241,7 @@ fn play(args: &BalanceArgs) -> Result<(), String> {
         },
         100.0 * lo,
         100.0 * hi,
-        report.played
-    );
-    Ok(())
+    )
 }
 
 fn merge_files(args: &BalanceArgs) -> Result<(), String> {
@@ -227,7 +256,7 @@ fn merge_files(args: &BalanceArgs) -> Result<(), String> {
         ));
     }
     let (merged, duplicates) = results::merge_files(&args.merge).map_err(|e| e.to_string())?;
-    let cells = cells(&merged);
+    let cells = cells(&DecisionRule::STUDY, &merged);
     if cells.len() > 1 {
         return Err(format!(
             "these files hold {} cells; merge the shards of one cell at a time",
@@ -240,10 +269,11 @@ fn merge_files(args: &BalanceArgs) -> Result<(), String> {
         w.append(r)
             .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     }
-    let (first, second) = first_player_record(&merged);
+    let games: Vec<&results::GameResult> = merged.iter().collect();
     println!(
-        "{} games ({duplicates} duplicates dropped): first player {first}, second {second}",
-        merged.len()
+        "{} games ({duplicates} duplicates dropped): {}",
+        merged.len(),
+        reading_text(&balance::read_cell(&DecisionRule::STUDY, &games))
     );
     Ok(())
 }
@@ -265,7 +295,9 @@ fn report(args: &BalanceArgs) -> Result<(), String> {
             ));
         }
     }
-    let cells = cells(&all);
+    let rule = DecisionRule::STUDY;
+    let cells = cells(&rule, &all);
+    balance_report::check_builds(&cells, args.pool_builds)?;
     let solved = match &args.solved {
         Some(path) => {
             let text = std::fs::read_to_string(path)
@@ -287,7 +319,9 @@ fn report(args: &BalanceArgs) -> Result<(), String> {
     if let Some(dir) = &args.pictures {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-        for (stem, svg) in balance_report::pictures(&cells, &solved, &plan, &Style::default()) {
+        for (stem, svg) in
+            balance_report::pictures(&rule, &cells, &solved, &plan, &Style::default())
+        {
             let png = png_from_svg(&svg).map_err(|e| e.to_string())?;
             for (ext, bytes) in [("svg", svg.as_bytes()), ("png", png.as_slice())] {
                 let path = dir.join(format!("{stem}.{ext}"));
@@ -297,12 +331,12 @@ fn report(args: &BalanceArgs) -> Result<(), String> {
         }
     }
     if let Some(path) = &args.summary {
-        std::fs::write(path, balance_report::summary(&cells, &solved))
+        std::fs::write(path, balance_report::summary(&rule, &cells, &solved))
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     print!(
         "{}",
-        balance_report::markdown(&cells, &solved, &plan, &link)
+        balance_report::markdown(&rule, &cells, &solved, &plan, &link)
     );
     Ok(())
 }

@@ -7,24 +7,25 @@ use clap::Args;
 use cpu_time::ProcessTime;
 use serde::Serialize;
 
-use crate::cli::args::GameArgs;
+use crate::cli::args::{GameArgs, SearchBudget};
+use crate::patterns::{PlayoutPolicies, Weights};
+use crate::rules::Rng;
 use crate::rules::position::AnyGame;
-use crate::rules::random::rng_from_seed;
 use crate::rules::record::GameRecord;
-use crate::search::knowledge::{Knowledge, PlayoutOptions};
-use crate::search::patterns::PlayoutPolicies;
-use crate::search::{Engine, Limits, NODE_BYTES, Policy, SearchParams, StopFlag, bounds};
+use crate::search::{
+    Engine, Knowledge, Limits, NODE_BYTES, PlayoutOptions, Policy, SearchParams, StopFlag,
+};
 
 #[derive(Args, Debug)]
+#[command(
+    mut_arg("time", |a| a.help("Seconds to search (default 2 when --visits is not given)").visible_alias("seconds")),
+    mut_arg("threads", |a| a.help("Search threads (default: all cores)"))
+)]
 pub struct BenchArgs {
     #[command(flatten)]
     pub game: GameArgs,
-    /// Search threads (default: all cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// Seconds to search (default 2 when --visits is not given).
-    #[arg(long)]
-    pub seconds: Option<f64>,
+    #[command(flatten)]
+    pub budget: SearchBudget,
     /// Iterations to search.
     #[arg(long)]
     pub visits: Option<u64>,
@@ -37,7 +38,7 @@ pub struct BenchArgs {
     /// other --param overrides; plain's are the kernel) instead of the search.
     #[arg(long, conflicts_with_all = ["playouts", "stop_latency"])]
     pub policy_playouts: bool,
-    /// Search without limits, set the stop flag after --seconds and report
+    /// Search without limits, set the stop flag after --time and report
     /// how long the search took to return (`stop_ms`).
     #[arg(long)]
     pub stop_latency: bool,
@@ -112,14 +113,11 @@ fn print_line<T: Serialize>(line: &T) -> Result<(), String> {
 pub fn run(args: &BenchArgs) -> Result<(), String> {
     let spec = args.game.spec()?;
     let start = AnyGame::new(&spec);
-    let seconds = match (args.seconds, args.visits) {
+    let seconds = match (args.budget.time, args.visits) {
         (Some(s), _) => Some(s),
         (None, None) => Some(2.0),
         (None, Some(_)) => None,
     };
-    if let Some(s) = seconds {
-        bounds::seconds("--seconds", s).map_err(|e| e.to_string())?;
-    }
     let tuning = crate::cli::args::parse_tuning(&args.params)?;
     if args.playouts || args.policy_playouts {
         let secs = Duration::from_secs_f64(seconds.unwrap_or(2.0));
@@ -127,7 +125,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         let playout = Playout {
             smart: args.policy_playouts && settings.playouts,
             patterns: (args.policy_playouts && settings.pattern_playouts)
-                .then(|| crate::search::patterns::Weights::builtin(spec.kind))
+                .then(|| Weights::builtin(spec.kind))
                 .flatten(),
             temperature: settings.pattern_temperature,
             options: PlayoutOptions::of(&settings),
@@ -151,9 +149,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         max_nodes: args.max_nodes,
         ..SearchParams::default()
     };
-    if let Some(t) = args.threads {
-        params.threads = bounds::threads("--threads", t).map_err(|e| e.to_string())?;
-    }
+    params.threads = args.budget.threads_or(params.threads);
     if let Some(m) = args.memory {
         params.memory_mb = m;
     }
@@ -228,7 +224,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
 #[derive(Clone, Copy)]
 struct Playout {
     smart: bool,
-    patterns: Option<&'static crate::search::patterns::Weights>,
+    patterns: Option<&'static Weights>,
     temperature: f32,
     options: PlayoutOptions,
 }
@@ -240,7 +236,7 @@ fn playout_loop<G: Knowledge>(
     time: Duration,
     playout: Playout,
 ) -> (u64, Duration) {
-    let mut rng = rng_from_seed(seed);
+    let mut rng = Rng::seeded(seed);
     let begin = Instant::now();
     let mut n = 0u64;
     let mut sink = 0u32;

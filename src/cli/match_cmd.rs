@@ -222,6 +222,7 @@ pub fn config(args: &MatchArgs) -> Result<MatchConfig, String> {
         progress: !args.quiet,
         game_seed: None,
         first_player_stop: None,
+        command: Some(super::args::command_line()),
     })
 }
 

@@ -11,9 +11,9 @@ use std::time::Duration;
 
 use clap::Args;
 
-use crate::cli::args::GameArgs;
+use crate::cli::args::{GameArgs, SearchBudget};
 use crate::cli::interrupt::stop_on_ctrl_c;
-use crate::search::{Limits, SearchParams, bounds};
+use crate::search::{Limits, SearchParams, every_core};
 use crate::tournament::opening_games::{self, Check};
 use crate::tournament::openings::{Request, balanced, searched_lines};
 
@@ -29,6 +29,14 @@ use crate::tournament::openings::{Request, balanced, searched_lines};
     games of the engine against itself are played from it, seats swapped, and\n\
     it is kept when the first player won a share within --keep-share.\n\
     Running the same command again resumes the games. See docs/match.md.")]
+#[command(
+    mut_arg("time", |a| a
+        .help("Seconds per opening (with --visits, whichever comes first; not with --check-games, whose candidates are the same on every run)")
+        .conflicts_with("check_games")),
+    mut_arg("threads", |a| a
+        .help("Search threads (default: every core; one with --check-games)")
+        .conflicts_with("check_games"))
+)]
 pub struct OpeningsArgs {
     #[command(flatten)]
     pub game: GameArgs,
@@ -45,13 +53,8 @@ pub struct OpeningsArgs {
     /// turn of a candidate).
     #[arg(long, default_value_t = 200_000)]
     pub visits: u64,
-    /// Seconds per opening (with --visits, whichever comes first; not with
-    /// --check-games, whose candidates are the same on every run).
-    #[arg(long, value_name = "S", conflicts_with = "check_games")]
-    pub time: Option<f64>,
-    /// Search threads (default: every core; one with --check-games).
-    #[arg(long, conflicts_with = "check_games")]
-    pub threads: Option<usize>,
+    #[command(flatten)]
+    pub budget: SearchBudget,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
 
@@ -111,20 +114,14 @@ pub fn run(args: &OpeningsArgs) -> Result<(), String> {
     if args.plies == 0 || args.candidates == 0 || args.keep == 0 || args.visits == 0 {
         return Err("--plies, --candidates, --keep and --visits must be at least 1".into());
     }
-    if let Some(t) = args.time {
-        bounds::seconds("--time", t).map_err(|e| e.to_string())?;
-    }
     let params = SearchParams {
-        threads: args
-            .threads
-            .unwrap_or_else(crate::search::every_core)
-            .max(1),
+        threads: args.budget.threads_or(every_core()),
         seed: args.seed,
         ..SearchParams::default()
     };
     let limits = Limits {
         visits: Some(args.visits),
-        time: args.time.map(Duration::from_secs_f64),
+        time: args.budget.duration(),
         soft_time: None,
     };
     if let Some(games) = args.check_games {
@@ -214,6 +211,7 @@ fn by_games(
         per_move,
         share: args.keep_share,
         results,
+        command: Some(super::args::command_line()),
         concurrency: args.concurrency,
         seed: args.seed,
         max_turns: args.max_turns.unwrap_or(4 * spec.topology().cells().len()),

@@ -5,9 +5,10 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::analysis::setup;
+use crate::analysis::setup::{self, Variation};
 use crate::cli::args::GameArgs;
 use crate::rules::position::AnyGame;
+use crate::rules::quote::quoted;
 use crate::rules::record::GameRecord;
 
 #[derive(Args, Debug, Clone, Default)]
@@ -29,6 +30,12 @@ pub struct PositionArgs {
     /// how many is said on stderr.
     #[arg(long, value_name = "N", requires = "position", value_parser = game_number)]
     pub game_index: Option<usize>,
+    /// With --position on a record with variations: which one, by number
+    /// (1, the main line and the default, then the others in the file's
+    /// order) or by the name (SGF `N`) of a turn on it. How many there are
+    /// is said on stderr.
+    #[arg(long, value_name = "K|NAME", requires = "position")]
+    pub variation: Option<String>,
 }
 
 fn game_number(text: &str) -> Result<usize, String> {
@@ -46,16 +53,31 @@ impl PositionArgs {
                 let text = std::fs::read_to_string(path)
                     .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
                 let game = self.game_index.unwrap_or(1);
-                let (record, games) = setup::from_sgf_game(&text, game, self.turn)
-                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                let which = self
+                    .variation
+                    .as_deref()
+                    .map_or(Variation::Number(1), Variation::parse);
+                let (record, games, variations) =
+                    setup::from_sgf_game(&text, game, &which, self.turn)
+                        .map_err(|e| format!("{}: {e}", path.display()))?;
                 if games > 1 {
                     eprintln!("{}: game {game} of {games}", path.display());
+                }
+                if variations > 1 {
+                    let which = match &which {
+                        Variation::Number(1) => "the main line".to_string(),
+                        Variation::Number(k) => format!("variation {k}"),
+                        Variation::Named(name) => format!("the variation through {}", quoted(name)),
+                    };
+                    eprintln!("{}: {which} of {variations} variations", path.display());
                 }
                 Ok(record)
             }
             None => {
-                if self.turn.is_some() || self.game_index.is_some() {
-                    return Err("--turn and --game-index go with --position FILE.sgf".into());
+                if self.turn.is_some() || self.game_index.is_some() || self.variation.is_some() {
+                    return Err(
+                        "--turn, --game-index and --variation go with --position FILE.sgf".into(),
+                    );
                 }
                 let spec = self.game.spec()?;
                 let tokens: Vec<&str> = self.moves.split_whitespace().collect();

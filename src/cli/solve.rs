@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use clap::Args;
 
+use crate::cli::args::SearchBudget;
 use crate::cli::position::PositionArgs;
 use crate::cli::render::{caption, check_picture_options, last_turn, write_picture};
 use crate::render::{self, Mark, Picture, Style, Verdict};
@@ -22,21 +23,21 @@ use crate::solver::{
 };
 
 #[derive(Args, Debug)]
+#[command(
+    mut_arg("time", |a| a.help("Give up after this many seconds (default: no limit)")),
+    mut_arg("threads", |a| a.help("Solver threads (they share the table and take the turns in turn)").default_value("1"))
+)]
 pub struct SolveArgs {
     #[command(flatten)]
     pub position: PositionArgs,
-    /// Give up after this many seconds (default: no limit).
-    #[arg(long, value_name = "S")]
-    pub time: Option<f64>,
+    #[command(flatten)]
+    pub budget: SearchBudget,
     /// Give up after this many expansions.
     #[arg(long)]
     pub nodes: Option<u64>,
     /// Memory for the transposition table in MiB.
     #[arg(long, value_name = "MB", default_value_t = 1024)]
     pub memory: usize,
-    /// Solver threads (they share the table and take the turns in turn).
-    #[arg(long, default_value_t = 1)]
-    pub threads: usize,
     /// Prove only the position's value, not every turn's.
     #[arg(long)]
     pub value_only: bool,
@@ -82,20 +83,12 @@ pub struct SolveArgs {
 
 impl SolveArgs {
     fn limits(&self) -> Result<SolveLimits, String> {
-        if let Some(t) = self.time
-            && !(t.is_finite() && t > 0.0 && t <= 1e7)
-        {
-            return Err("--time must be a number of seconds above 0".into());
-        }
-        if self.threads == 0 {
-            return Err("--threads must be at least 1".into());
-        }
         if self.memory == 0 {
             return Err("--memory must be at least 1 MiB".into());
         }
         check_picture_options(self.scale, self.png.as_deref())?;
         Ok(SolveLimits {
-            time: self.time.map(Duration::from_secs_f64),
+            time: self.budget.duration(),
             nodes: self.nodes,
         })
     }
@@ -112,7 +105,7 @@ pub fn run(args: &SolveArgs) -> Result<(), String> {
         return run_retrograde(args, &record);
     }
     let mut solver = Solver::new(SolverParams {
-        threads: args.threads,
+        threads: args.budget.threads_or(1),
         memory_mb: args.memory,
         symmetry: !args.no_symmetry,
         ordering: !args.no_ordering,
@@ -158,7 +151,7 @@ pub fn run(args: &SolveArgs) -> Result<(), String> {
 fn run_retrograde(args: &SolveArgs, record: &GameRecord) -> Result<(), String> {
     let game = record.position();
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads)
+        .num_threads(args.budget.threads_or(1))
         .build()
         .map_err(|e| format!("cannot start the solver threads: {e}"))?;
     if std::io::stderr().is_terminal() {

@@ -10,12 +10,10 @@ use clap::Args;
 
 use crate::analysis::self_play::{self, Level};
 use crate::analysis::train_data::{self, Data, Plan, Target};
-use crate::cli::args::GameArgs;
+use crate::cli::args::{GameArgs, SearchBudget};
+use crate::patterns::{Decision, GROUP_NAMES, GROUPS, NONE, Weights, fit, group_sizes, hit_in_top};
+use crate::rules::Rng;
 use crate::rules::kind::GameKind;
-use crate::rules::random::{below, rng_from_seed};
-use crate::search::patterns::{
-    Decision, GROUP_NAMES, GROUPS, NONE, Weights, fit, group_sizes, hit_in_top,
-};
 
 /// Where the labels come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -32,6 +30,10 @@ pub enum Source {
     oddity train-data --game odd --size 4 --empty 10-14 --positions 1500 --out odd4.jsonl\n  \
     oddity train-data --game odd --size 5 --source selfplay --visits 20000 --games 100 --out odd5-sp.jsonl\n\n\
     See docs/patterns.md.")]
+#[command(
+    mut_arg("time", |a| a.help("Self-play: seconds per search").visible_alias("st")),
+    mut_arg("threads", |a| a.help("Self-play: search threads").default_value("1"))
+)]
 pub struct TrainDataArgs {
     #[command(flatten)]
     pub game: GameArgs,
@@ -50,17 +52,13 @@ pub struct TrainDataArgs {
     pub memory: usize,
     /// Self-play: iterations per search (with --threads 1 the data repeat
     /// exactly).
-    #[arg(long, value_name = "N", conflicts_with = "st")]
+    #[arg(long, value_name = "N", conflicts_with = "time")]
     pub visits: Option<u64>,
-    /// Self-play: seconds per search.
-    #[arg(long, value_name = "SECS")]
-    pub st: Option<f64>,
+    #[command(flatten)]
+    pub budget: SearchBudget,
     /// Self-play: games to play.
     #[arg(long, default_value_t = 10)]
     pub games: usize,
-    /// Self-play: search threads.
-    #[arg(long, default_value_t = 1)]
-    pub threads: usize,
     /// Self-play: the first this many turns of each game are drawn among
     /// the search's candidates in proportion to their visits.
     #[arg(long, value_name = "N", default_value_t = 4)]
@@ -137,26 +135,22 @@ pub fn run_data(args: &TrainDataArgs) -> Result<(), String> {
 
 fn run_self_play(args: &TrainDataArgs) -> Result<(), String> {
     let spec = args.game.spec()?;
-    let level = match (args.visits, args.st) {
+    let level = match (args.visits, args.budget.time) {
         (Some(0), _) => return Err("--visits must be at least 1".into()),
         (Some(n), _) => Level::Visits(n),
-        (None, Some(s)) if s.is_finite() && s > 0.0 && s <= 86_400.0 => Level::Seconds(s),
-        (None, Some(s)) => return Err(format!("--st: {s} is not a number of seconds")),
+        (None, Some(s)) => Level::Seconds(s),
         (None, None) => {
-            return Err("self-play needs a level: --visits N or --st SECONDS".into());
+            return Err("self-play needs a level: --visits N or --time SECONDS".into());
         }
     };
     if args.games == 0 {
         return Err("--games must be at least 1".into());
     }
-    if args.threads == 0 || args.threads > 1024 {
-        return Err("--threads must be 1 to 1024".into());
-    }
     let plan = self_play::Plan {
         spec,
         level,
         games: args.games,
-        threads: args.threads,
+        threads: args.budget.threads_or(1),
         sample_turns: args.sample_turns,
         seed: args.seed,
         tuning: crate::cli::args::parse_tuning(&args.params)?,
@@ -186,8 +180,8 @@ fn run_self_play(args: &TrainDataArgs) -> Result<(), String> {
 
 fn run_perfect(args: &TrainDataArgs) -> Result<(), String> {
     let spec = args.game.spec()?;
-    if args.visits.is_some() || args.st.is_some() || !args.params.is_empty() {
-        return Err("--visits, --st and --param are for --source selfplay".into());
+    if args.visits.is_some() || args.budget.time.is_some() || !args.params.is_empty() {
+        return Err("--visits, --time and --param are for --source selfplay".into());
     }
     if spec.kind.has_captures() {
         return Err(format!(
@@ -302,7 +296,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     let weights = fit(&game, ring, &train, args.sweeps, &mut |sweep, ll| {
         eprintln!("sweep {}: mean log-likelihood {ll:.4}", sweep + 1);
     });
-    let mut rng = rng_from_seed(args.seed);
+    let mut rng = Rng::seeded(args.seed);
     let (mut learned, mut hand, mut random) = (Hits::default(), Hits::default(), Hits::default());
     let mut other_hits: Vec<Hits> = others.iter().map(|_| Hits::default()).collect();
     let mut has_hand = false;
@@ -310,7 +304,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         let n = d.candidates.len();
         let mut order: Vec<usize> = (0..n).collect();
         for i in (1..n).rev() {
-            order.swap(i, below(&mut rng, i as u32 + 1) as usize);
+            order.swap(i, rng.below(i as u32 + 1) as usize);
         }
         let scores =
             |w: &Weights| -> Vec<f64> { d.candidates.iter().map(|f| w.strength(f)).collect() };

@@ -111,7 +111,8 @@ pub enum Fault {
     Garbage(String),
     /// `?` answer to a command the referee needs.
     Refused { command: String, message: String },
-    /// The tournament is stopping; not the engine's fault.
+    /// The tournament is stopping, or the engine was stopped from outside
+    /// (SIGTERM, SIGINT, SIGHUP); not the engine's fault.
     Aborted,
 }
 
@@ -147,6 +148,19 @@ fn clip(text: &str, max: usize) -> String {
         s.push('…');
         s
     }
+}
+
+/// Whether a process was ended by SIGTERM, SIGINT or SIGHUP: stopped from
+/// outside, as a job scheduler stops a job, rather than crashed.
+#[cfg(unix)]
+fn stopped_from_outside(status: std::process::ExitStatus) -> bool {
+    use std::os::unix::process::ExitStatusExt;
+    matches!(status.signal(), Some(1 | 2 | 15))
+}
+
+#[cfg(not(unix))]
+fn stopped_from_outside(_: std::process::ExitStatus) -> bool {
+    false
 }
 
 enum Line {
@@ -240,15 +254,22 @@ impl EngineProcess {
         self.dead
     }
 
-    fn exit_text(&mut self) -> String {
+    /// Why a process that closed its output ended: a crash, but for a
+    /// signal that stops processes from outside (a job scheduler's cancel
+    /// or requeue, a closed terminal), which is no fault of the engine's and
+    /// abandons its game ([`Fault::Aborted`]).
+    fn ended(&mut self) -> Fault {
         // Give a dying process a moment so its exit status can be reported.
         for _ in 0..20 {
             if let Ok(Some(status)) = self.child.try_wait() {
-                return format!("engine exited ({status})");
+                if stopped_from_outside(status) {
+                    return Fault::Aborted;
+                }
+                return Fault::Crash(format!("engine exited ({status})"));
             }
             thread::sleep(Duration::from_millis(5));
         }
-        "engine closed its output".into()
+        Fault::Crash("engine closed its output".into())
     }
 
     /// Sends `command` and waits up to `timeout` for the complete answer.
@@ -381,7 +402,7 @@ impl EngineProcess {
             Ok(Line::Text(line)) => Ok(Some(line)),
             Ok(Line::Eof) | Err(RecvTimeoutError::Disconnected) => {
                 self.dead = true;
-                Err(Fault::Crash(self.exit_text()))
+                Err(self.ended())
             }
             Err(RecvTimeoutError::Timeout) => Ok(None),
         }
@@ -394,7 +415,7 @@ impl EngineProcess {
         };
         if sent.is_err() {
             self.dead = true;
-            return Err(Fault::Crash(self.exit_text()));
+            return Err(self.ended());
         }
         Ok(())
     }

@@ -15,6 +15,7 @@ use std::sync::{Arc, Mutex};
 
 use super::think::StopFlag;
 use crate::lines::LineReader;
+use crate::rules::quote::escaped;
 
 /// The longest command line; a longer one is answered with an error.
 pub const LINE_LIMIT: usize = 16 << 20;
@@ -237,12 +238,20 @@ impl<W: Write> Output<W> {
     }
 
     /// A complete response: `=id result` or `?id message`, then a blank line.
-    /// Empty lines inside a result are dropped: they would end it early.
+    /// Empty lines inside a result are dropped: they would end it early. A
+    /// message is one line: whatever of the input it quotes has its
+    /// control characters written as escapes.
     pub fn respond(&mut self, ok: bool, id: Option<&str>, text: &str) {
         let mut s = String::with_capacity(text.len() + 8);
         s.push(if ok { '=' } else { '?' });
         s.push_str(id.unwrap_or(""));
         s.push(' ');
+        if !ok {
+            s.push_str(&escaped(text.trim()));
+            s.push_str("\n\n");
+            self.raw(&s);
+            return;
+        }
         let body: Vec<&str> = text
             .lines()
             .map(|l| l.trim_end())

@@ -35,6 +35,19 @@ pub fn visits(text: &str) -> Result<VisitCap, BadValue> {
         .map_err(|_| expected("auto or a number of visits (0: no cap)"))
 }
 
+/// Seconds a search takes: above 0, at most a day.
+pub fn search_seconds(text: &str) -> Result<f64, BadValue> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|&t| bounds::seconds("time", t).is_ok())
+        .ok_or_else(|| {
+            expected(format!(
+                "a number of seconds above 0 and at most {} (a day)",
+                bounds::MAX_SECONDS
+            ))
+        })
+}
+
 /// Seconds per move; 0 for no time limit.
 pub fn seconds(text: &str) -> Result<f64, BadValue> {
     text.parse::<f64>()

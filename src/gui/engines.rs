@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::watch;
 
-use super::session::{Analysis, EngineTurnError, Job, Session, heat_spots};
+use super::session::{Analysis, EngineTurnError, Job, Session, best_turns, heat_spots};
 use crate::engine::info::parse_info;
 use crate::engine::sync::{EngineGame, TimeSetting};
 use crate::engine::{EngineProcess, EngineSpec, Fault};
@@ -334,8 +334,10 @@ fn run_job(
                 seat: job.seat,
                 turn: turn_index,
                 heat: heat_spots(job.record.position(), job.seat, &candidates),
+                best: best_turns(job.record.position(), job.seat, &candidates),
                 candidates,
                 genmove: job.genmove,
+                node: job.node,
             };
             if last_sent.is_none_or(|t| t.elapsed() >= PAGE_INTERVAL) {
                 last_sent = Some(Instant::now());

@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use crate::fairness;
-use crate::render::svg::Style;
+use crate::render::Style;
 use crate::rules::kind::GameKind;
 use crate::rules::topology::{BoardKind, Topology};
 
@@ -47,9 +47,9 @@ pub struct SizeChoice {
     pub cells: usize,
     /// What the balance study found for each rule variant of this board.
     pub balance: Vec<BalanceNote>,
-    /// Odd: the smallest groups closest to even on this side (none where
-    /// every one is proven or decided, or none was played).
-    pub even_min_groups: Vec<usize>,
+    /// Odd: the side's fair smallest group, or that none is established,
+    /// in words; none where the study has no games of the side.
+    pub min_group_note: Option<String>,
 }
 
 /// The balance study's finding for one board and rule variant.
@@ -58,27 +58,32 @@ pub struct BalanceNote {
     pub min_group: Option<usize>,
     pub open_start: bool,
     pub swap: bool,
-    /// In words: `the first player wins 85.0% (64.0-94.8%) of 20 games at
-    /// 0.8 s per move: favours the first player`.
+    /// In words, a sentence per proof and level of play: `At 0.8 s per
+    /// move the first player won 17 of 20 games (85.0%, 95% interval
+    /// 64.0-94.8%): not decided yet; leans to the first player.`
     pub text: String,
 }
 
-fn balance_notes(kind: GameKind, size: usize) -> (Vec<BalanceNote>, Vec<usize>) {
+fn balance_notes(kind: GameKind, size: usize) -> (Vec<BalanceNote>, Option<String>) {
     let findings = fairness::findings();
-    let notes = fairness::standings(findings, kind.name(), size)
+    let notes = fairness::variants(findings, kind.name(), size)
         .into_iter()
-        .map(|f| BalanceNote {
-            min_group: f.min_group(),
-            open_start: f.rule("start") == Some("open"),
-            swap: f.rule("swap") != Some("off"),
-            text: f.describe(),
+        .filter_map(|rules| {
+            let text = fairness::board_note(findings, kind.name(), size, &rules)?;
+            let f = fairness::of_board(findings, kind.name(), size, &rules)[0];
+            Some(BalanceNote {
+                min_group: f.min_group(),
+                open_start: f.rule("start") == Some("open"),
+                swap: f.rule("swap") != Some("off"),
+                text,
+            })
         })
         .collect();
-    let even = fairness::closest_to_even(findings, kind.name(), size)
-        .into_iter()
-        .filter_map(|f| f.min_group())
-        .collect();
-    (notes, even)
+    let side = kind
+        .has_min_group()
+        .then(|| fairness::min_group_note(findings, size))
+        .flatten();
+    (notes, side)
 }
 
 /// The heat map's colours at no visits (`low`) and at the most (`high`), as
@@ -91,7 +96,7 @@ pub struct HeatPalette {
 
 pub fn catalogue() -> Catalogue {
     let style = Style::default();
-    let rgb = |c: crate::render::svg::Rgb| [c.0, c.1, c.2];
+    let rgb = |c: crate::render::Rgb| [c.0, c.1, c.2];
     Catalogue {
         games: GameKind::ALL.iter().map(|&kind| choice(kind)).collect(),
         heat: HeatPalette {
@@ -117,14 +122,14 @@ fn choice(kind: GameKind) -> GameChoice {
         default_size: kind.default_size(),
         sizes: (lo..=hi)
             .map(|size| {
-                let (balance, even_min_groups) = balance_notes(kind, size);
+                let (balance, min_group_note) = balance_notes(kind, size);
                 SizeChoice {
                     size,
                     cells: Topology::get(board, size)
                         .expect("sizes from the board's range")
                         .cell_count(),
                     balance,
-                    even_min_groups,
+                    min_group_note,
                 }
             })
             .collect(),

@@ -30,6 +30,7 @@ use super::board;
 use super::engines::{STOPPED, Shared};
 use super::games;
 use super::session::{NewGame, PendingStone, Session, SessionError};
+use crate::rules::quote::{Escaped, quoted};
 
 /// The largest JSON request body.
 pub const JSON_LIMIT: usize = 16 * 1024;
@@ -57,6 +58,9 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/analyze", post(analyze))
         .route("/api/view", post(view))
         .route("/api/branch", post(branch))
+        .route("/api/node", post(go_to_node))
+        .route("/api/name", post(name_node))
+        .route("/api/delete", post(delete_node))
         .route("/api/engine/restart", post(restart_engine))
         .route("/api/pause", post(pause))
         .layer(DefaultBodyLimit::max(JSON_LIMIT));
@@ -121,13 +125,13 @@ fn done() -> Response {
 pub enum AddressError {
     #[error("request refused: more than one {0} header")]
     TwoHeaders(&'static str),
-    #[error("request refused: the target '{0}' is not this server")]
+    #[error("request refused: the target {} is not this server", quoted(&.0.to_string()))]
     OtherTarget(Uri),
     #[error("request refused: no Host header")]
     NoHost,
-    #[error("request refused: Host '{0}' is not this server's address")]
+    #[error("request refused: Host {} is not this server's address", quoted(.0))]
     OtherHost(String),
-    #[error("request refused: Origin '{0}' is not this server")]
+    #[error("request refused: Origin {} is not this server", quoted(.0))]
     OtherOrigin(String),
 }
 
@@ -230,8 +234,12 @@ fn json<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Result<T, R
             Refusal(status, e.body_text())
         }
     })?;
-    serde_json::from_slice(&bytes)
-        .map_err(|e| Refusal(StatusCode::BAD_REQUEST, format!("malformed JSON: {e}")))
+    serde_json::from_slice(&bytes).map_err(|e| {
+        Refusal(
+            StatusCode::BAD_REQUEST,
+            format!("malformed JSON: {}", Escaped(&e.to_string())),
+        )
+    })
 }
 
 /// Applies a session change and answers `{"ok":true}` or the reason.
@@ -330,10 +338,7 @@ struct AnalyzeRequest {
 
 async fn analyze(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Response {
     match json::<AnalyzeRequest>(body) {
-        Ok(req) => change(&app, |s| {
-            s.set_analysis_wanted(req.on);
-            Ok(())
-        }),
+        Ok(req) => change(&app, |s| s.set_analysis_wanted(req.on)),
         Err(r) => r.into_response(),
     }
 }
@@ -373,6 +378,40 @@ async fn branch(State(app): State<Arc<App>>) -> Response {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
+struct NodeRequest {
+    node: usize,
+}
+
+async fn go_to_node(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Response {
+    match json::<NodeRequest>(body) {
+        Ok(req) => change(&app, |s| s.go_to_node(req.node)),
+        Err(r) => r.into_response(),
+    }
+}
+
+async fn delete_node(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Response {
+    match json::<NodeRequest>(body) {
+        Ok(req) => change(&app, |s| s.delete_node(req.node)),
+        Err(r) => r.into_response(),
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NameRequest {
+    node: usize,
+    name: String,
+}
+
+async fn name_node(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Response {
+    match json::<NameRequest>(body) {
+        Ok(req) => change(&app, |s| s.name_node(req.node, &req.name)),
+        Err(r) => r.into_response(),
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct RestartRequest {
     name: String,
 }
@@ -406,9 +445,9 @@ async fn download_sgf(State(app): State<Arc<App>>) -> Response {
 /// Why the query of an SGF upload cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 enum GameQueryError {
-    #[error("unknown query '{0}': only game=K is understood")]
+    #[error("unknown query {}: only game=K is understood", quoted(.0))]
     Unknown(String),
-    #[error("game={0}: give the number of a game in the file, from 1")]
+    #[error("game={}: give the number of a game in the file, from 1", Escaped(.0))]
     BadNumber(String),
 }
 

@@ -55,8 +55,8 @@ fn builder() -> hyper::server::conn::http1::Builder {
 }
 
 /// Connections open at the same time: [`MAX_CONNECTIONS`], or fewer when
-/// the process may open few files (`ulimit -n`), keeping [`FILES_KEPT`]
-/// handles for the rest.
+/// the process may open few files (`ulimit -n`), keeping some handles
+/// for the rest.
 pub fn connection_cap() -> usize {
     let cap = match file_limit() {
         Some(files) => files.saturating_sub(FILES_KEPT).min(MAX_CONNECTIONS as u64) as usize,

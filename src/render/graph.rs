@@ -3,7 +3,8 @@
 
 use std::fmt::Write;
 
-use super::svg::{Style, num, open_chart};
+use super::palette::Style;
+use super::primitives::{num, open_chart};
 
 /// The plot's top edge; above it, the title and two rows of turn labels
 /// (their baselines).

@@ -8,20 +8,18 @@
 //! comes from the engines' seeds: before each game each engine gets its own
 //! seed ([`game_seed`]).
 //!
-//! Stop rule ([`IntervalStop`]): after at least `min_games` games with a
-//! result, a cell stops as soon as the 99% Wilson interval of the first
-//! player's share lies wholly above or wholly below one half; otherwise it
-//! plays on to its most games.
+//! The decision rule ([`DecisionRule`], docs/balance.md "The decision
+//! rule") reads a cell's games in schedule order and says who wins, if
+//! anyone: the cell's runner stops where it decides, and the report applies
+//! the same rule to every cell.
 
 use std::collections::{BTreeMap, HashSet};
 
 use super::results::GameResult;
+use crate::fairness::Verdict;
 
 /// z of a two-sided 95% interval.
 pub const Z95: f64 = 1.959_964;
-/// z of a two-sided 99% interval.
-pub const Z99: f64 = 2.575_829;
-
 /// The seed of one seat's engine in one game: a SplitMix64 mix of the base
 /// seed, the game's index in the schedule and the seat (0: first player).
 pub fn game_seed(base: u64, game_index: usize, seat: usize) -> u64 {
@@ -51,51 +49,163 @@ pub fn wilson(wins: u64, n: u64, z: f64) -> (f64, f64) {
     ((centre - half).max(0.0), (centre + half).min(1.0))
 }
 
-/// Stop a cell once its first player's share is clearly away from one half.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct IntervalStop {
-    /// Games with a result before the rule may stop the cell.
+/// The study's decision rule: after n games with a result (20 <= n <=
+/// 200), of which the first player won W and lost L, the first player wins
+/// the cell as soon as W - L >= c sqrt(n), the second as soon as L - W >= c
+/// sqrt(n); a cell that reaches neither by its 200th game is not decided.
+/// c = 3.31 is the least constant, in hundredths, whose chance of a verdict
+/// on a cell whose true share is one half is at most 1% ([`Self::chances`]
+/// computes it exactly: 0.98%).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DecisionRule {
+    /// Games with a result read before the rule may decide.
     pub min_games: u64,
-    /// z of the interval that must leave one half out (e.g. [`Z99`]).
-    pub z: f64,
+    /// Games with a result read at most; the rule reads none after them.
+    pub max_games: u64,
+    /// The boundary's constant c, in hundredths.
+    pub c_hundredths: u64,
 }
 
-impl IntervalStop {
-    /// The study's rule: at least 20 games, then the 99% interval.
-    pub const STUDY: IntervalStop = IntervalStop {
+/// What the rule reads in a cell's games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reading {
+    pub verdict: Verdict,
+    /// Games read: up to and including the one that decided, else every
+    /// game with a result up to the rule's most.
+    pub first: u64,
+    pub second: u64,
+}
+
+impl Reading {
+    pub fn games(&self) -> u64 {
+        self.first + self.second
+    }
+}
+
+/// The exact chances of the rule's outcomes when every game is a
+/// first-player win with the same chance, independently.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Chances {
+    pub first: f64,
+    pub second: f64,
+    /// The expected number of games read.
+    pub games: f64,
+}
+
+impl DecisionRule {
+    /// The study's rule.
+    pub const STUDY: DecisionRule = DecisionRule {
         min_games: 20,
-        z: Z99,
+        max_games: 200,
+        c_hundredths: 331,
     };
 
-    /// Whether these first-player wins out of `n` games decide the cell.
-    pub fn decided_by(&self, first_wins: u64, n: u64) -> bool {
-        if n < self.min_games {
-            return false;
+    /// The verdict reached after `n` games of which the first player won
+    /// `first_wins`, if any. Exact: (W - L)^2 against c^2 n in integers.
+    pub fn at(&self, first_wins: u64, n: u64) -> Option<Verdict> {
+        if n < self.min_games || n > self.max_games || first_wins > n {
+            return None;
         }
-        let (lo, hi) = wilson(first_wins, n, self.z);
-        lo > 0.5 || hi < 0.5
+        let lead = 2 * first_wins as i128 - n as i128;
+        let reached = 10_000 * lead * lead >= (self.c_hundredths as i128).pow(2) * n as i128;
+        match (reached, lead.signum()) {
+            (true, 1) => Some(Verdict::First),
+            (true, -1) => Some(Verdict::Second),
+            _ => None,
+        }
     }
 
-    /// Whether these games decide the cell.
-    pub fn decided(&self, results: &[GameResult]) -> bool {
-        let (first, second) = first_player_record(results);
-        self.decided_by(first, first + second)
+    /// The least first-player wins of `n` games that decide for the first
+    /// player (by symmetry, `n` minus it is the most that decide for the
+    /// second); `None` where the rule does not decide after `n` games.
+    pub fn threshold(&self, n: u64) -> Option<u64> {
+        (0..=n).find(|&w| self.at(w, n) == Some(Verdict::First))
+    }
+
+    /// Reads a cell's games with a result in schedule order (`true`: a
+    /// first-player win) up to the first verdict or the rule's most games.
+    pub fn read(&self, outcomes: impl IntoIterator<Item = bool>) -> Reading {
+        let (mut first, mut second) = (0, 0);
+        for won in outcomes.into_iter().take(self.max_games as usize) {
+            if won {
+                first += 1;
+            } else {
+                second += 1;
+            }
+            if let Some(verdict) = self.at(first, first + second) {
+                return Reading {
+                    verdict,
+                    first,
+                    second,
+                };
+            }
+        }
+        Reading {
+            verdict: Verdict::Undecided,
+            first,
+            second,
+        }
+    }
+
+    /// The rule's outcomes, exactly, when each game is a first-player win
+    /// with chance `p`: the distribution of wins is carried game by game and
+    /// the part that reaches a verdict taken out.
+    pub fn chances(&self, p: f64) -> Chances {
+        let mut open = vec![1.0];
+        let (mut first, mut second, mut games) = (0.0, 0.0, 0.0);
+        for n in 1..=self.max_games {
+            let mut next = vec![0.0; open.len() + 1];
+            for (w, &q) in open.iter().enumerate() {
+                next[w] += q * (1.0 - p);
+                next[w + 1] += q * p;
+            }
+            for (w, q) in next.iter_mut().enumerate() {
+                match self.at(w as u64, n) {
+                    Some(Verdict::First) => first += *q,
+                    Some(Verdict::Second) => second += *q,
+                    _ => continue,
+                }
+                games += n as f64 * *q;
+                *q = 0.0;
+            }
+            open = next;
+        }
+        games += self.max_games as f64 * open.iter().sum::<f64>();
+        Chances {
+            first,
+            second,
+            games,
+        }
     }
 }
 
-/// Wins of the first player (seat `b`) and of the second, over the games
-/// with a result.
-pub fn first_player_record(results: &[GameResult]) -> (u64, u64) {
-    let mut first = 0;
-    let mut second = 0;
-    for r in results {
-        match r.winner_seat.as_deref() {
-            Some("b") => first += 1,
-            Some("w") => second += 1,
-            _ => {}
-        }
+/// Whether a game counts for the rule: it has a result, and no engine lost
+/// it by a fault (a time forfeit, a crash ...), which says nothing of who
+/// wins the position. `Some(true)`: a first-player win.
+pub fn counted_outcome(r: &GameResult) -> Option<bool> {
+    if super::results::FAULTS.contains(&r.reason.as_str()) {
+        return None;
     }
-    (first, second)
+    match r.winner_seat.as_deref() {
+        Some("b") => Some(true),
+        Some("w") => Some(false),
+        _ => None,
+    }
+}
+
+/// The schedule order of a cell's games: by pair, the pair's `a` game
+/// first. The rule reads games in this order, whatever order they were
+/// written in.
+pub fn schedule_order(a: &GameResult, b: &GameResult) -> std::cmp::Ordering {
+    (a.pair, &a.id).cmp(&(b.pair, &b.id))
+}
+
+/// Reads a cell's games: sorted into schedule order, faults and games
+/// without a result left out.
+pub fn read_cell(rule: &DecisionRule, results: &[&GameResult]) -> Reading {
+    let mut games: Vec<&GameResult> = results.to_vec();
+    games.sort_by(|a, b| schedule_order(a, b));
+    rule.read(games.iter().filter_map(|r| counted_outcome(r)))
 }
 
 /// The engine names of a cell's two copies: `a@LEVEL`, `b@LEVEL`.
@@ -141,69 +251,102 @@ impl CellKey {
     }
 }
 
-/// What a cell's games add up to.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// The build of a game's engines as its record names them: the one build
+/// of both seats, both when they differ, `unrecorded` without one.
+pub fn game_build(r: &GameResult) -> String {
+    match (&r.black_build, &r.white_build) {
+        (Some(b), Some(w)) if b == w => b.clone(),
+        (None, None) => "unrecorded".into(),
+        (b, w) => format!(
+            "{} against {}",
+            b.as_deref().unwrap_or("unrecorded"),
+            w.as_deref().unwrap_or("unrecorded")
+        ),
+    }
+}
+
+/// What a cell's games add up to, and what the rule reads in them.
+#[derive(Clone, Debug, PartialEq)]
 pub struct CellStats {
     /// Games in the results, with and without a result.
     pub games: u64,
-    pub first_wins: u64,
-    pub second_wins: u64,
     /// Games stopped by the runner's length cap (no result).
     pub no_result: u64,
-    /// Games lost by an engine's fault (crash, time forfeit, ...).
-    pub faults: u64,
+    /// Games lost by an engine's fault, by reason (`time forfeit` ...):
+    /// left out of the rule and the shares.
+    pub faults: BTreeMap<String, u64>,
+    /// The rule's reading of the other games, in schedule order.
+    pub reading: Reading,
+    /// Games the rule counts but did not read: played after its verdict
+    /// or past its most games.
+    pub unread: u64,
     /// Games whose whole list of turns no other game of the cell has.
     pub distinct: u64,
     /// Turns played over all games.
     pub turns: u64,
     /// Thinking seconds of both seats over all games.
     pub seconds: f64,
+    /// Games by the build that played them ([`game_build`]).
+    pub builds: BTreeMap<String, u64>,
 }
 
 impl CellStats {
-    /// Adds up a cell's games.
-    pub fn of(results: &[&GameResult]) -> CellStats {
-        let mut s = CellStats::default();
+    /// Adds up a cell's games and reads them by `rule`.
+    pub fn of(rule: &DecisionRule, results: &[&GameResult]) -> CellStats {
+        let mut s = CellStats {
+            games: 0,
+            no_result: 0,
+            faults: BTreeMap::new(),
+            reading: read_cell(rule, results),
+            unread: 0,
+            distinct: 0,
+            turns: 0,
+            seconds: 0.0,
+            builds: BTreeMap::new(),
+        };
         let mut seen: HashSet<&[String]> = HashSet::new();
+        let mut counted = 0;
         for r in results {
             s.games += 1;
-            match r.winner_seat.as_deref() {
-                Some("b") => s.first_wins += 1,
-                Some("w") => s.second_wins += 1,
-                _ => s.no_result += 1,
-            }
             if super::results::FAULTS.contains(&r.reason.as_str()) {
-                s.faults += 1;
+                *s.faults.entry(r.reason.clone()).or_default() += 1;
+            } else if r.winner_seat.is_none() {
+                s.no_result += 1;
+            } else {
+                counted += 1;
             }
             if seen.insert(r.turns.as_slice()) {
                 s.distinct += 1;
             }
             s.turns += r.turns.len() as u64;
             s.seconds += r.time_used.black + r.time_used.white;
+            *s.builds.entry(game_build(r)).or_default() += 1;
         }
+        s.unread = counted - s.reading.games();
         s
     }
 
-    /// Games with a result.
-    pub fn decided(&self) -> u64 {
-        self.first_wins + self.second_wins
+    /// Games lost by a fault.
+    pub fn fault_count(&self) -> u64 {
+        self.faults.values().sum()
     }
 
-    /// The first player's share of the games with a result.
+    /// The first player's share of the games the rule read.
     pub fn share(&self) -> Option<f64> {
-        let n = self.decided();
-        (n > 0).then(|| self.first_wins as f64 / n as f64)
+        let n = self.reading.games();
+        (n > 0).then(|| self.reading.first as f64 / n as f64)
     }
 
-    /// Its 95% Wilson interval.
+    /// Its 95% Wilson interval (not widened for the rule's looks: the
+    /// verdict is the rule's, the interval describes the games read).
     pub fn interval(&self) -> (f64, f64) {
-        wilson(self.first_wins, self.decided(), Z95)
+        wilson(self.reading.first, self.reading.games(), Z95)
     }
 }
 
-/// The cells of a set of results, each with its stats; games that are not
-/// balance self-play are left out.
-pub fn cells(results: &[GameResult]) -> BTreeMap<CellKey, CellStats> {
+/// The cells of a set of results, each with its stats read by `rule`;
+/// games that are not balance self-play are left out.
+pub fn cells(rule: &DecisionRule, results: &[GameResult]) -> BTreeMap<CellKey, CellStats> {
     let mut by: BTreeMap<CellKey, Vec<&GameResult>> = BTreeMap::new();
     for r in results {
         if let Some(k) = CellKey::of(r) {
@@ -211,7 +354,7 @@ pub fn cells(results: &[GameResult]) -> BTreeMap<CellKey, CellStats> {
         }
     }
     by.into_iter()
-        .map(|(k, rs)| (k, CellStats::of(&rs)))
+        .map(|(k, rs)| (k, CellStats::of(rule, &rs)))
         .collect()
 }
 
@@ -246,6 +389,9 @@ mod tests {
                 white: 0.5,
             },
             finished: 0,
+            black_build: None,
+            white_build: None,
+            command: None,
         }
     }
 
@@ -261,18 +407,89 @@ mod tests {
     }
 
     #[test]
-    fn the_stop_rule_waits_for_its_games_and_a_clear_interval() {
-        let rule = IntervalStop::STUDY;
-        // 19 of 19 is clear but too few games.
-        assert!(!rule.decided_by(19, 19));
-        assert!(rule.decided_by(20, 20));
-        assert!(rule.decided_by(0, 20));
-        // 15 of 20 (75%): the 99% interval reaches below one half.
-        assert!(!rule.decided_by(15, 20));
-        // 30 of 40 (75%): it does not.
-        assert!(rule.decided_by(30, 40));
-        assert!(rule.decided_by(10, 40));
-        assert!(!rule.decided_by(100, 200));
+    fn the_rule_decides_where_the_lead_reaches_c_sqrt_n() {
+        let rule = DecisionRule::STUDY;
+        // Before 20 games nothing decides; at 20, 18-2 (lead 16 >= 3.31 x
+        // 4.47 = 14.8) does and 17-3 (lead 14) does not.
+        assert_eq!(rule.at(19, 19), None);
+        assert_eq!(rule.threshold(19), None);
+        assert_eq!(rule.at(18, 20), Some(Verdict::First));
+        assert_eq!(rule.at(2, 20), Some(Verdict::Second));
+        assert_eq!(rule.at(17, 20), None);
+        assert_eq!(rule.threshold(20), Some(18));
+        assert_eq!(rule.threshold(100), Some(67));
+        // 124-76 of 200: lead 48 >= 46.8; 123-77 (46) is not enough.
+        assert_eq!(rule.threshold(200), Some(124));
+        assert_eq!(rule.at(124, 201), None);
+    }
+
+    #[test]
+    fn a_reading_stops_at_the_first_verdict_or_the_most_games() {
+        let rule = DecisionRule::STUDY;
+        // 20 first-player wins decide at the 20th; the games after are
+        // not read.
+        let r = rule.read(std::iter::repeat_n(true, 25));
+        assert_eq!((r.verdict, r.first, r.second), (Verdict::First, 20, 0));
+        // Alternating wins never decide; 200 games are read of 300.
+        let r = rule.read((0..300).map(|i| i % 2 == 0));
+        assert_eq!((r.verdict, r.games()), (Verdict::Undecided, 200));
+        // A second-player lead that comes late: 30-30, then 15 second wins.
+        let late = (0..60)
+            .map(|i| i % 2 == 0)
+            .chain(std::iter::repeat_n(false, 40));
+        let r = rule.read(late);
+        assert_eq!(r.verdict, Verdict::Second);
+        assert_eq!(rule.at(r.first, r.games()), Some(Verdict::Second));
+        assert_eq!(rule.at(r.first, r.games() - 1), None);
+    }
+
+    #[test]
+    fn the_chances_are_those_of_every_sequence_of_games() {
+        // A small rule, checked against all 2^12 sequences of 12 games.
+        let rule = DecisionRule {
+            min_games: 4,
+            max_games: 12,
+            c_hundredths: 150,
+        };
+        for p in [0.5f64, 0.7] {
+            let (mut first, mut second, mut games) = (0.0, 0.0, 0.0);
+            for bits in 0u32..1 << 12 {
+                let outcomes = (0..12).map(|i| bits >> i & 1 == 1);
+                let wins = bits.count_ones() as i32;
+                let chance = p.powi(wins) * (1.0 - p).powi(12 - wins);
+                let r = rule.read(outcomes);
+                match r.verdict {
+                    Verdict::First => first += chance,
+                    Verdict::Second => second += chance,
+                    Verdict::Undecided => {}
+                }
+                games += chance * r.games() as f64;
+            }
+            let c = rule.chances(p);
+            assert!((c.first - first).abs() < 1e-12, "{p}: {c:?} vs {first}");
+            assert!((c.second - second).abs() < 1e-12, "{p}: {c:?} vs {second}");
+            assert!((c.games - games).abs() < 1e-9, "{p}: {c:?} vs {games}");
+        }
+    }
+
+    #[test]
+    fn the_studys_rule_errs_on_at_most_one_even_cell_in_a_hundred() {
+        let even = DecisionRule::STUDY.chances(0.5);
+        assert!((even.first - even.second).abs() < 1e-12);
+        let error = even.first + even.second;
+        assert!((error - 0.009_840).abs() < 1e-5, "{error}");
+        // 3.31 is the least c in hundredths that keeps it at most 1%.
+        let looser = DecisionRule {
+            c_hundredths: 330,
+            ..DecisionRule::STUDY
+        };
+        let c = looser.chances(0.5);
+        assert!(c.first + c.second > 0.01);
+        // The chance of a first-player verdict grows with the true share,
+        // so a cell that leans to the second player is given to the first
+        // less often than an even one.
+        assert!(DecisionRule::STUDY.chances(0.45).first < even.first);
+        assert!(DecisionRule::STUDY.chances(0.7).first > 0.99);
     }
 
     #[test]
@@ -288,29 +505,74 @@ mod tests {
     }
 
     #[test]
-    fn cells_count_wins_repeats_turns_and_time() {
-        let rs = vec![
-            result("p0.r0.a", "0.05", Some("b"), &["B:A1", "W:B2"]),
+    fn cells_count_wins_faults_repeats_turns_and_time() {
+        let mut rs = vec![
+            result("p1.r1.a", "0.05", Some("b"), &["B:A1", "W:B2"]),
             result("p0.r0.b", "0.05", Some("w"), &["B:A1", "W:C2"]),
-            result("p0.r1.a", "0.05", Some("b"), &["B:A1", "W:B2"]),
-            result("p0.r1.b", "0.05", None, &["B:A1"]),
+            result("p0.r0.a", "0.05", Some("b"), &["B:A1", "W:B2"]),
+            result("p1.r1.b", "0.05", None, &["B:A1"]),
+            result("p2.r2.a", "0.05", Some("w"), &["B:D4"]),
             result("p0.r0.a", "0.2", Some("b"), &["B:C3"]),
         ];
-        let cells = cells(&rs);
+        rs[0].pair = 1;
+        rs[3].pair = 1;
+        rs[4].pair = 2;
+        // A time forfeit: counted, named, left out of the reading.
+        rs[4].reason = "time forfeit".into();
+        let cells = cells(&DecisionRule::STUDY, &rs);
         assert_eq!(cells.len(), 2);
         let (key, quick) = cells.iter().next().unwrap();
         assert_eq!(key.level, "0.05");
-        assert_eq!(
-            (quick.games, quick.first_wins, quick.second_wins),
-            (4, 2, 1)
-        );
-        assert_eq!((quick.no_result, quick.distinct, quick.turns), (1, 3, 7));
-        assert_eq!(quick.seconds, 6.0);
+        assert_eq!(quick.games, 5);
+        let r = quick.reading;
+        assert_eq!((r.first, r.second, r.verdict), (2, 1, Verdict::Undecided));
+        assert_eq!(quick.no_result, 1);
+        assert_eq!(quick.faults.get("time forfeit"), Some(&1));
+        assert_eq!((quick.distinct, quick.turns, quick.unread), (4, 8, 0));
+        assert_eq!(quick.seconds, 7.5);
         assert_eq!(quick.share(), Some(2.0 / 3.0));
+        assert_eq!(quick.builds.get("unrecorded"), Some(&5));
         // A match between other engines is not a cell.
         let mut other = result("p0.r0.a", "0.05", Some("b"), &[]);
         other.black = "fast".into();
         assert!(CellKey::of(&other).is_none());
+    }
+
+    #[test]
+    fn a_cell_is_read_in_schedule_order() {
+        // 20 first-player wins in pairs 0-9, then 5 second-player wins in
+        // pairs 10-12, written in reverse: the rule decides at the 20th
+        // game of the schedule and leaves the later 5 unread.
+        let mut rs = Vec::new();
+        for k in 0..25u32 {
+            let seat = if k < 20 { "b" } else { "w" };
+            let id = format!("p0.r{}.{}", k / 2, if k % 2 == 0 { 'a' } else { 'b' });
+            let mut r = result(&id, "0.2", Some(seat), &[]);
+            r.pair = (k / 2) as usize;
+            r.turns = vec![format!("B:{k}")];
+            rs.push(r);
+        }
+        rs.reverse();
+        let cell = cells(&DecisionRule::STUDY, &rs)
+            .into_values()
+            .next()
+            .unwrap();
+        assert_eq!(cell.reading.verdict, Verdict::First);
+        assert_eq!(
+            (cell.reading.first, cell.reading.second, cell.unread),
+            (20, 0, 5)
+        );
+    }
+
+    #[test]
+    fn a_games_build_names_both_seats_where_they_differ() {
+        let mut r = result("p0.r0.a", "0.2", Some("b"), &[]);
+        assert_eq!(game_build(&r), "unrecorded");
+        r.black_build = Some("oddity 0.1.0 (abc1234)".into());
+        r.white_build = r.black_build.clone();
+        assert_eq!(game_build(&r), "oddity 0.1.0 (abc1234)");
+        r.white_build = None;
+        assert_eq!(game_build(&r), "oddity 0.1.0 (abc1234) against unrecorded");
     }
 
     #[test]

@@ -1,14 +1,16 @@
 //! The balance study's tables and pictures, made from its results files:
-//! one markdown table and one picture per game and level, with the boards
-//! that `docs/solved.md` proves in the same table, and the study's planned
-//! cells that have no games yet marked as not run.
+//! one markdown table per game and one picture per game and level, every
+//! cell read by the study's decision rule, with the boards that
+//! `docs/solved.md` proves beside them, and the study's planned boards that
+//! have no games yet marked as not played.
 
 use std::collections::BTreeMap;
 
-use super::balance::{CellKey, CellStats};
-use crate::fairness::{self, Finding};
+use super::balance::{CellKey, CellStats, DecisionRule};
+use super::stats::fisher_exact;
+use crate::fairness::{self, Finding, Verdict};
 use crate::render::Style;
-use crate::render::table::{ShareCell, ShareGrid, share_grid_svg};
+use crate::render::table::{Body, Measured, ShareCell, ShareGrid, share_grid_svg};
 use crate::rules::game::{GameSpec, Rules};
 use crate::rules::kind::GameKind;
 
@@ -217,7 +219,8 @@ fn solve_spec(args: &str) -> Result<GameSpec, String> {
 /// One line of a game's table.
 struct Row {
     board: Board,
-    /// Seconds per move; `None` for a proven row.
+    /// Seconds per move; `None` for a proven row, infinite for a planned
+    /// board without games.
     level: Option<f64>,
     level_text: String,
     stats: Option<CellStats>,
@@ -256,7 +259,7 @@ fn rows_of(
             rows.push(Row {
                 board: board.clone(),
                 level: Some(f64::INFINITY),
-                level_text: "not run yet".into(),
+                level_text: "not played".into(),
                 stats: None,
                 solved: None,
             });
@@ -274,35 +277,118 @@ fn percent(v: f64) -> String {
     format!("{:.1}%", 100.0 * v)
 }
 
-/// Who wins a cell, in words: by the 95% interval.
-pub fn verdict(stats: &CellStats) -> &'static str {
-    let (lo, hi) = stats.interval();
-    match stats.share() {
-        None => "no games",
-        Some(_) if lo > 0.5 => "first",
-        Some(_) if hi < 0.5 => "second",
-        Some(_) => "unclear",
+/// Whether a cell is finished: decided, or read to the rule's most games.
+pub fn finished(rule: &DecisionRule, stats: &CellStats) -> bool {
+    stats.reading.verdict != Verdict::Undecided || stats.reading.games() >= rule.max_games
+}
+
+/// The rule's verdict on a cell, in words: `first (at game 20)`, `not
+/// decided (200 games)`, `open` (fewer games, no verdict yet).
+pub fn verdict_text(rule: &DecisionRule, stats: &CellStats) -> String {
+    let r = &stats.reading;
+    match r.verdict {
+        Verdict::First => format!("**first** (at game {})", r.games()),
+        Verdict::Second => format!("**second** (at game {})", r.games()),
+        Verdict::Undecided if finished(rule, stats) => format!("not decided ({} games)", r.games()),
+        Verdict::Undecided => "open".into(),
     }
 }
 
-/// The study's table of one game as markdown.
+/// A build as the tables name it: the commit and its marks
+/// (`88c9764`, `88c9764, attributed`), or the whole name where it has none.
+fn short_build(build: &str) -> &str {
+    build
+        .rsplit_once(" (")
+        .and_then(|(_, inside)| inside.strip_suffix(')'))
+        .unwrap_or(build)
+}
+
+/// The builds of a cell, with their games where there are several.
+fn builds_text(stats: &CellStats) -> String {
+    match stats.builds.len() {
+        1 => stats.builds.keys().map(|b| short_build(b)).collect(),
+        _ => stats
+            .builds
+            .iter()
+            .map(|(b, n)| format!("{} ({n})", short_build(b)))
+            .collect::<Vec<_>>()
+            .join(" + "),
+    }
+}
+
+/// The games a cell has that the rule did not read, and why.
+fn left_out_text(stats: &CellStats) -> String {
+    let mut parts = Vec::new();
+    if stats.unread > 0 {
+        let after = if stats.reading.verdict == Verdict::Undecided {
+            "past the rule's most games"
+        } else {
+            "after the verdict"
+        };
+        parts.push(format!("{} {after}", stats.unread));
+    }
+    for (reason, n) in &stats.faults {
+        parts.push(format!("{n} {reason}"));
+    }
+    if stats.no_result > 0 {
+        parts.push(format!("{} without result", stats.no_result));
+    }
+    if parts.is_empty() {
+        "-".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// Refuses cells whose games were played by more than one build, unless
+/// `pool` says to read them as one.
+pub fn check_builds(cells: &BTreeMap<CellKey, CellStats>, pool: bool) -> Result<(), String> {
+    if pool {
+        return Ok(());
+    }
+    for (key, stats) in cells {
+        if stats.builds.len() > 1 {
+            let list: Vec<String> = stats
+                .builds
+                .iter()
+                .map(|(b, n)| format!("{b}: {n} games"))
+                .collect();
+            return Err(format!(
+                "{} {} ({}) at {} s holds games of {} builds ({}): report each build's games \
+                 apart, or give --pool-builds to read them as one cell",
+                key.game,
+                key.size,
+                key.rules,
+                key.level,
+                stats.builds.len(),
+                list.join("; ")
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The study's table of one game as markdown: each cell's verdict by the
+/// rule, the games it read, their share and 95% interval, the games left
+/// out, Fisher's test against the board's level below, and the build.
 pub fn markdown_table(
+    rule: &DecisionRule,
     kind: GameKind,
     cells: &BTreeMap<CellKey, CellStats>,
     solved: &[Solved],
     plan: &[Board],
 ) -> String {
     let mut out = String::from(
-        "| board | variant | level | winner | first player's share (95%) | first-second | games (distinct) | turns/game | think s (ms/turn) |\n\
-         |---|---|---|---|---|---|---|---|---|\n",
+        "| board | variant | level | verdict | first-second read | first player's share (95%) | games (distinct) | left out | against the level below (Fisher p) | turns/game | think s (ms/turn) | build |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
-    for row in rows_of(kind, cells, solved, plan) {
+    let rows = rows_of(kind, cells, solved, plan);
+    for (i, row) in rows.iter().enumerate() {
         let (board, variant) = (row.board.title(), row.board.variant());
         let line = match (&row.stats, row.solved) {
             (_, Some(first)) => format!(
-                "| {board} | {variant} | proven | **{}** | {} | | | | |",
+                "| {board} | {variant} | proven | **{}** (proof) | | | | | | | | |",
                 if first { "first" } else { "second" },
-                if first { "100%" } else { "0%" }
             ),
             (Some(s), None) => {
                 let (lo, hi) = s.interval();
@@ -310,27 +396,45 @@ pub fn markdown_table(
                     || "-".to_string(),
                     |p| format!("{} ({}-{})", percent(p), percent(lo), percent(hi)),
                 );
-                let mut void = String::new();
-                if s.no_result > 0 {
-                    void.push_str(&format!(", {} void", s.no_result));
-                }
-                if s.faults > 0 {
-                    void.push_str(&format!(", {} by fault", s.faults));
-                }
+                let below = rows[..i]
+                    .iter()
+                    .rev()
+                    .take_while(|r| r.board == row.board)
+                    .find_map(|r| r.stats.as_ref());
+                let fisher = below.map_or_else(String::new, |b| {
+                    let p = fisher_exact(
+                        s.reading.first,
+                        s.reading.second,
+                        b.reading.first,
+                        b.reading.second,
+                    );
+                    if p >= 0.01 {
+                        format!("{p:.2}")
+                    } else if p >= 0.001 {
+                        format!("{p:.3}")
+                    } else {
+                        "< 0.001".into()
+                    }
+                });
                 format!(
-                    "| {board} | {variant} | {} | {} | {share} | {}-{}{void} | {} ({}) | {:.0} | {:.0} ({:.0}) |",
+                    "| {board} | {variant} | {} | {} | {}-{} | {share} | {} ({}) | {} | {fisher} | {:.0} | {:.0} ({:.0}) | {} |",
                     row.level_text,
-                    verdict(s),
-                    s.first_wins,
-                    s.second_wins,
+                    verdict_text(rule, s),
+                    s.reading.first,
+                    s.reading.second,
                     s.games,
                     s.distinct,
+                    left_out_text(s),
                     s.turns as f64 / s.games.max(1) as f64,
                     s.seconds,
-                    1000.0 * s.seconds / s.turns.max(1) as f64
+                    1000.0 * s.seconds / s.turns.max(1) as f64,
+                    builds_text(s),
                 )
             }
-            (None, None) => format!("| {board} | {variant} | {} | | | | | | |", row.level_text),
+            (None, None) => format!(
+                "| {board} | {variant} | {} | | | | | | | | | |",
+                row.level_text
+            ),
         };
         out.push_str(&line);
         out.push('\n');
@@ -350,10 +454,42 @@ fn levels(kind: GameKind, cells: &BTreeMap<CellKey, CellStats>) -> Vec<String> {
     levels.into_iter().map(|(_, l)| l).collect()
 }
 
+/// What a board's cell at one level shows beside its proof: its games
+/// there; else, where a weaker level decided it, that verdict; else not
+/// played.
+fn body_at(
+    rule: &DecisionRule,
+    board: &Board,
+    level: &str,
+    cells: &BTreeMap<CellKey, CellStats>,
+) -> Body {
+    let of_board = || cells.iter().filter(|(k, _)| Board::of_cell(k) == *board);
+    if let Some((_, s)) = of_board().find(|(k, _)| k.level == level) {
+        let (low, high) = s.interval();
+        return Body::Measured(Measured {
+            share: s.share().unwrap_or(0.5),
+            low,
+            high,
+            games: s.reading.games(),
+            verdict: s.reading.verdict,
+            finished: finished(rule, s),
+        });
+    }
+    let seconds: f64 = level.parse().unwrap_or(f64::INFINITY);
+    of_board()
+        .filter(|(k, s)| k.seconds() < seconds && s.reading.verdict != Verdict::Undecided)
+        .max_by(|a, b| a.0.seconds().total_cmp(&b.0.seconds()))
+        .map_or(Body::NotPlayed, |(k, s)| Body::DecidedBelow {
+            first: s.reading.verdict == Verdict::First,
+            level: k.level.clone(),
+        })
+}
+
 /// The picture of one game at one level: Odd as sides by smallest groups,
 /// Onyx as variants by sizes, Xodd and Yodd as one row of sizes. Proven
-/// boards show their proof, planned boards without games show as not run.
+/// boards show their proof beside whatever was measured.
 pub fn grid(
+    rule: &DecisionRule,
     kind: GameKind,
     level: &str,
     cells: &BTreeMap<CellKey, CellStats>,
@@ -404,17 +540,9 @@ pub fn grid(
         ) else {
             continue;
         };
-        let proof = solved.iter().find(|s| s.board == *b);
-        let stats = cells
-            .iter()
-            .find(|(k, _)| k.level == level && Board::of_cell(k) == *b);
-        grid[i][j] = Some(match (proof, stats) {
-            (Some(p), _) => ShareCell::proven(p.first_wins),
-            (None, Some((_, s))) => match s.share() {
-                Some(p) => ShareCell::played(p, s.decided()),
-                None => ShareCell::not_run(),
-            },
-            (None, None) => ShareCell::not_run(),
+        grid[i][j] = Some(ShareCell {
+            proof: solved.iter().find(|s| s.board == *b).map(|s| s.first_wins),
+            body: body_at(rule, b, level, cells),
         });
     }
     let (column_title, row_title) = match kind {
@@ -422,15 +550,11 @@ pub fn grid(
         GameKind::Onyx => ("board size", "variant"),
         GameKind::Xodd | GameKind::Yodd => ("board size", ""),
     };
-    let mut title = format!(
-        "{}: first player's share at {level} s per move",
-        capitalised(kind.name())
-    );
-    if solved.iter().any(|s| s.board.game == kind.name()) {
-        title.push_str(" (P: proven)");
-    }
     ShareGrid {
-        title,
+        title: format!(
+            "{}: the first player's share and the rule's verdict at {level} s per move",
+            capitalised(kind.name())
+        ),
         column_title: column_title.into(),
         row_title: row_title.into(),
         rows,
@@ -441,6 +565,7 @@ pub fn grid(
 
 /// Every picture of the report: a file stem (`balance-odd-0.05`) and its SVG.
 pub fn pictures(
+    rule: &DecisionRule,
     cells: &BTreeMap<CellKey, CellStats>,
     solved: &[Solved],
     plan: &[Board],
@@ -449,7 +574,7 @@ pub fn pictures(
     let mut out = Vec::new();
     for kind in GAMES {
         for level in levels(kind, cells) {
-            let g = grid(kind, &level, cells, solved, plan);
+            let g = grid(rule, kind, &level, cells, solved, plan);
             out.push((
                 format!("balance-{}-{level}", kind.name()),
                 share_grid_svg(&g, style),
@@ -459,9 +584,10 @@ pub fn pictures(
     out
 }
 
-/// The whole report: per game a heading, its table and its pictures
-/// (linked as `PICTURES/STEM.png`).
+/// The whole report: per game a heading, its pictures (linked as
+/// `PICTURES/STEM.png`) and its table.
 pub fn markdown(
+    rule: &DecisionRule,
     cells: &BTreeMap<CellKey, CellStats>,
     solved: &[Solved],
     plan: &[Board],
@@ -469,7 +595,7 @@ pub fn markdown(
 ) -> String {
     let mut out = String::new();
     for kind in GAMES {
-        let table = markdown_table(kind, cells, solved, plan);
+        let table = markdown_table(rule, kind, cells, solved, plan);
         let title = capitalised(kind.name());
         out.push_str(&format!("### {title}\n\n"));
         for level in levels(kind, cells) {
@@ -481,12 +607,17 @@ pub fn markdown(
         out.push_str(&table);
         out.push('\n');
     }
+    out.push_str(&verdicts_text(rule, cells));
     out
 }
 
 /// The study's summary for the engine (`crate::fairness`): a line per
 /// proven board and per level of play of each board, in the tables' order.
-pub fn summary(cells: &BTreeMap<CellKey, CellStats>, solved: &[Solved]) -> String {
+pub fn summary(
+    rule: &DecisionRule,
+    cells: &BTreeMap<CellKey, CellStats>,
+    solved: &[Solved],
+) -> String {
     let mut out = String::from(fairness::HEADER);
     out.push('\n');
     for kind in GAMES {
@@ -505,6 +636,12 @@ pub fn summary(cells: &BTreeMap<CellKey, CellStats>, solved: &[Solved]) -> Strin
                         share,
                         low: share,
                         high: share,
+                        verdict: if first {
+                            Verdict::First
+                        } else {
+                            Verdict::Second
+                        },
+                        finished: true,
                     }
                 }
                 (None, Some(s)) => {
@@ -515,11 +652,13 @@ pub fn summary(cells: &BTreeMap<CellKey, CellStats>, solved: &[Solved]) -> Strin
                         size: board.size,
                         rules: board.rules,
                         level: row.level_text.trim_end_matches(" s").to_string(),
-                        first_wins: s.first_wins,
-                        second_wins: s.second_wins,
+                        first_wins: s.reading.first,
+                        second_wins: s.reading.second,
                         share,
                         low,
                         high,
+                        verdict: s.reading.verdict,
+                        finished: finished(rule, s),
                     }
                 }
                 (None, None) => continue,
@@ -529,6 +668,86 @@ pub fn summary(cells: &BTreeMap<CellKey, CellStats>, solved: &[Solved]) -> Strin
         }
     }
     out
+}
+
+/// The rule in numbers (`oddity balance --rule`): its constants, the wins
+/// that decide after each number of games, and its exact chances of each
+/// verdict for true shares from 0.5 to 0.8.
+pub fn rule_text(rule: &DecisionRule) -> String {
+    let mut out = format!(
+        "The decision rule: after n games with a result ({} <= n <= {}), of which the first \
+         player won W and lost L,\nthe first player wins the cell when W - L >= {:.2} sqrt(n), \
+         the second when L - W >= {:.2} sqrt(n);\na cell that reaches neither by game {} is not \
+         decided. Games lost by a fault and games without result are left out.\n\n",
+        rule.min_games,
+        rule.max_games,
+        rule.c_hundredths as f64 / 100.0,
+        rule.c_hundredths as f64 / 100.0,
+        rule.max_games
+    );
+    out.push_str("games n | first player's wins W: first-player verdict | second-player verdict\n");
+    let mut n = rule.min_games;
+    while n <= rule.max_games {
+        if let Some(w) = rule.threshold(n) {
+            out.push_str(&format!(
+                "{n:>7} | {:>41} | {:>21}\n",
+                format!("W >= {w}"),
+                format!("W <= {}", n - w)
+            ));
+        }
+        n += if n < 40 { 1 } else { 10 };
+    }
+    out.push_str(
+        "\ntrue first-player share | verdict first | verdict second | not decided | expected games read\n",
+    );
+    for p in [0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8] {
+        let c = rule.chances(p);
+        out.push_str(&format!(
+            "{:>23} | {:>13} | {:>14} | {:>11} | {:>19.1}\n",
+            format!("{:.0}%", 100.0 * p),
+            format!("{:.4}%", 100.0 * c.first),
+            format!("{:.4}%", 100.0 * c.second),
+            format!("{:.2}%", 100.0 * (1.0 - c.first - c.second)),
+            c.games
+        ));
+    }
+    let even = rule.chances(0.5);
+    out.push_str(&format!(
+        "\nA verdict on a cell whose true share is 50% is false: {:.4}% of such cells get one \
+         (exactly: the distribution of wins carried game by game). A cell that leans to one \
+         player is given to the other less often than that: at most {:.4}%.\n",
+        100.0 * (even.first + even.second),
+        100.0 * even.first,
+    ));
+    out
+}
+
+/// The report's last paragraph: how many cells the rule read, what it
+/// decided, and how many false verdicts that many cells are expected to
+/// hold at most.
+pub fn verdicts_text(rule: &DecisionRule, cells: &BTreeMap<CellKey, CellStats>) -> String {
+    let count = |v: Verdict| cells.values().filter(|s| s.reading.verdict == v).count();
+    let finished_open = cells
+        .values()
+        .filter(|s| s.reading.verdict == Verdict::Undecided && finished(rule, s))
+        .count();
+    let even = rule.chances(0.5);
+    let error = even.first + even.second;
+    format!(
+        "The rule read {} cells: {} decided for the first player, {} for the second, {} not \
+         decided in {} games and {} open. A cell whose true share is 50% gets a verdict with \
+         chance {:.2}%, so over {} cells the expected number of false verdicts is at most {:.2} \
+         (were every cell even).\n",
+        cells.len(),
+        count(Verdict::First),
+        count(Verdict::Second),
+        finished_open,
+        rule.max_games,
+        count(Verdict::Undecided) - finished_open,
+        100.0 * error,
+        cells.len(),
+        error * cells.len() as f64
+    )
 }
 
 #[cfg(test)]

@@ -11,13 +11,13 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+use super::runner::{MatchConfig, run};
 use crate::engine::EngineSpec;
 use crate::rules::game::GameSpec;
 use crate::tournament::balance::{engine_names, level_text};
 use crate::tournament::referee::{Limits, TimeControl};
 use crate::tournament::results::{GameResult, read_results};
 use crate::tournament::schedule::Format;
-use crate::tournament::{MatchConfig, run};
 
 /// How the candidates are checked.
 #[derive(Clone, Debug)]
@@ -33,6 +33,8 @@ pub struct Check {
     /// most `share.1` of its games with a result.
     pub share: (f64, f64),
     pub results: PathBuf,
+    /// The command line recorded with each game.
+    pub command: Option<String>,
     pub concurrency: usize,
     pub seed: u64,
     pub max_turns: usize,
@@ -91,6 +93,7 @@ pub fn config(
         progress: check.progress,
         game_seed: Some(check.seed),
         first_player_stop: None,
+        command: check.command.clone(),
     })
 }
 

@@ -64,6 +64,16 @@ pub struct GameResult {
     /// Unix time (seconds) when the game ended.
     #[serde(default)]
     pub finished: u64,
+    /// The build of each seat's engine as the engine names itself over GTP
+    /// (`name` and `version`: `oddity 0.1.0 (88c9764)`); absent where it
+    /// did not say, and in records made before builds were kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub black_build: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub white_build: Option<String>,
+    /// The command line that played the game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
 }
 
 impl GameResult {

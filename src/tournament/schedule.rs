@@ -9,9 +9,9 @@
 //! of round k is the same for every pairing.
 
 use crate::lines::{self, LineError};
+use crate::rules::Rng;
 use crate::rules::moves::{TokenError, Turn};
 use crate::rules::position::AnyGame;
-use crate::rules::random::{Rng, below, rng_from_seed};
 
 /// Who plays whom.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -187,7 +187,7 @@ pub enum OpeningProblem {
 
 /// The random numbers of opening `k` of a file made with `seed`.
 pub fn opening_rng(seed: u64, k: usize) -> Rng {
-    rng_from_seed(seed ^ (k as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+    Rng::seeded(seed ^ (k as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
 }
 
 /// A legal turn of stones (no pass, no swap) chosen at random; `None` when
@@ -198,7 +198,7 @@ pub fn random_stone_turn(game: &AnyGame, rng: &mut Rng) -> Option<Turn> {
         .into_iter()
         .filter(|t| matches!(t, Turn::Stones(..)))
         .collect();
-    (!turns.is_empty()).then(|| turns[below(rng, turns.len() as u32) as usize])
+    (!turns.is_empty()).then(|| turns[rng.below(turns.len() as u32) as usize])
 }
 
 /// `count` openings of `plies` random legal turns each (no pass, swap or

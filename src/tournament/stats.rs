@@ -16,6 +16,7 @@
 //!   `LLR = N (s1 - s0) (2m - s0 - s1) / (2v)`. Empty pentanomial cells are
 //!   given a weight of 1e-3 so that one-sided results have a variance.
 //!   The test accepts H1 at `ln((1-beta)/alpha)`, H0 at `ln(beta/(1-alpha))`.
+//! - Fisher's exact test of two win-loss records ([`fisher_exact`]).
 
 /// Elo difference of a score fraction (0 < s < 1; infinite at the ends).
 pub fn elo_from_score(score: f64) -> f64 {
@@ -198,6 +199,43 @@ impl Sprt {
     }
 }
 
+/// Fisher's exact test, two-sided, of whether two records of wins and
+/// losses (`a` wins and `b` losses against `c` and `d`) share one chance
+/// of a win: the chance, given the margins, of a table no more likely than
+/// the one seen (ties within a relative 1e-7 count as equally likely).
+pub fn fisher_exact(a: u64, b: u64, c: u64, d: u64) -> f64 {
+    let n = (a + b + c + d) as usize;
+    let mut ln_fact = vec![0.0f64; n + 1];
+    for k in 1..=n {
+        ln_fact[k] = ln_fact[k - 1] + (k as f64).ln();
+    }
+    let (row1, col1) = (a + b, a + c);
+    let (row2, col2) = (c + d, b + d);
+    let ln_p = |x: u64| {
+        // The table with x in the top-left corner and the same margins.
+        let (b, c) = (row1 - x, col1 - x);
+        let d = row2 - c;
+        ln_fact[row1 as usize]
+            + ln_fact[row2 as usize]
+            + ln_fact[col1 as usize]
+            + ln_fact[col2 as usize]
+            - ln_fact[n]
+            - ln_fact[x as usize]
+            - ln_fact[b as usize]
+            - ln_fact[c as usize]
+            - ln_fact[d as usize]
+    };
+    let seen = ln_p(a);
+    let low = col1.saturating_sub(row2);
+    let high = row1.min(col1);
+    (low..=high)
+        .map(ln_p)
+        .filter(|&l| l <= seen + 1e-7)
+        .map(f64::exp)
+        .sum::<f64>()
+        .min(1.0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -215,5 +253,15 @@ mod tests {
         assert_eq!(los(0, 0), 0.5);
         assert!((phi(0.0) - 0.5).abs() < 1e-7);
         assert!((phi(1.96) - 0.975).abs() < 1e-4);
+    }
+
+    #[test]
+    fn fishers_test_matches_the_textbook_values() {
+        // The tea-tasting table (3 1 / 1 3): p = 0.4857 two-sided.
+        assert!((fisher_exact(3, 1, 1, 3) - 0.485_714).abs() < 1e-5);
+        // 69-41 against 17-3: p = 0.07147.
+        assert!((fisher_exact(69, 41, 17, 3) - 0.071_47).abs() < 1e-5);
+        assert!((fisher_exact(5, 5, 5, 5) - 1.0).abs() < 1e-12);
+        assert!(fisher_exact(20, 0, 0, 20) < 1e-10);
     }
 }

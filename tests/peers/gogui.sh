@@ -7,7 +7,9 @@
 # GOGUI_SOURCE is a GoGui 1.6 source checkout (with build.xml); ODDITY the
 # binary (default target/release/oddity); OUT the folder for everything made
 # (default target/gogui). Needs a JDK and Debian's ant, xsltproc,
-# docbook-xsl, librsvg2-bin, xvfb, x11-utils, xdotool and imagemagick.
+# docbook-xsl, docbook-xml (GoGui's documentation build reads its DTD; it
+# is only a recommended package of docbook-xsl), librsvg2-bin, xvfb,
+# x11-utils, xdotool and imagemagick.
 #
 # 1. Builds gogui.jar and gogui-twogtp.jar in OUT/src (the icons GoGui's
 #    own script draws with Inkscape are drawn with rsvg-convert).

@@ -10,15 +10,23 @@ capped) and `slow` (thinks for the time the page gives it). Checked:
   (Xodd, Black's first turn and a later one), by button and by Enter;
 - a stopped engine left in the seat to move is announced in a banner, and
   changing the players clears it;
-- a click while reviewing a finished game gets the review hint;
+- opening a record shows its players (people) in the form; a click at the
+  end of a finished game says it is over, and the hint goes when another
+  turn is looked at; a turn tried earlier starts a variation;
+- variations: made by a click while looking back, marked in the turn list,
+  drawn in the tree, walked (a click on the tree, the keys up and down),
+  named, deleted, downloaded as SGF variations (sgfmill reads them) and
+  opened again;
+- the turn list keeps every digit of turn numbers past 100;
 - Open SGF reports errors next to the button, and a file of several games
   offers each of them;
 - an engine that answers within a second is seen thinking, and its
   candidates stay listed after it plays, its heat map gone from the board
   (Odd);
 - Onyx clicks on the lines near a point play that point;
-- the candidates table keeps its order under the pointer; the heat map's
-  rings give the stone colour (Xodd);
+- the candidates table keeps its order under the pointer; Xodd's best
+  turns drawn as turns (both stones joined, numbered, the best ringed),
+  the rest of the heat map faint and unlabelled;
 - games between engines hide the stone controls and pause and resume;
 - an engine time of 0.25 s, a smallest group beyond the board refused;
 - Onyx captures counted, and the seats' clocks.
@@ -40,8 +48,10 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from gui_drive import (click_cell, engine_pid, fail, log, new_game, no_console_errors, pick_colour,
-                       reason, screenshot, start_browser, state, wait, URL)
+from sgfmill import sgf
+
+from gui_drive import (Gtp, click_cell, engine_pid, fail, log, new_game, no_console_errors,
+                       pick_colour, reason, screenshot, start_browser, state, wait, URL)
 
 
 def shot_at(d, element, name):
@@ -133,8 +143,15 @@ TWO_GAMES = FULL_ODD + ("\n(;FF[4]GM[9000]OG[xodd]SZ[5]PB[alpha]PW[beta]RE[B+1]"
                         ";B[B:C3];W[W:A1,W:E5];B[pass];W[pass])\n")
 
 
+def seats_in_form(d):
+    return [Select(d.find_element(By.ID, seat)).first_selected_option.get_attribute("value")
+            for seat in ["black", "white"]]
+
+
 def records(d, tmp):
-    """Issues: Open SGF errors far from the button; collections; review hint."""
+    """Issues: Open SGF errors far from the button; collections; the form
+    kept old players after a record was opened; a stale hint."""
+    new_game(d, "odd", 3, "human", "e")
     upload = d.find_element(By.ID, "upload")
     msg = d.find_element(By.ID, "records-msg")
     upload.send_keys(write(tmp, "broken.sgf", "(;FF[4]GM[9000]OG[odd]SZ[5];B[B:Z99])"))
@@ -147,6 +164,7 @@ def records(d, tmp):
     shot_at(d, "records", "gui-detail-sgf-error.png")
     upload.send_keys(write(tmp, "two.sgf", TWO_GAMES))
     wait(d, "game 1 of 2", lambda: "game 1 of 2" in msg.text and state(d)["game"] == "odd")
+    wait(d, "the record's players in the form", lambda: seats_in_form(d) == ["human", "human"])
     choice = d.find_element(By.ID, "game-choice")
     if not choice.is_displayed():
         fail("no choice of game for a file of two games")
@@ -157,16 +175,29 @@ def records(d, tmp):
     if labels != ["game 1: odd", "game 2: xodd, alpha - beta, B+1"]:
         fail(f"the games are offered as {labels}")
     log(f"  a file of two games: {msg.text!r}; offered as {labels}; game 2 chosen")
-    # The review hint, not 'the game is over', while looking back.
+    log(f"  the form shows the record's players: {seats_in_form(d)}")
+    # At the end of a finished game a click says so; the hint goes with
+    # the position it was about.
     Select(d.find_element(By.ID, "game-pick")).select_by_value("1")
     wait(d, "game 1 again", lambda: state(d)["game"] == "odd" and state(d)["over"])
-    click_cell(d, "A1")
+    click_cell(d, "C2")
     wait(d, "the game-over answer", lambda: "the game is over" in reason(d))
     d.find_element(By.ID, "prev").click()
+    wait(d, "turn 6, the hint gone", lambda: state(d)["view"] == 6 and reason(d) == "")
+    click_cell(d, "A1")
+    wait(d, "the refusal", lambda: "A1 is not empty" in reason(d))
+    d.find_element(By.ID, "last").click()
+    wait(d, "the last turn, the refusal gone", lambda: state(d)["view"] == 7 and reason(d) == "")
+    # A turn tried while looking back starts a variation.
+    d.find_element(By.ID, "prev").click()
     wait(d, "turn 6", lambda: state(d)["view"] == 6)
+    pick_colour(d, "W")
     click_cell(d, "C3")
-    text = wait(d, "the review hint", lambda: (lambda t: t if "reviewing" in t else None)(reason(d)))
-    log(f"  click while reviewing a finished game: {text!r}")
+    s = wait(d, "the variation", lambda: (lambda s: s if len(s["tree"]) == 9 else None)(state(d)))
+    if [m["token"] for m in s["moves"]][-1] != "W:C3" or s["view"] != 7:
+        fail(f"the variation is not the line: {s['moves']}")
+    log("  a click at the end of a finished game: 'the game is over', gone at turn 6; a refusal "
+        "gone at the last turn; a turn tried at turn 6 made a variation")
 
 
 WATCH_DRAWS = """
@@ -245,17 +276,66 @@ def onyx_near_points(d):
     log(f"  Onyx: clicks 0.40-0.44 of a unit from A2, B2, C3 played them; {text!r}")
 
 
-def candidates_and_rings(d):
-    """Issues: the preview changed under a still pointer; rings give colours."""
-    new_game(d, "xodd", 7, "human", "slow", seconds="3")
+# The best turns drawn, the analysis they are drawn from, and the heat
+# map's labels, read in one script (the page redraws on every update).
+BEST = """
+const turns = {};
+for (const e of document.querySelectorAll('#overlay .ov-best')) {
+  const t = turns[e.dataset.best] = turns[e.dataset.best] || {token: e.dataset.token, stones: []};
+  t.stones.push([e.dataset.cellOf, e.getAttribute('fill') === '#1c1c1c' ? 'B' : 'W']);
+}
+return {
+  turns,
+  links: document.querySelectorAll('#overlay .ov-best-link').length,
+  ringed: [...document.querySelectorAll('#overlay .ov-best')].filter((e) => e.getAttribute('stroke') === '#d62728').length,
+  heatLabels: document.querySelectorAll('#overlay .ov-label:not(.ov-rank):not(.ov-best-rate)').length,
+  heatOpacity: Math.max(0, ...[...document.querySelectorAll('#overlay .ov-heat')].map((e) => +e.getAttribute('fill-opacity'))),
+  candidates: state.analysis && state.analysis.turn === state.view ? state.analysis.candidates : [],
+};
+"""
+
+
+def stones_of(token):
+    return sorted((p.split(":")[1], p.split(":")[0]) for p in token.split(","))
+
+
+def candidates_and_best_turns(d):
+    """Issues: the preview changed under a still pointer; the Xodd/Yodd
+    heat map did not show the best turn."""
+    new_game(d, "xodd", 7, "human", "slow", seconds="4")
+    pick_colour(d, "B")
+    click_cell(d, "D4")
+    confirm = d.find_element(By.ID, "confirm")
+    wait(d, "the confirm button", confirm.is_enabled)
+    confirm.click()
+
+    # White's turns may be two stones: drawn while the engine thinks.
+    def drawn():
+        b = d.execute_script(BEST)
+        two = any(len(t["stones"]) == 2 for t in b["turns"].values())
+        return b if two and b["candidates"] and state(d)["analysis_live"] else None
+
+    b = wait(d, "the best turns drawn while the engine thinks", drawn, 60)
+    best = max(b["candidates"], key=lambda c: c["visits"])
+    first = b["turns"]["1"]
+    if first["token"] != best["token"] or sorted(map(tuple, first["stones"])) != stones_of(best["token"]):
+        fail(f"turn 1 drawn is {first}, the most visited is {best['token']}")
+    for rank, t in b["turns"].items():
+        if sorted(map(tuple, t["stones"])) != stones_of(t["token"]):
+            fail(f"turn {rank} drawn as {t['stones']}, not {t['token']}")
+    if b["ringed"] != len(first["stones"]) or b["heatLabels"] or b["heatOpacity"] > 0.31:
+        fail(f"the best turn does not stand out: {b}")
+    two = sum(len(t["stones"]) == 2 for t in b["turns"].values())
+    if b["links"] != two:
+        fail(f"{b['links']} links for {two} two-stone turns")
+    shot_at(d, "board", "gui-detail-best-turns.png")
+    wait(d, "the engine's turn", lambda: len(state(d)["moves"]) == 2 and state(d)["human_turn"], 60)
     d.find_element(By.ID, "analyze").click()
-    wait(d, "analysis of my turn", lambda: len(d.find_elements(By.CSS_SELECTOR, "#candidates tbody tr")) >= 3)
-    # The page redraws on every update: read it in one script each time.
-    colours = set(d.execute_script(
-        "return [...document.querySelectorAll('#overlay [data-heat][data-colour]')]"
-        ".map((e) => e.getAttribute('data-colour'))"))
-    if not colours or not colours <= {"B", "W"}:
-        fail(f"heat map without stone colours: {colours}")
+    # The table shows the engine's analysis of its turn until one of mine
+    # comes: the rows hovered must be mine.
+    wait(d, "analysis of my turn",
+         lambda: state(d)["analysis"] and state(d)["analysis"]["turn"] == state(d)["view"]
+         and len(d.find_elements(By.CSS_SELECTOR, "#candidates tbody tr")) >= 3)
 
     def hover_third_row():
         row = d.find_elements(By.CSS_SELECTOR, "#candidates tbody tr")[2]
@@ -275,10 +355,107 @@ def candidates_and_rings(d):
     shot_at(d, "board", "gui-detail-hover.png")
     ActionChains(d).move_to_element(d.find_element(By.ID, "status")).perform()
     d.find_element(By.ID, "analyze").click()
+    # What stays is the engine's analysis of its own turn before.
     wait(d, "analysis off, and what it found gone",
-         lambda: not state(d)["analysis_wanted"] and state(d)["analysis"] is None
+         lambda: not state(d)["analysis_wanted"]
+         and (state(d)["analysis"] is None or state(d)["analysis"]["turn"] != state(d)["view"])
          and not d.find_elements(By.CSS_SELECTOR, "#overlay [data-heat]"))
-    log(f"  rings of colours {sorted(colours)}; the hovered row kept {token} through updates")
+    log(f"  best turns drawn as turns, the best {first['token']} ringed, the heat map faint; "
+        f"the hovered row kept {token} through updates")
+
+
+TREE = """
+return {
+  dots: document.querySelectorAll('#tree .tree-dot').length,
+  rows: new Set([...document.querySelectorAll('#tree .tree-dot')].map((e) => e.getAttribute('cy'))).size,
+  names: [...document.querySelectorAll('#tree .tree-name')].map((e) => e.textContent),
+  marks: [...document.querySelectorAll('#moves .alt')].map((e) => e.textContent.trim()),
+  current: [...document.querySelectorAll('#tree .tree-dot')].filter((e) => e.getAttribute('stroke') === '#d62728').map((e) => +e.dataset.node),
+};
+"""
+
+
+def tree_look(d):
+    return d.execute_script(TREE)
+
+
+def variations(d, tmp):
+    """Issue: 'Play from here' threw the later turns away; no variations."""
+    new_game(d, "odd", 3, "human", "human")
+    for cell, colour in [("A1", "B"), ("B1", "W"), ("C1", "B")]:
+        before = len(state(d)["moves"])
+        pick_colour(d, colour)
+        click_cell(d, cell)
+        wait(d, f"{cell} played", lambda: len(state(d)["moves"]) > before)
+    main_end = state(d)["node"]
+    d.find_element(By.ID, "prev").click()
+    d.find_element(By.ID, "prev").click()
+    wait(d, "turn 1", lambda: state(d)["view"] == 1)
+    pick_colour(d, "W")
+    click_cell(d, "C3")
+    wait(d, "the variation", lambda: len(state(d)["tree"]) == 5 and state(d)["view"] == 2)
+    t = tree_look(d)
+    if t["dots"] != 5 or t["rows"] != 2 or t["marks"] != ["+1"] or t["current"] != [state(d)["node"]]:
+        fail(f"the tree after a variation: {t}")
+    name = d.find_element(By.ID, "variation-name")
+    name.send_keys("try C3", Keys.ENTER)
+    wait(d, "the name in the tree", lambda: tree_look(d)["names"] == ["try C3"])
+    branch = state(d)["node"]
+    shot_at(d, "tree-box", "gui-detail-variations.png")
+    # Walking: the main line's last turn by a click on the tree; back to
+    # the variation by the key down from the main line's turn 2.
+    d.find_element(By.CSS_SELECTOR, f'#tree .tree-dot[data-node="{main_end}"]').click()
+    wait(d, "the main line", lambda: state(d)["node"] == main_end and len(state(d)["moves"]) == 3)
+    d.find_element(By.ID, "prev").click()
+    wait(d, "turn 2", lambda: state(d)["view"] == 2)
+    d.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_DOWN)
+    wait(d, "the variation by the key down", lambda: state(d)["node"] == branch)
+    # Saved as SGF variations, read by sgfmill, opened again.
+    path = os.path.join(tmp, "oddity-game.sgf")
+    if os.path.exists(path):
+        os.remove(path)
+    d.find_element(By.ID, "download").click()
+    wait(d, "the downloaded SGF", lambda: os.path.exists(path) and os.path.getsize(path) > 0)
+    with open(path, "rb") as f:
+        game = sgf.Sgf_game.from_bytes(f.read())
+    after_a1 = game.get_root()[0]
+    branches = [(n.get_raw_move()[0], n.get_raw("N") if n.has_property("N") else None) for n in after_a1]
+    if len(after_a1) != 2 or branches[1] != ("w", b"try C3"):
+        fail(f"sgfmill reads the variations after A1 as {branches}")
+    # Deleted (the page asks first).
+    d.find_element(By.ID, "delete-variation").click()
+    d.switch_to.alert.accept()
+    wait(d, "the variation deleted", lambda: len(state(d)["tree"]) == 4 and state(d)["view"] == 1)
+    d.find_element(By.ID, "upload").send_keys(path)
+    wait(d, "the saved tree opened", lambda: len(state(d)["tree"]) == 5 and len(state(d)["moves"]) == 3)
+    log(f"  a variation made by a click at turn 1, named, walked by the tree and the key down, "
+        f"saved ({branches}), deleted, opened again")
+
+
+def long_game_numbers(d, tmp):
+    """Issue: the turn list cut the hundreds digit past turn 100."""
+    helper = Gtp()
+    try:
+        helper.cmd("oddity-game odd 8")
+        helper.cmd("clear_board")
+        # Odd's seats alternate: there is no pass.
+        for k in range(120):
+            turn = helper.cmd("oddity-legal_moves").split()[0]
+            helper.cmd(f"play {'bw'[k % 2]} {turn}")
+        record = helper.cmd("printsgf")
+    finally:
+        helper.close()
+    d.find_element(By.ID, "upload").send_keys(write(tmp, "long.sgf", record))
+    wait(d, "the long record", lambda: len(state(d)["moves"]) == 120)
+    d.find_element(By.CSS_SELECTOR, '#moves li:nth-child(108)').click()
+    wait(d, "turn 108", lambda: state(d)["view"] == 108)
+    li = d.find_element(By.CSS_SELECTOR, "#moves li.current")
+    box = d.find_element(By.ID, "moves")
+    no = li.find_element(By.CSS_SELECTOR, ".no")
+    if not li.text.startswith("108.") or no.rect["x"] < box.rect["x"]:
+        fail(f"turn 108 is listed as {li.text!r} at x {no.rect['x']} in a list at x {box.rect['x']}")
+    shot_at(d, "moves", "gui-detail-turn-numbers.png")
+    log(f"  turn 108 listed as {li.text!r}")
 
 
 def engines_game(d):
@@ -348,31 +525,32 @@ def clocks(d):
 
 def balance_note(d):
     """The new-game form quotes the balance study for the board and variant it
-    describes, as /api/games gives it, and follows the smallest group."""
+    describes, as /api/games gives it: each level's games and the study rule's
+    verdict, a lean named as a lean, and on an Odd side its fair smallest group
+    or that none is established; it follows the smallest group."""
     catalogue = d.execute_async_script(
         "const done = arguments[0]; fetch('/api/games').then((r) => r.json()).then(done)")
     odd = next(g for g in catalogue["games"] if g["id"] == "odd")
-    side5 = next(s for s in odd["sizes"] if s["size"] == 5)
+    side6 = next(s for s in odd["sizes"] if s["size"] == 6)
     Select(d.find_element(By.ID, "game")).select_by_value("odd")
     size_box = d.find_element(By.ID, "size")
     size_box.clear()
-    size_box.send_keys("5")
+    size_box.send_keys("6")
     note = lambda: d.find_element(By.ID, "balance-note").text
-    for m in [None] + [b["min_group"] for b in side5["balance"]][:3]:
+    side = f"Side 6: {side6['min_group_note']}."
+    for m in [None, 7, 9]:
         box = d.find_element(By.ID, "min-group")
         box.clear()
         if m is not None:
             box.send_keys(str(m))
-        finding = next(b for b in side5["balance"] if b["min_group"] == (m or 5))
-        wait(d, f"the study's note for Odd 5, m = {m}",
-             lambda: finding["text"] in note() and note().startswith("Balance study:"))
-        if side5["even_min_groups"]:
-            even = " or ".join(str(x) for x in side5["even_min_groups"])
-            if f"smallest group {even}" not in note():
-                fail(f"no closest-to-even suggestion ({even}) in {note()!r}")
-        elif "No smallest group comes out even" not in note():
-            fail(f"no word that no smallest group is even in {note()!r}")
-    d.find_element(By.ID, "min-group").clear()
+        finding = next(b for b in side6["balance"] if b["min_group"] == (m or 6))
+        wait(d, f"the study's note for Odd 6, m = {m}",
+             lambda: note() == f"Balance study: {finding['text']} {side}")
+    # Odd 6 with m = 9 at 0.8 s per move: 58 of 100, not decided, a lean.
+    for words in ["At 0.8 s per move", "not decided", "leans to the first player",
+                  "fair smallest group not established"]:
+        if words not in note():
+            fail(f"{words!r} missing from the note {note()!r}")
     shot_at(d, "balance-note", "gui-balance-note.png")
     Select(d.find_element(By.ID, "game")).select_by_value("onyx")
     size_box.clear()
@@ -400,9 +578,11 @@ def main():
         refused_second_stone(d)
         stalled_engine_banner(d)
         records(d, tmp)
+        variations(d, tmp)
+        long_game_numbers(d, tmp)
         odd_thinking_stays(d)
         onyx_near_points(d)
-        candidates_and_rings(d)
+        candidates_and_best_turns(d)
         engines_game(d)
         clocks(d)
         balance_note(d)

@@ -11,8 +11,11 @@ exists). Checked, each by clicking and typing as a person would:
 
 - engine health at start: `ghost` and `flaky` listed as failed to start
   with the reason and a Restart button, `late` as starting, the others as
-  ready with their names; once the file exists `late` is ready, and
-  Restart brings `flaky` up;
+  ready with their names; the failures also said above the board, in
+  sight at 1366x768 without scrolling, and marked in the form's player
+  lists, which do not let them be chosen (nor does the server); once the
+  file exists `late` is ready, and Restart brings `flaky` up;
+- 'Analyse my turn' goes off when its engine is killed;
 - the board analysis toggle (button and key `o`): while an engine thinks
   (the default), always, off; remembered across a reload; the heat map is
   drawn only for the position it belongs to, never the turn before;
@@ -21,7 +24,9 @@ exists). Checked, each by clicking and typing as a person would:
 - Resign, Pass, Confirm and the stone colours are gone after the end and
   come back on 'Play from here';
 - a finished Odd record opened: its three counted groups marked apart
-  from the three single stones too small to count (gui-odd-end.png).
+  from the three single stones too small to count (gui-odd-end.png); with
+  every group counted, no word of smaller groups; the end's status line
+  ends with a full stop; the form's 'board side' hint is not cut.
 
 Screenshots go to SCREENSHOT_DIR (gui-detail-*.png). Prints one line per
 check; exits non-zero on the first failure.
@@ -34,6 +39,7 @@ import sys
 import tempfile
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
 
 from gui_drive import (END_MARKS, check_end_marks, click_cell, engine_pid, fail, log, new_game,
                        no_console_errors, pick_colour, screenshot, start_browser, state, wait, URL)
@@ -101,6 +107,7 @@ def engines_at_start(d):
     panel = d.find_element(By.ID, "engines").find_element(By.XPATH, "..")
     d.execute_script("arguments[0].scrollIntoView({block: 'center'})", panel)
     panel.screenshot(os.path.join(sys.argv[4], "gui-detail-engines.png"))
+    failed_where_seen(d)
     with open(GO_FILE, "w"):
         pass
     wait(d, "late to be ready", lambda: engine_item(d, "late")[0] == "idle")
@@ -109,6 +116,31 @@ def engines_at_start(d):
     log("  at start: " + "; ".join(f"{items[n][1].strip()!r}" for n in items))
     log(f"  then late {engine_item(d, 'late')[1].strip()!r}, flaky after Restart "
         f"{engine_item(d, 'flaky')[1].strip()!r}")
+
+
+def failed_where_seen(d):
+    """Issue: a failed engine could be chosen, and start-up failures showed
+    only below the fold."""
+    d.set_window_size(1366, 768)
+    d.execute_script("window.scrollTo(0, 0)")
+    alert = d.find_element(By.ID, "engine-alert")
+    text = alert.text
+    bottom, height = d.execute_script(
+        "return [document.getElementById('engine-alert').getBoundingClientRect().bottom, innerHeight]")
+    if not alert.is_displayed() or "ghost failed to start" not in text or "flaky" not in text \
+            or bottom > height:
+        fail(f"the start-up failures above the board: {text!r}, bottom {bottom} of {height}")
+    screenshot(d, "gui-engines.png")
+    for seat in ["black", "white"]:
+        option = d.find_element(By.CSS_SELECTOR, f'#{seat} option[value="ghost"]')
+        if option.is_enabled() or "failed to start" not in option.text:
+            fail(f"ghost offered for {seat} as {option.text!r}, enabled {option.is_enabled()}")
+    answer = d.execute_async_script(
+        "transport.request('seats', {black: 'human', white: 'ghost'}).then(arguments[0])")
+    if "ghost failed to start" not in answer.get("error", ""):
+        fail(f"the server let a failed engine take a seat: {answer}")
+    d.set_window_size(1100, 860)
+    log(f"  above the board at 1366x768: {text!r}; ghost marked in the form and refused")
 
 
 def press(d, key):
@@ -189,6 +221,26 @@ def overlay_toggle(d):
     wait(d, "the last turn", lambda: state(d)["view"] == 2)
     log("  the engine's heat map drawn while it thought, gone on my turn in every mode; "
         "turn 1 looked back at: drawn in 'always' only")
+
+
+def analysis_off_when_its_engine_dies(d):
+    """Issue: 'Analyse my turn' stayed ticked after its engine was killed."""
+    new_game(d, "odd", 5, "human", "slow", seconds="60")
+    analyze = d.find_element(By.ID, "analyze")
+    analyze.click()
+    wait(d, "the engine analysing my turn",
+         lambda: any(e["name"] == "slow" and e["status"] == "analysing" for e in state(d)["engines"]))
+    pid = wait(d, "the engine process", lambda: engine_pid("--seed 4"))
+    os.kill(pid, signal.SIGKILL)
+    wait(d, "'Analyse my turn' unticked",
+         lambda: not analyze.is_selected() and not state(d)["analysis_wanted"])
+    analyze.click()
+    wait(d, "the refusal to analyse with a stopped engine",
+         lambda: "engine slow is stopped" in d.find_element(By.ID, "reason").text
+         and not analyze.is_selected())
+    d.find_element(By.CSS_SELECTOR, '.restart[data-engine="slow"]').click()
+    wait(d, "the restart", lambda: engine_item(d, "slow")[0] == "idle")
+    log("  'Analyse my turn' unticked when its engine was killed, refused until restarted")
 
 
 def killed_engine_cleared(d):
@@ -281,7 +333,43 @@ def odd_end_groups(d, tmp):
         fail(f"Odd's end: the rules count {s['groups']}, marked {m}")
     if s["result"]["text"] != "Black wins: 3 groups of 3+ stones, odd":
         fail(f"Odd's end reads {s['result']['text']!r}")
+    status = d.find_element(By.ID, "status").text
+    if not status.endswith("odd."):
+        fail(f"the end's status line has no full stop: {status!r}")
     screenshot(d, "gui-odd-end.png")
+    # Every group counted: nothing said of smaller ones.
+    with open(path, "w") as f:
+        f.write(ODD_END.replace("OR[min_group=3]", "OR[min_group=1]"))
+    d.find_element(By.ID, "upload").send_keys(path)
+    s = wait(d, "the record with every group counted",
+             lambda: (lambda s: s if s["min_group"] == 1 and s["over"] else None)(state(d)))
+    score = d.find_element(By.ID, "score").text
+    if "smaller" in score or not score.endswith("."):
+        fail(f"with every group counted the score reads {score!r}")
+    log(f"  Odd's end: {status!r}; every group counted: {score!r}")
+
+
+# The 'board side' hint of the smallest group: its text's width and the
+# room the box gives it (less its arrows).
+PLACEHOLDER = """
+const box = document.getElementById('min-group');
+const style = getComputedStyle(box);
+const ctx = document.createElement('canvas').getContext('2d');
+ctx.font = style.font;
+const room = box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 16;
+return [ctx.measureText(box.placeholder).width, room];
+"""
+
+
+def placeholder_fits(d):
+    """Issue: the 'board side' hint of the smallest group was cut off."""
+    Select(d.find_element(By.ID, "game")).select_by_value("odd")
+    box = d.find_element(By.ID, "min-group")
+    box.clear()
+    text, room = d.execute_script(PLACEHOLDER)
+    if text > room:
+        fail(f"the hint {box.get_attribute('placeholder')!r} needs {text:.0f} px, has {room:.0f}")
+    log(f"  the smallest group's hint needs {text:.0f} px of {room:.0f}")
 
 
 def main():
@@ -295,9 +383,11 @@ def main():
         wait(d, "the first state", lambda: state(d) is not None)
         engines_at_start(d)
         overlay_toggle(d)
+        analysis_off_when_its_engine_dies(d)
         killed_engine_cleared(d)
         finished_game_review_and_controls(d)
         odd_end_groups(d, tmp)
+        placeholder_fits(d)
         no_console_errors(d)
         log("all overlays checked")
     finally:

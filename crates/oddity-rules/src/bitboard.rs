@@ -6,6 +6,9 @@
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+/// A set of cell indices as `W` 64-bit words: bit `i % 64` of word
+/// `i / 64` is the cell with index `i`. The games keep their stones, empty
+/// points and masks in these.
 pub struct Bitboard<const W: usize>(pub [u64; W]);
 
 impl<const W: usize> Default for Bitboard<W> {
@@ -21,11 +24,13 @@ impl<const W: usize> std::fmt::Debug for Bitboard<W> {
 }
 
 impl<const W: usize> Bitboard<W> {
+    /// No cell.
     pub const EMPTY: Self = Bitboard([0; W]);
     /// Number of bits a bitboard of this width holds.
     pub const CAPACITY: usize = 64 * W;
 
     #[inline]
+    /// The set of `indices`.
     pub fn from_indices(indices: impl IntoIterator<Item = usize>) -> Self {
         let mut b = Self::EMPTY;
         for i in indices {
@@ -35,36 +40,43 @@ impl<const W: usize> Bitboard<W> {
     }
 
     #[inline(always)]
+    /// Whether index `i` is in the set.
     pub fn get(&self, i: usize) -> bool {
         self.0[i >> 6] >> (i & 63) & 1 != 0
     }
 
     #[inline(always)]
+    /// Adds index `i`.
     pub fn set(&mut self, i: usize) {
         self.0[i >> 6] |= 1 << (i & 63);
     }
 
     #[inline(always)]
+    /// Removes index `i`.
     pub fn clear(&mut self, i: usize) {
         self.0[i >> 6] &= !(1 << (i & 63));
     }
 
     #[inline(always)]
+    /// Whether the set is empty.
     pub fn is_empty(&self) -> bool {
         self.0.iter().all(|&w| w == 0)
     }
 
     #[inline(always)]
+    /// Whether the set holds any index.
     pub fn any(&self) -> bool {
         !self.is_empty()
     }
 
     #[inline(always)]
+    /// The number of indices in the set.
     pub fn count(&self) -> u32 {
         self.0.iter().map(|w| w.count_ones()).sum()
     }
 
     #[inline(always)]
+    /// Whether the two sets share an index.
     pub fn intersects(&self, other: &Self) -> bool {
         self.0.iter().zip(other.0.iter()).any(|(a, b)| a & b != 0)
     }
@@ -141,6 +153,7 @@ impl<const W: usize> Bitboard<W> {
     }
 
     #[inline(always)]
+    /// The indices of `self` that are not in `other`.
     pub fn and_not(&self, other: &Self) -> Self {
         let mut out = *self;
         for k in 0..W {
@@ -149,6 +162,7 @@ impl<const W: usize> Bitboard<W> {
         out
     }
 
+    /// The indices of the set, lowest first.
     pub fn iter(&self) -> BitIter<W> {
         BitIter {
             words: self.0,

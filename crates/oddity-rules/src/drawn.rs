@@ -1,5 +1,5 @@
 //! Playouts whose stones a policy draws: Xodd and Yodd
-//! ([`crate::parity::ParityGame::playout_drawing`]) and Odd
+//! ([`crate::xodd_yodd::XoddYoddGame::playout_drawing`]) and Odd
 //! ([`crate::odd::OddGame::playout_drawing`]). The policy keeps a weight
 //! for every stone (empty cell, colour) for the side to move, reads the
 //! position through [`DrawnBoard`] and is told of every stone placed.
@@ -12,6 +12,7 @@ use crate::random::Rng;
 /// next to each empty cell (kept by the game in Xodd and Yodd, by the
 /// playout in Odd).
 pub trait DrawnBoard {
+    /// The game the board is a position of.
     type Game: Game;
     /// The position.
     fn game(&self) -> &Self::Game;

@@ -4,7 +4,7 @@ use std::fmt;
 
 use crate::kind::GameKind;
 use crate::moves::{Action, Colour, Stone, Turn};
-pub use crate::random::Rng;
+use crate::random::Rng;
 use crate::topology::{Cell, SizeError, Topology};
 
 /// Variant options. Each applies to one game and is ignored by the others.
@@ -32,7 +32,9 @@ impl Default for Rules {
 /// Why a rule option could not be set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RuleError {
+    /// No rule option has this name.
     UnknownRule,
+    /// The option does not take this value.
     BadValue,
 }
 
@@ -61,17 +63,25 @@ impl Rules {
 /// A game, a board size and rule options: everything that defines a start.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameSpec {
+    /// The game.
     pub kind: GameKind,
+    /// The board size: the side of a square board (Xodd), the side of a
+    /// hex-hex board (Yodd, Odd), or points per side (Onyx).
     pub size: usize,
+    /// Rule options (each applies to one game).
     pub rules: Rules,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
+/// Why a game spec is refused.
 pub enum SpecError {
+    /// The board size is out of the game's range.
     Size(SizeError),
     /// Odd: a smallest counting group of 0, or larger than the board.
     MinGroup {
+        /// The smallest counting group asked for.
         min_group: usize,
+        /// The cells of the board.
         cells: usize,
     },
 }
@@ -91,6 +101,9 @@ impl fmt::Display for SpecError {
 impl std::error::Error for SpecError {}
 
 impl GameSpec {
+    /// The spec of `kind` on a board of `size` with `rules`, or why there is
+    /// none: a size out of range, or an Odd smallest group of 0 or larger than
+    /// the board.
     pub fn new(kind: GameKind, size: usize, rules: Rules) -> Result<GameSpec, SpecError> {
         let topo = Topology::get(kind.board(), size).map_err(SpecError::Size)?;
         let cells = topo.cell_count();
@@ -112,6 +125,7 @@ impl GameSpec {
         GameSpec::new(kind, size.unwrap_or(kind.default_size()), rules)
     }
 
+    /// The game at its standard size with the default rules.
     pub fn default_for(kind: GameKind) -> GameSpec {
         GameSpec {
             kind,
@@ -120,6 +134,7 @@ impl GameSpec {
         }
     }
 
+    /// The board of this spec.
     pub fn topology(&self) -> &'static Topology {
         Topology::get(self.kind.board(), self.size).expect("GameSpec::new checked the size")
     }
@@ -182,13 +197,16 @@ impl GameSpec {
 /// Why a turn cannot be played.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlayError {
+    /// The game is over.
     GameOver,
+    /// The cell already holds a stone.
     Occupied(Cell),
     /// Illegal for a rule-specific reason, described in words.
     Illegal(&'static str),
 }
 
 impl PlayError {
+    /// The reason in words, with the cells named on `topo`.
     pub fn describe(&self, topo: &Topology) -> String {
         match self {
             PlayError::GameOver => "the game is over".into(),
@@ -201,7 +219,9 @@ impl PlayError {
 /// Why a set-up position cannot be made.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SetupError {
+    /// The spec itself is refused.
     Spec(SpecError),
+    /// Two stones on one cell.
     Duplicate(Cell),
     /// A stone on a cell that is not a point of the board.
     Forbidden(Cell),
@@ -244,7 +264,9 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// It counts as a game in progress: no first-turn or swap privileges.
     fn from_setup(spec: &GameSpec, stones: &[Stone], to_move: Colour) -> Result<Self, SetupError>;
 
+    /// The game, board size and rule options of this position.
     fn spec(&self) -> &GameSpec;
+    /// The board.
     fn topology(&self) -> &'static Topology;
     /// The seat that takes the next action.
     fn to_move(&self) -> Colour;
@@ -255,16 +277,19 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn mid_turn(&self) -> bool {
         false
     }
+    /// Whether the game has ended.
     fn is_over(&self) -> bool;
     /// The winner once the game is over.
     fn winner(&self) -> Option<Colour>;
     /// Legal actions of the current position, appended to `out`.
     fn legal_actions(&self, out: &mut Vec<Action>);
+    /// Whether `action` is legal in the current position.
     fn is_legal(&self, action: Action) -> bool;
     /// Plays a legal action (checked in debug builds only).
     fn apply(&mut self, action: Action);
     /// Plays random legal turns to the end of the game; returns the winner.
     fn playout(&mut self, rng: &mut Rng) -> Colour;
+    /// The colour of the stone on `cell`, if any.
     fn stone_at(&self, cell: Cell) -> Option<Colour>;
     /// The stones of one colour as bitboard words (bit `i` of the words is
     /// the cell with index `i`).

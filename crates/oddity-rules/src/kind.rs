@@ -5,14 +5,22 @@ use std::fmt;
 use crate::topology::BoardKind;
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+/// Which of the four games: the root of each game's facts, asked by the
+/// layers above instead of comparing kinds.
 pub enum GameKind {
+    /// Xodd: odd groups on the square board, fewer groups wins.
     Xodd,
+    /// Yodd: Xodd's rules on the hex-hex board.
     Yodd,
+    /// Odd: fill the hex-hex board; an odd number of large groups wins for
+    /// Black.
     Odd,
+    /// Onyx: connect one's edges, with square captures.
     Onyx,
 }
 
 impl GameKind {
+    /// Every game, in the order the tools list them.
     pub const ALL: [GameKind; 4] = [
         GameKind::Xodd,
         GameKind::Yodd,
@@ -20,6 +28,7 @@ impl GameKind {
         GameKind::Onyx,
     ];
 
+    /// The board the game is played on.
     pub fn board(self) -> BoardKind {
         match self {
             GameKind::Xodd => BoardKind::Square,
@@ -28,6 +37,7 @@ impl GameKind {
         }
     }
 
+    /// The standard board size.
     pub fn default_size(self) -> usize {
         match self {
             GameKind::Xodd => 12,
@@ -122,6 +132,8 @@ impl GameKind {
         }
     }
 
+    /// The game's name on the command line and in the protocol: `xodd`,
+    /// `yodd`, `odd` or `onyx`.
     pub fn name(self) -> &'static str {
         match self {
             GameKind::Xodd => "xodd",
@@ -131,6 +143,7 @@ impl GameKind {
         }
     }
 
+    /// The game of a name, in any case.
     pub fn parse(text: &str) -> Option<GameKind> {
         GameKind::ALL
             .into_iter()

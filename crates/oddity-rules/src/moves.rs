@@ -8,20 +8,25 @@
 use std::fmt;
 
 use crate::kind::GameKind;
+use crate::quote::{Escaped, quoted};
 use crate::topology::{Cell, Topology};
 
 /// A stone colour, and the seat that owns it: `b` (Black, the first player)
 /// and `w` (White, the second player).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum Colour {
+    /// The first player's seat and stones (`b`, `B`).
     Black = 0,
+    /// The second player's seat and stones (`w`, `W`).
     White = 1,
 }
 
 impl Colour {
+    /// Both colours, Black first.
     pub const BOTH: [Colour; 2] = [Colour::Black, Colour::White];
 
     #[inline(always)]
+    /// The other colour.
     pub fn opposite(self) -> Colour {
         match self {
             Colour::Black => Colour::White,
@@ -30,6 +35,7 @@ impl Colour {
     }
 
     #[inline(always)]
+    /// 0 for Black, 1 for White: the index of per-colour arrays.
     pub fn index(self) -> usize {
         self as usize
     }
@@ -74,6 +80,7 @@ impl Colour {
 pub struct Action(u16);
 
 impl Action {
+    /// A pass (Xodd, Yodd).
     pub const PASS: Action = Action(0xFFFF);
     /// Ends an Xodd/Yodd turn after its first stone.
     pub const END_TURN: Action = Action(0xFFFE);
@@ -81,12 +88,14 @@ impl Action {
     pub const SWAP: Action = Action(0xFFFD);
 
     #[inline(always)]
+    /// A stone of `colour` on `cell`.
     pub fn stone(cell: Cell, colour: Colour) -> Action {
         debug_assert!(cell.0 < 1 << 12);
         Action(cell.0 | (colour as u16) << 12)
     }
 
     #[inline(always)]
+    /// Whether the action places a stone (not a pass, end of turn or swap).
     pub fn is_stone(self) -> bool {
         self.0 < 1 << 13
     }
@@ -98,6 +107,7 @@ impl Action {
     }
 
     #[inline(always)]
+    /// The colour of a stone action's stone.
     pub fn colour(self) -> Colour {
         if self.0 & 1 << 12 == 0 {
             Colour::Black
@@ -111,6 +121,7 @@ impl Action {
         self.0
     }
 
+    /// The action of [`Action::bits`].
     pub fn from_bits(bits: u16) -> Action {
         Action(bits)
     }
@@ -130,11 +141,14 @@ impl fmt::Debug for Action {
 /// A placed stone.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub struct Stone {
+    /// Where it is.
     pub cell: Cell,
+    /// Its colour.
     pub colour: Colour,
 }
 
 impl Stone {
+    /// The action that places this stone.
     pub fn action(self) -> Action {
         Action::stone(self.cell, self.colour)
     }
@@ -143,8 +157,11 @@ impl Stone {
 /// A whole turn, as a token names it.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Turn {
+    /// No stone this turn (Xodd, Yodd).
     Pass,
+    /// Onyx's pie rule: White takes Black's first stone (see `docs/rules.md`).
     Swap,
+    /// The mover gives up the game.
     Resign,
     /// One stone, or two stones on different cells with the lower cell first.
     Stones(Stone, Option<Stone>),
@@ -193,7 +210,7 @@ impl Turn {
         if token.is_empty() {
             return Err(err(TokenErrorKind::Empty));
         }
-        if token.chars().any(|c| c.is_whitespace()) {
+        if token.chars().any(|c| c.is_whitespace() || c.is_control()) {
             return Err(err(TokenErrorKind::TrailingText));
         }
         match token.to_ascii_lowercase().as_str() {
@@ -262,39 +279,77 @@ impl Turn {
 /// Why a token could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TokenError {
+    /// The token as read.
     pub token: String,
+    /// What is wrong with it.
     pub kind: TokenErrorKind,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
+/// What is wrong with a token (see [`TokenError`]'s message for each).
 pub enum TokenErrorKind {
+    /// Nothing to read.
     Empty,
+    /// Text after the token.
     TrailingText,
+    /// A stone with nothing in it (a stray comma).
     EmptyStone,
+    /// More stones than a turn of this game has (the most it has).
     TooManyStones(usize),
+    /// A stone colour other than `B` or `W`.
     BadColour(String),
+    /// A stone without the colour this game asks for.
     MissingColour(String),
+    /// A stone whose colour is not the mover's (Onyx).
     WrongColour,
+    /// A name that is not a point of this board.
     UnknownCell(String),
+    /// Two stones on one cell.
     DuplicateCell(String),
+    /// A special turn (`pass`, `swap`) this game does not have.
     NotInThisGame(&'static str),
 }
 
 impl fmt::Display for TokenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "bad move token '{}': ", self.token)?;
+        write!(f, "bad move token {}: ", quoted(&self.token))?;
         match &self.kind {
             TokenErrorKind::Empty => write!(f, "empty"),
-            TokenErrorKind::TrailingText => write!(f, "a token has no spaces"),
+            TokenErrorKind::TrailingText => {
+                let c = self
+                    .token
+                    .chars()
+                    .find(|c| c.is_whitespace() || c.is_control())
+                    .unwrap_or(' ');
+                let what = match c {
+                    ' ' => "a space".to_string(),
+                    '\n' | '\r' => "a line break".to_string(),
+                    '\t' => "a tab".to_string(),
+                    c if c.is_control() => {
+                        format!("the control character {}", quoted(&c.to_string()))
+                    }
+                    c => format!("the white space {}", quoted(&c.to_string())),
+                };
+                write!(f, "it holds {what}; a token is one word")
+            }
             TokenErrorKind::EmptyStone => write!(f, "empty stone (stray comma?)"),
             TokenErrorKind::TooManyStones(1) => write!(f, "one stone per turn in this game"),
             TokenErrorKind::TooManyStones(n) => write!(f, "at most {n} stones per turn"),
-            TokenErrorKind::BadColour(c) => write!(f, "'{c}' is not a stone colour (B or W)"),
+            TokenErrorKind::BadColour(c) => {
+                write!(f, "{} is not a stone colour (B or W)", quoted(c))
+            }
             TokenErrorKind::MissingColour(s) => {
-                write!(f, "stone '{s}' needs a colour, like B:{s}")
+                write!(
+                    f,
+                    "stone {} needs a colour, like B:{}",
+                    quoted(s),
+                    Escaped(s)
+                )
             }
             TokenErrorKind::WrongColour => write!(f, "the stone colour is not the mover's"),
-            TokenErrorKind::UnknownCell(c) => write!(f, "'{c}' is not a point of this board"),
+            TokenErrorKind::UnknownCell(c) => {
+                write!(f, "{} is not a point of this board", quoted(c))
+            }
             TokenErrorKind::DuplicateCell(c) => write!(f, "two stones on {c}"),
             TokenErrorKind::NotInThisGame(what) => write!(f, "'{what}' is not a move in this game"),
         }

@@ -11,11 +11,14 @@ use crate::forest::Forest;
 use crate::game::{Game, GameSpec, Inconsistency, SetupError};
 use crate::kind::GameKind;
 use crate::moves::{Action, Colour, Stone};
-use crate::random::{Rng, next_u64};
+use crate::random::Rng;
 use crate::tables::BoardTables;
 use crate::topology::{Cell, Topology};
 
 #[derive(Clone)]
+/// An Odd position with its rules. `W` is the bitboard width in 64-bit
+/// words; it must hold every cell of the board (see
+/// [`crate::game::width_for`]).
 pub struct OddGame<const W: usize> {
     spec: GameSpec,
     pub(crate) tables: &'static BoardTables<W>,
@@ -287,7 +290,7 @@ impl<const W: usize> Game for OddGame<W> {
 
     fn playout(&mut self, rng: &mut Rng) -> Colour {
         for k in 0..W {
-            let coin = next_u64(rng);
+            let coin = rng.next_u64();
             self.stones[0].0[k] |= self.empty.0[k] & coin;
             self.stones[1].0[k] |= self.empty.0[k] & !coin;
         }

@@ -14,7 +14,7 @@ use crate::bitboard::Bitboard;
 use crate::game::Game;
 use crate::moves::{Action, Colour};
 use crate::odd::OddGame;
-use crate::random::{Rng, below, next_u64};
+use crate::random::Rng;
 use crate::topology::Cell;
 
 /// The most cells a playout plays perfectly at its end.
@@ -46,13 +46,13 @@ impl<const W: usize> OddGame<W> {
         let mut last = Bitboard::<W>::EMPTY;
         for left in (empty - k + 1..=empty).rev() {
             let cell = (self.empty.and_not(&last))
-                .nth(below(rng, left))
+                .nth(rng.below(left))
                 .expect("a cell drawn among those left");
             last.set(cell);
         }
         let fill = self.empty.and_not(&last);
         for w in 0..W {
-            let coin = next_u64(rng);
+            let coin = rng.next_u64();
             self.stones[0].0[w] |= fill.0[w] & coin;
             self.stones[1].0[w] |= fill.0[w] & !coin;
         }

@@ -13,6 +13,7 @@ pub struct OnceMap<K, V: ?Sized + 'static> {
 }
 
 impl<K: Eq + Hash, V: ?Sized + Sync> OnceMap<K, V> {
+    /// An empty map.
     pub const fn new() -> Self {
         OnceMap {
             map: OnceLock::new(),

@@ -11,9 +11,16 @@ use crate::position::AnyGame;
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TokenPlayError {
     #[error("{0}")]
+    /// The token cannot be read.
     Malformed(#[source] TokenError),
     #[error("illegal move '{token}': {why}")]
-    Illegal { token: String, why: String },
+    /// The rules refuse the turn: the token as given, and why.
+    Illegal {
+        /// The token as given.
+        token: String,
+        /// Why the rules refuse it, with the cells named on the board.
+        why: String,
+    },
 }
 
 /// A token of a replayed list that could not be played: `number` counts
@@ -21,13 +28,18 @@ pub enum TokenPlayError {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("move {number}: {error}")]
 pub struct ReplayError {
+    /// Which token, counting from 1.
     pub number: usize,
+    /// Why it could not be played.
     pub error: TokenPlayError,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How a finished game ended.
 pub struct Outcome {
+    /// Who won.
     pub winner: Colour,
+    /// Whether the loser resigned.
     pub by_resignation: bool,
     /// The rule that decided the game.
     pub decision: Decision,
@@ -39,12 +51,22 @@ pub enum Decision {
     /// The loser resigned.
     Resignation,
     /// Xodd, Yodd: both sides passed; fewer groups wins.
-    FewerGroups { black: u32, white: u32 },
+    /// Xodd, Yodd: both sides passed; fewer groups wins (the groups of
+    /// each colour).
+    FewerGroups {
+        /// Black's groups.
+        black: u32,
+        /// White's groups.
+        white: u32,
+    },
     /// Odd: the board is full; Black wins when the number of groups of at
     /// least `min_group` stones (both colours together) is odd.
     LargeGroups {
+        /// Black's counted groups.
         black: u32,
+        /// White's counted groups.
         white: u32,
+        /// The smallest group that counts.
         min_group: usize,
     },
     /// Onyx: the winner's chain joins its two edges.
@@ -141,7 +163,32 @@ impl Outcome {
     }
 }
 
+/// The position after `seat` plays `turn` in `position`, as a record
+/// plays it: nothing once the game is over (`resigned`, or the position's
+/// end); a seat that is not to move takes the turn; a resignation leaves
+/// the stones as they are.
+pub(crate) fn next_position(
+    position: &AnyGame,
+    resigned: bool,
+    seat: Colour,
+    turn: Turn,
+) -> Result<AnyGame, PlayError> {
+    if resigned || position.is_over() {
+        return Err(PlayError::GameOver);
+    }
+    let mut next = position.clone();
+    if turn == Turn::Resign {
+        return Ok(next);
+    }
+    if next.to_move() != seat {
+        next.set_to_move(seat);
+    }
+    next.play_turn(&turn)?;
+    Ok(next)
+}
+
 #[derive(Clone)]
+/// A game: its start, the turns played by each seat, and a resignation.
 pub struct GameRecord {
     start: AnyGame,
     moves: Vec<(Colour, Turn)>,
@@ -150,6 +197,7 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
+    /// A game from `start` with no turn played yet.
     pub fn new(start: AnyGame) -> GameRecord {
         GameRecord {
             current: start.clone(),
@@ -164,6 +212,7 @@ impl GameRecord {
         &self.current
     }
 
+    /// The position the game started from.
     pub fn start(&self) -> &AnyGame {
         &self.start
     }
@@ -177,20 +226,10 @@ impl GameRecord {
     /// that is not to move takes the turn (GTP allows it); `Turn::Resign`
     /// ends the game.
     pub fn play(&mut self, seat: Colour, turn: Turn) -> Result<(), PlayError> {
-        if self.is_over() {
-            return Err(PlayError::GameOver);
-        }
+        self.current = next_position(&self.current, self.resigned.is_some(), seat, turn)?;
         if turn == Turn::Resign {
             self.resigned = Some(seat);
-            self.moves.push((seat, turn));
-            return Ok(());
         }
-        let mut next = self.current.clone();
-        if next.to_move() != seat {
-            next.set_to_move(seat);
-        }
-        next.play_turn(&turn)?;
-        self.current = next;
         self.moves.push((seat, turn));
         Ok(())
     }
@@ -303,10 +342,12 @@ impl GameRecord {
         taken
     }
 
+    /// Whether the game has ended, by the rules or by a resignation.
     pub fn is_over(&self) -> bool {
         self.resigned.is_some() || self.current.is_over()
     }
 
+    /// How the game ended, once it has.
     pub fn outcome(&self) -> Option<Outcome> {
         if let Some(loser) = self.resigned {
             return Some(Outcome {

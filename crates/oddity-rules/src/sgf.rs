@@ -1,4 +1,4 @@
-//! Game records in SGF (FF[4]) for games SGF has no number for.
+//! Game records in SGF (`FF[4]`) for games SGF has no number for.
 //!
 //! The flavour: `GM[9000]` (outside the registered 1..40) and the game in the
 //! private root property `OG[xodd|yodd|odd|onyx]`; rule options in
@@ -7,6 +7,12 @@
 //! node with the seat as property and the whole token as value:
 //! `;B[B:C3,W:D4]`, `;W[pass]`, `;W[swap]`, `;B[resign]`. `RE[B+]`, `RE[W+R]`,
 //! `RE[B+3]` give the result.
+//!
+//! Variations are standard SGF: after the node they branch from, each in
+//! parentheses, the main line's continuation first; `N[name]` names a
+//! node. [`read`] gives the main line, [`read_tree`] the whole tree
+//! ([`GameTree`]); every variation is checked by the rules. Reading and
+//! writing loop over their own stacks: no depth of nesting recurses.
 
 use std::fmt::Write as _;
 
@@ -14,7 +20,9 @@ use crate::game::{GameSpec, Rules};
 use crate::kind::GameKind;
 use crate::moves::{Colour, Stone, Turn};
 use crate::position::AnyGame;
-use crate::record::GameRecord;
+use crate::quote::{Escaped, quoted};
+use crate::record::{GameRecord, next_position};
+use crate::tree::{GameTree, NodeId};
 
 /// The SGF game number used for all four games.
 pub const GAME_NUMBER: u32 = 9000;
@@ -22,10 +30,13 @@ pub const GAME_NUMBER: u32 = 9000;
 /// Names and result text written to a record's root node.
 #[derive(Clone, Debug, Default)]
 pub struct RecordInfo {
+    /// Black's player name (`PB`).
     pub black: Option<String>,
+    /// White's player name (`PW`).
     pub white: Option<String>,
     /// `RE` value, e.g. `B+`, `W+R`, `B+3`.
     pub result: Option<String>,
+    /// `DT` value, e.g. `2026-01-31`.
     pub date: Option<String>,
     /// Free text comment on the root (`GC`).
     pub comment: Option<String>,
@@ -37,7 +48,14 @@ fn escape(text: &str) -> String {
 
 /// Writes `record` as SGF.
 pub fn write(record: &GameRecord, info: &RecordInfo) -> String {
-    let start = record.start();
+    write_tree(&GameTree::from_record(record), info)
+}
+
+/// Writes `tree` as SGF: its main line as a sequence of nodes, each
+/// variation in parentheses after the node it branches from, and each
+/// node's name as `N`.
+pub fn write_tree(tree: &GameTree, info: &RecordInfo) -> String {
+    let start = tree.start();
     let spec = start.spec();
     let topo = start.topology();
     let mut out = String::new();
@@ -63,6 +81,9 @@ pub fn write(record: &GameRecord, info: &RecordInfo) -> String {
             let _ = write!(out, "{tag}[{}]", escape(v));
         }
     }
+    if let Some(name) = tree.name(GameTree::ROOT) {
+        let _ = write!(out, "N[{}]", escape(name));
+    }
     if start.turns_played() > 0 || has_stones(start) || !start.looks_like_start() {
         for (tag, colour) in [("AB", Colour::Black), ("AW", Colour::White)] {
             let cells: Vec<_> = topo
@@ -79,8 +100,42 @@ pub fn write(record: &GameRecord, info: &RecordInfo) -> String {
         }
         let _ = write!(out, "PL[{}]", start.to_move().letter());
     }
-    for (seat, turn) in record.moves() {
-        let _ = write!(out, "\n;{}[{}]", seat.letter(), start.token(turn));
+    // What is left to write, last first: a node (in parentheses when it
+    // starts one of several variations), or the end of a variation.
+    enum Step {
+        Node(NodeId, bool),
+        Close,
+    }
+    let mut steps: Vec<Step> = Vec::new();
+    let push_children = |steps: &mut Vec<Step>, id: NodeId| {
+        let children = tree.children(id);
+        let branches = children.len() > 1;
+        for &c in children.iter().rev() {
+            steps.push(Step::Node(c, branches));
+        }
+    };
+    push_children(&mut steps, GameTree::ROOT);
+    while let Some(step) = steps.pop() {
+        let (id, opens) = match step {
+            Step::Close => {
+                out.push(')');
+                continue;
+            }
+            Step::Node(id, opens) => (id, opens),
+        };
+        let Some((seat, turn)) = tree.turn(id) else {
+            continue;
+        };
+        out.push('\n');
+        if opens {
+            out.push('(');
+            steps.push(Step::Close);
+        }
+        let _ = write!(out, ";{}[{}]", seat.letter(), start.token(&turn));
+        if let Some(name) = tree.name(id) {
+            let _ = write!(out, "N[{}]", escape(name));
+        }
+        push_children(&mut steps, id);
     }
     out.push_str(")\n");
     out
@@ -91,7 +146,8 @@ fn has_stones(game: &AnyGame) -> bool {
     topo.cells().iter().any(|&c| game.stone_at(c).is_some())
 }
 
-/// Why a record could not be read, in words.
+/// Why a record could not be read, in words; whatever of the file it
+/// quotes is on one line, escaped ([`crate::quote`]).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
 pub struct SgfError(pub String);
@@ -100,27 +156,23 @@ pub struct SgfError(pub String);
 type Property = (String, Vec<String>);
 type Node = Vec<Property>;
 
-/// Reads the main line of the first game tree: its nodes' properties.
-/// The main line follows the first variation at every branch. The reader
-/// keeps its own stack of open game trees, so any depth of nesting is read
-/// in constant call depth.
-fn parse_nodes(text: &str) -> Result<Vec<Node>, SgfError> {
-    let mut p = Parser::at_game_tree(text)?;
-    p.main_line()
+/// A node as read, before the rules look at it.
+struct RawNode {
+    properties: Node,
+    children: Vec<usize>,
 }
 
-/// Reads the main line of game `index` (0-based) of a collection, if there
-/// is one, one game tree after another, and counts the games. Every game
-/// tree is read up to the last, so a malformed one anywhere is an error;
-/// text after the last game tree is ignored, as `read` ignores text after
-/// the first.
-fn parse_collection(text: &str, index: usize) -> Result<(Option<Vec<Node>>, usize), SgfError> {
+/// Reads the game tree whose '(' is next, and every game tree after it;
+/// returns game `index` (0-based) if there is one, and counts the games.
+/// Every game tree is read up to the last, so a malformed one anywhere is
+/// an error; text after the last game tree is ignored.
+fn parse_collection(text: &str, index: usize) -> Result<(Option<Vec<RawNode>>, usize), SgfError> {
     let mut p = Parser::at_game_tree(text)?;
     let mut chosen = None;
     let mut count = 0;
     while p.peek() == Some('(') {
         let nodes = p
-            .main_line()
+            .game_tree()
             .map_err(|e| SgfError(format!("game {}: {e}", count + 1)))?;
         if count == index {
             chosen = Some(nodes);
@@ -138,11 +190,10 @@ struct Parser {
 
 /// A game tree being read.
 struct Tree {
-    /// On the main line: the root tree and the first variation of each
-    /// main-line tree.
-    main: bool,
-    /// Nodes read in this tree's own sequence.
-    nodes: usize,
+    /// The node it hangs from (none for the outermost tree).
+    from: Option<usize>,
+    /// The last node of its own sequence.
+    last: Option<usize>,
     /// A variation has begun: only more variations or ')' may follow.
     branched: bool,
 }
@@ -176,38 +227,38 @@ impl Parser {
         Err(SgfError(format!("{what} at character {}", self.i)))
     }
 
-    /// Reads the game tree whose '(' is next, and returns its main line.
-    fn main_line(&mut self) -> Result<Vec<Node>, SgfError> {
-        let mut nodes: Vec<Node> = Vec::new();
+    /// Reads the game tree whose '(' is next: its nodes in the order they
+    /// are written, the first the root. The reader keeps its own stack of
+    /// open game trees, so any depth of nesting is read in constant call
+    /// depth.
+    fn game_tree(&mut self) -> Result<Vec<RawNode>, SgfError> {
+        let mut nodes: Vec<RawNode> = Vec::new();
         let mut open: Vec<Tree> = Vec::new();
-        // A property of a node off the main line is read and dropped.
-        let mut off_main = false;
         loop {
             self.skip_ws();
             match self.peek() {
                 None => return self.fail("unexpected end of the record"),
                 Some('(') => {
-                    let main = match open.last_mut() {
-                        None => true,
+                    let from = match open.last_mut() {
+                        None => None,
                         Some(parent) => {
-                            if parent.nodes == 0 {
+                            if parent.last.is_none() {
                                 return self.fail("a game tree without a node");
                             }
-                            let first = !parent.branched;
                             parent.branched = true;
-                            parent.main && first
+                            parent.last
                         }
                     };
                     self.i += 1;
                     open.push(Tree {
-                        main,
-                        nodes: 0,
+                        from,
+                        last: None,
                         branched: false,
                     });
                 }
                 Some(')') => {
                     let tree = open.pop().expect("a game tree is open here");
-                    if tree.nodes == 0 {
+                    if tree.last.is_none() {
                         return self.fail("a game tree without a node");
                     }
                     self.i += 1;
@@ -220,24 +271,25 @@ impl Parser {
                     if tree.branched {
                         return self.fail("a node after a variation (expected '(' or ')')");
                     }
-                    tree.nodes += 1;
-                    off_main = !tree.main;
-                    if tree.main {
-                        nodes.push(Vec::new());
+                    let id = nodes.len();
+                    if let Some(parent) = tree.last.or(tree.from) {
+                        nodes[parent].children.push(id);
                     }
+                    tree.last = Some(id);
+                    nodes.push(RawNode {
+                        properties: Vec::new(),
+                        children: Vec::new(),
+                    });
                     self.i += 1;
                 }
                 Some(c) if c.is_ascii_uppercase() => {
                     let at = self.i;
                     let tree = open.last().expect("a game tree is open here");
-                    if tree.nodes == 0 || tree.branched {
+                    let Some(node) = tree.last.filter(|_| !tree.branched) else {
                         return self.fail("a property outside a node");
-                    }
+                    };
                     let property = self.property()?;
-                    if off_main {
-                        continue;
-                    }
-                    let node = nodes.last_mut().expect("a main-line node is open");
+                    let node = &mut nodes[node].properties;
                     if node.iter().any(|(id, _)| *id == property.0) {
                         return Err(SgfError(format!(
                             "property {} appears twice in one node at character {at}",
@@ -246,7 +298,9 @@ impl Parser {
                     }
                     node.push(property);
                 }
-                Some(c) => return self.fail(&format!("unexpected character '{c}'")),
+                Some(c) => {
+                    return self.fail(&format!("unexpected character {}", quoted(&c.to_string())));
+                }
             }
         }
     }
@@ -319,6 +373,11 @@ fn single<'a>(node: &'a Node, ident: &str) -> Result<Option<&'a str>, SgfError> 
     }
 }
 
+/// `ID[value]`, with the value escaped to one line.
+fn shown(ident: &str, value: &str) -> String {
+    format!("{ident}[{}]", Escaped(value))
+}
+
 /// The game, size and rules named in the first node.
 fn read_spec(root: &Node) -> Result<GameSpec, SgfError> {
     match single(root, "GM")? {
@@ -326,7 +385,8 @@ fn read_spec(root: &Node) -> Result<GameSpec, SgfError> {
         Some(gm) if gm.trim() == GAME_NUMBER.to_string() => {}
         Some(gm) => {
             return Err(SgfError(format!(
-                "GM[{gm}] is not an oddity record: oddity records have GM[{GAME_NUMBER}]"
+                "{} is not an oddity record: oddity records have GM[{GAME_NUMBER}]",
+                shown("GM", gm)
             )));
         }
     }
@@ -334,14 +394,17 @@ fn read_spec(root: &Node) -> Result<GameSpec, SgfError> {
         .ok_or_else(|| SgfError("no OG[game] property: not an oddity record".into()))?;
     let kind = GameKind::parse(kind_text.trim()).ok_or_else(|| {
         SgfError(format!(
-            "unknown game OG[{kind_text}] (xodd, yodd, odd, onyx)"
+            "unknown game {} (xodd, yodd, odd, onyx)",
+            shown("OG", kind_text)
         ))
     })?;
     let size = match single(root, "SZ")? {
-        Some(s) => s
-            .trim()
-            .parse()
-            .map_err(|_| SgfError(format!("SZ[{s}] is not a board size (one whole number)")))?,
+        Some(s) => s.trim().parse().map_err(|_| {
+            SgfError(format!(
+                "{} is not a board size (one whole number)",
+                shown("SZ", s)
+            ))
+        })?,
         None => kind.default_size(),
     };
     let mut rules = Rules::default();
@@ -350,7 +413,7 @@ fn read_spec(root: &Node) -> Result<GameSpec, SgfError> {
             let (name, value) = item.split_once('=').unwrap_or((item, ""));
             rules
                 .set(name.trim(), value.trim())
-                .map_err(|_| SgfError(format!("OR: '{item}' is not a rule option")))?;
+                .map_err(|_| SgfError(format!("OR: {} is not a rule option", quoted(item))))?;
         }
     }
     GameSpec::new(kind, size, rules).map_err(|e| SgfError(format!("SZ[{size}]: {e}")))
@@ -371,15 +434,15 @@ fn read_start(root: &Node, spec: &GameSpec) -> Result<AnyGame, SgfError> {
     let mut stones = Vec::new();
     for (tag, colour) in [("AB", Colour::Black), ("AW", Colour::White)] {
         for name in prop(root, tag).unwrap_or(&[]) {
-            let cell = topo
-                .parse_cell(name.trim())
-                .ok_or_else(|| SgfError(format!("{tag}[{name}]: not a point of this board")))?;
+            let cell = topo.parse_cell(name.trim()).ok_or_else(|| {
+                SgfError(format!("{}: not a point of this board", shown(tag, name)))
+            })?;
             stones.push(Stone { cell, colour });
         }
     }
     let to_move = match single(root, "PL")? {
         Some(p) => Colour::parse(p.trim())
-            .ok_or_else(|| SgfError(format!("PL[{p}]: the player is B or W")))?,
+            .ok_or_else(|| SgfError(format!("{}: the player is B or W", shown("PL", p))))?,
         None => Colour::Black,
     };
     let start = AnyGame::from_setup(spec, &stones, to_move)
@@ -410,13 +473,22 @@ fn node_move(node: &Node, number: usize) -> Result<Option<(Colour, &str)>, SgfEr
     Ok(found)
 }
 
-/// Reads a record written in this flavour: its whole main line. Anything
-/// this flavour does not allow is refused with the reason: another game
-/// number, a property given twice or with values it does not take, root
-/// properties or set-up after the first node, two moves in one node, a
-/// malformed or illegal turn.
+/// Reads a record written in this flavour: its main line (the first
+/// variation at every branch). Anything this flavour does not allow, in
+/// any variation, is refused with the reason: another game number, a
+/// property given twice or with values it does not take, root properties
+/// or set-up after the first node, two moves in one node, a malformed or
+/// illegal turn.
 pub fn read(text: &str) -> Result<GameRecord, SgfError> {
-    record_of(&parse_nodes(text)?)
+    let tree = read_tree(text)?;
+    Ok(tree.record(*tree.main_line().last().expect("the root")))
+}
+
+/// Reads the first game tree of `text` whole, its variations and their
+/// names included, checked as [`read`] checks it.
+pub fn read_tree(text: &str) -> Result<GameTree, SgfError> {
+    let mut p = Parser::at_game_tree(text)?;
+    tree_of(&p.game_tree()?)
 }
 
 /// Reads game `index` (0-based) of a collection of game trees as `read`
@@ -424,20 +496,49 @@ pub fn read(text: &str) -> Result<GameRecord, SgfError> {
 /// many games the collection holds (the result files of `oddity match`
 /// hold one game per tree).
 pub fn read_game(text: &str, index: usize) -> Result<(Option<GameRecord>, usize), SgfError> {
-    let (nodes, count) = parse_collection(text, index)?;
-    let record = nodes.map(|nodes| record_of(&nodes)).transpose()?;
+    let (tree, count) = read_game_tree(text, index)?;
+    let record = tree.map(|tree| tree.record(*tree.main_line().last().expect("the root")));
     Ok((record, count))
 }
 
-/// The record of one game tree's main line.
-fn record_of(nodes: &[Node]) -> Result<GameRecord, SgfError> {
-    let root = nodes.first().ok_or_else(|| SgfError("no nodes".into()))?;
+/// As [`read_game`], the game's whole tree.
+pub fn read_game_tree(text: &str, index: usize) -> Result<(Option<GameTree>, usize), SgfError> {
+    let (nodes, count) = parse_collection(text, index)?;
+    let tree = nodes.map(|nodes| tree_of(&nodes)).transpose()?;
+    Ok((tree, count))
+}
+
+/// The tree of one game tree's nodes, checked by the rules. A node after
+/// the first without a move (a comment, say) is folded into the node
+/// before it: its variations hang from that node, and its name goes there
+/// when that node has none.
+fn tree_of(nodes: &[RawNode]) -> Result<GameTree, SgfError> {
+    let root = &nodes
+        .first()
+        .ok_or_else(|| SgfError("no nodes".into()))?
+        .properties;
     let spec = read_spec(root)?;
     let topo = spec.topology();
-    let mut record = GameRecord::new(read_start(root, &spec)?);
-    for (k, node) in nodes.iter().enumerate() {
-        let number = k + 1;
-        if k > 0 {
+    let start = read_start(root, &spec)?;
+    let set_up = root.iter().any(|(id, _)| SET_UP.contains(&id.as_str()));
+    if node_move(root, 1)?.is_some() && set_up {
+        return Err(SgfError(
+            "node 1 mixes set-up and a move: a turn goes in a node of its own".into(),
+        ));
+    }
+    let mut tree = GameTree::new(start.clone());
+    if let Some(name) = single(root, "N")? {
+        tree.set_name(GameTree::ROOT, Some(name.to_string()));
+    }
+    // Raw nodes still to read, last first: each with the tree node it
+    // hangs from and the game there (its position, whether a seat has
+    // resigned, the turns played).
+    let mut stack = vec![(0, GameTree::ROOT, (start, false, 0))];
+    let mut first = true;
+    while let Some((raw, parent, game)) = stack.pop() {
+        let number = raw + 1;
+        let node = &nodes[raw].properties;
+        if !first {
             if let Some((id, _)) = node.iter().find(|(id, _)| ROOT_ONLY.contains(&id.as_str())) {
                 return Err(SgfError(format!(
                     "node {number}: {id} belongs to the first node only"
@@ -450,25 +551,42 @@ fn record_of(nodes: &[Node]) -> Result<GameRecord, SgfError> {
                 )));
             }
         }
-        let Some((seat, token)) = node_move(node, number)? else {
-            continue;
+        let name = single(node, "N").map_err(|e| SgfError(format!("node {number}: {e}")))?;
+        let (at, game) = match node_move(node, number)? {
+            None => {
+                if !first && tree.name(parent).is_none() {
+                    tree.set_name(parent, name.map(str::to_string));
+                }
+                (parent, game)
+            }
+            Some((seat, token)) => {
+                let (position, resigned, turns) = game;
+                let turn_number = turns + 1;
+                let turn = Turn::parse(token, spec.kind, topo, seat)
+                    .map_err(|e| SgfError(format!("turn {turn_number}: {e}")))?;
+                let next = next_position(&position, resigned, seat, turn).map_err(|e| {
+                    SgfError(format!(
+                        "turn {turn_number} ({}) is illegal: {}",
+                        Escaped(token),
+                        e.describe(topo)
+                    ))
+                })?;
+                let id = match tree.child_with(parent, seat, turn) {
+                    Some(id) => id,
+                    None => tree.push(parent, seat, turn),
+                };
+                if let Some(name) = name {
+                    tree.set_name(id, Some(name.to_string()));
+                }
+                (id, (next, resigned || turn == Turn::Resign, turn_number))
+            }
         };
-        if k == 0 && root.iter().any(|(id, _)| SET_UP.contains(&id.as_str())) {
-            return Err(SgfError(
-                "node 1 mixes set-up and a move: a turn goes in a node of its own".into(),
-            ));
+        first = false;
+        for &child in nodes[raw].children.iter().rev() {
+            stack.push((child, at, game.clone()));
         }
-        let turn_number = record.moves().len() + 1;
-        let turn = Turn::parse(token, spec.kind, topo, seat)
-            .map_err(|e| SgfError(format!("turn {turn_number}: {e}")))?;
-        record.play(seat, turn).map_err(|e| {
-            SgfError(format!(
-                "turn {turn_number} ({token}) is illegal: {}",
-                e.describe(topo)
-            ))
-        })?;
     }
-    Ok(record)
+    Ok(tree)
 }
 
 #[cfg(test)]
@@ -561,6 +679,102 @@ mod tests {
         assert_eq!(tokens, ["B:A1", "W:B1", "B:C1"]);
         assert!(refusal("(;GM[9000]OG[odd]SZ[3](;B[B:A1]);W[W:B1])").contains("after a variation"));
         assert!(refusal("(;GM[9000]OG[odd]SZ[3]()").contains("without a node"));
+    }
+
+    /// Every node of `tree` in SGF order: its depth, token and name.
+    fn shape(tree: &GameTree) -> Vec<(usize, String, Option<String>)> {
+        tree.preorder()
+            .into_iter()
+            .map(|id| {
+                let token = tree
+                    .turn(id)
+                    .map(|(seat, t)| format!("{}[{}]", seat.letter(), tree.start().token(&t)));
+                (
+                    tree.depth(id),
+                    token.unwrap_or_default(),
+                    tree.name(id).map(str::to_string),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn variations_and_their_names_round_trip() {
+        let text = "(;GM[9000]OG[odd]SZ[3]N[game];B[B:A1](;W[W:B1]N[main](;B[B:C1])\
+                    (;B[B:C2]N[a\\]b]))(;W[W:C3]N[try];B[B:B2]))";
+        let tree = read_tree(text).unwrap();
+        let want = |depth: usize, token: &str, name: Option<&str>| {
+            (depth, token.to_string(), name.map(str::to_string))
+        };
+        assert_eq!(
+            shape(&tree),
+            [
+                want(0, "", Some("game")),
+                want(1, "B[B:A1]", None),
+                want(2, "W[W:B1]", Some("main")),
+                want(3, "B[B:C1]", None),
+                want(3, "B[B:C2]", Some("a]b")),
+                want(2, "W[W:C3]", Some("try")),
+                want(3, "B[B:B2]", None),
+            ]
+        );
+        let written = write_tree(&tree, &RecordInfo::default());
+        assert!(written.contains("(;B[B:C2]N[a\\]b])"), "{written}");
+        let back = read_tree(&written).unwrap();
+        assert_eq!(shape(&back), shape(&tree));
+        assert_eq!(write_tree(&back, &RecordInfo::default()), written);
+        // The main line is what a plain reader sees.
+        assert_eq!(read(&written).unwrap().moves().len(), 3);
+        // A single line is written without parentheses inside.
+        let line = write(&read(text).unwrap(), &RecordInfo::default());
+        assert_eq!(line.matches('(').count(), 1, "{line}");
+    }
+
+    #[test]
+    fn nodes_without_a_move_fold_into_the_node_before() {
+        let text = "(;GM[9000]OG[odd]SZ[3];C[x];B[B:A1];N[here](;W[W:B1])(;W[W:C1]))";
+        let tree = read_tree(text).unwrap();
+        let a1 = tree.children(GameTree::ROOT)[0];
+        assert_eq!(tree.name(a1), Some("here"));
+        assert_eq!(tree.children(a1).len(), 2);
+        // The same turn twice from one node is one variation.
+        let twice = read_tree("(;GM[9000]OG[odd]SZ[3](;B[B:A1])(;B[B:A1];W[W:B1]))").unwrap();
+        assert_eq!(twice.len(), 3);
+    }
+
+    #[test]
+    fn an_illegal_turn_in_any_variation_is_refused() {
+        let why = refusal("(;GM[9000]OG[odd]SZ[3];B[B:A1](;W[W:B1])(;W[W:A1]))");
+        assert!(
+            why.contains("turn 2 (W:A1) is illegal: A1 is not empty"),
+            "{why}"
+        );
+        let why = refusal("(;GM[9000]OG[odd]SZ[3];B[B:A1](;W[W:B1])(;SZ[4]))");
+        assert!(
+            why.contains("node 4: SZ belongs to the first node"),
+            "{why}"
+        );
+    }
+
+    #[test]
+    fn quoted_input_is_escaped_on_one_line() {
+        for text in [
+            "(;GM[9000]OG[odd]SZ[3];B[\n\tHI910])",
+            "(;GM[9000]OG[od\nd]SZ[3])",
+            "(;GM[9\u{1b}]OG[odd]SZ[3])",
+            "(;GM[9000]OG[odd]SZ[3\rx])",
+            "(;GM[9000]OG[odd]SZ[3]AB[A\n1])",
+            "(;GM[9000]OG[odd]SZ[3]OR[sw\nap=on])",
+            "(;GM[9000]OG[odd]SZ[3]\u{7}",
+        ] {
+            let why = refusal(text);
+            assert!(crate::quote::is_one_line(&why), "{why:?}");
+        }
+        let why = refusal("(;GM[9000]OG[onyx]SZ[12];B[HI\n\t910])");
+        assert!(
+            why.contains("'HI\\n\\t910'") && why.contains("a line break"),
+            "{why}"
+        );
     }
 
     #[test]

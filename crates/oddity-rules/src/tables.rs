@@ -7,9 +7,6 @@ use crate::bitboard::Bitboard;
 use crate::once_map::OnceMap;
 use crate::topology::{BoardKind, Cell, Topology};
 
-/// A cell index beyond every board, used as padding.
-pub const NO_CELL: u16 = 640;
-
 /// Entries of [`BoardTables::ring`]: a power of two above every cell index,
 /// so that hot paths index it modulo its length without a bounds check.
 pub const RING_CELLS: usize = 1024;
@@ -33,9 +30,6 @@ pub struct BoardTables<const W: usize> {
     pub topo: &'static Topology,
     pub on_board: Bitboard<W>,
     pub neighbours: Vec<Bitboard<W>>,
-    /// Hex-hex boards: the (up to 3) neighbours with a lower index of each
-    /// cell, padded with [`NO_CELL`].
-    pub earlier_neighbours: Vec<[u16; 3]>,
     /// Cells with an index above `i`, for each cell `i`.
     pub above: Vec<Bitboard<W>>,
     /// Square and hex-hex boards: the neighbours of each cell in cyclic
@@ -71,16 +65,6 @@ impl<const W: usize> BoardTables<W> {
         let neighbours = (0..topo.bits)
             .map(|i| {
                 Bitboard::from_indices(topo.neighbours(Cell(i as u16)).iter().map(|c| c.index()))
-            })
-            .collect();
-        let earlier_neighbours = (0..topo.bits)
-            .map(|i| {
-                let mut earlier = [NO_CELL; 3];
-                let nbs = topo.neighbours(Cell(i as u16)).iter();
-                for (slot, c) in earlier.iter_mut().zip(nbs.filter(|c| c.index() < i)) {
-                    *slot = c.0;
-                }
-                earlier
             })
             .collect();
         let above = (0..topo.bits)
@@ -144,7 +128,6 @@ impl<const W: usize> BoardTables<W> {
             topo,
             on_board,
             neighbours,
-            earlier_neighbours,
             above,
             ring,
             ring_links,

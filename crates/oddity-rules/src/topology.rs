@@ -17,12 +17,14 @@ pub struct Cell(pub u16);
 
 impl Cell {
     #[inline(always)]
+    /// The cell's index in bitboards and per-cell arrays.
     pub fn index(self) -> usize {
         self.0 as usize
     }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+/// The shape of a board.
 pub enum BoardKind {
     /// n x n points, orthogonal neighbours (Xodd).
     Square,
@@ -33,6 +35,15 @@ pub enum BoardKind {
 }
 
 impl BoardKind {
+    /// Whether the board has squares with midpoints, the points Onyx's
+    /// captures and its pattern rings are made of (the Onyx board only).
+    pub fn has_squares(self) -> bool {
+        match self {
+            BoardKind::Onyx => true,
+            BoardKind::Square | BoardKind::HexHex => false,
+        }
+    }
+
     /// Smallest and largest accepted size.
     pub fn size_range(self) -> (usize, usize) {
         match self {
@@ -46,6 +57,7 @@ impl BoardKind {
 /// One square of an Onyx board: its midpoint and four corners.
 #[derive(Clone, Copy, Debug)]
 pub struct OnyxSquare {
+    /// The midpoint.
     pub midpoint: Cell,
     /// Corners in the order lower-left, lower-right, upper-right, upper-left,
     /// so that corner `k` is diagonally opposite corner `(k + 2) % 4`.
@@ -53,7 +65,11 @@ pub struct OnyxSquare {
 }
 
 #[derive(Debug)]
+/// A board: its cells, their names and neighbours, symmetries, and the
+/// geometry pictures are drawn from. One per board kind and size, built
+/// once ([`Topology::get`]).
 pub struct Topology {
+    /// The shape of the board.
     pub kind: BoardKind,
     /// n: side of a square board, side of a hex-hex board, points per side of Onyx.
     pub size: usize,
@@ -82,8 +98,11 @@ const GTP_LETTERS: &[u8] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
 const ONYX_LETTERS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
 #[derive(Clone, Debug, PartialEq, Eq)]
+/// A board size out of range for its board.
 pub struct SizeError {
+    /// The board.
     pub kind: BoardKind,
+    /// The size asked for.
     pub size: usize,
 }
 
@@ -382,15 +401,18 @@ impl Topology {
         &self.cells
     }
 
+    /// The number of cells on the board.
     pub fn cell_count(&self) -> usize {
         self.cells.len()
     }
 
+    /// Whether `c` is a cell of this board.
     pub fn is_on_board(&self, c: Cell) -> bool {
         self.on_board.get(c.index()).copied().unwrap_or(false)
     }
 
     #[inline(always)]
+    /// The cells next to `c` (joined to it by a line).
     pub fn neighbours(&self, c: Cell) -> &[Cell] {
         let i = c.index();
         &self.adjacency[self.adjacency_start[i] as usize..self.adjacency_start[i + 1] as usize]
@@ -401,6 +423,7 @@ impl Topology {
         self.adjacency.len() / 2
     }
 
+    /// The protocol's name of `c` (`C3`, `DE910`).
     pub fn name(&self, c: Cell) -> &str {
         &self.names[c.index()]
     }
@@ -450,6 +473,7 @@ impl Topology {
         self.square_of_midpoint[c.index()].map(|k| &self.squares[k as usize])
     }
 
+    /// Whether `c` is an Onyx square's midpoint.
     pub fn is_midpoint(&self, c: Cell) -> bool {
         self.square_of_midpoint[c.index()].is_some()
     }

@@ -1,20 +1,20 @@
 //! Playouts whose stones a policy draws (Xodd and Yodd:
-//! [`ParityGame::playout_drawing`], Odd: [`OddGame::playout_drawing`]):
+//! [`XoddYoddGame::playout_drawing`], Odd: [`OddGame::playout_drawing`]):
 //! they end in legal, finished games with the winner an independent
 //! recount gives, each stone is drawn in proportion to the policy's
 //! weights among the legal stones, and the groups the policy reads agree
 //! with a recount.
 
+use oddity_rules::Rng;
 use oddity_rules::drawn::{DrawnBoard, StoneDraw};
 use oddity_rules::game::{Game, GameSpec, Rules};
 use oddity_rules::kind::GameKind;
 use oddity_rules::moves::{Action, Colour, Stone};
 use oddity_rules::odd::{GroupedOdd, OddGame};
-use oddity_rules::parity::ParityGame;
 use oddity_rules::position::AnyGame;
-use oddity_rules::random::{Rng, below, next_u64, rng_from_seed};
 use oddity_rules::topology::{Cell, Topology};
-use oddity_rules::with_parity;
+use oddity_rules::with_xodd_yodd;
+use oddity_rules::xodd_yodd::XoddYoddGame;
 
 /// A test policy: a weight per (cell, colour, mover) from a fixed rule,
 /// drawn by a linear scan; it logs every stone placed with the turn it
@@ -43,7 +43,7 @@ impl<B: DrawnBoard> StoneDraw<B> for Logged {
             .flat_map(|cell| Colour::BOTH.map(|c| (cell.index(), c)))
             .collect();
         let total: f64 = stones.iter().map(|&(e, c)| self.weight(board, e, c)).sum();
-        let mut r = (next_u64(rng) >> 11) as f64 / (1u64 << 53) as f64 * total;
+        let mut r = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * total;
         for &(e, c) in &stones {
             let w = self.weight(board, e, c);
             if r < w {
@@ -84,10 +84,10 @@ fn random_position(spec: &GameSpec, turns: usize, rng: &mut Rng) -> AnyGame {
     let mut actions = Vec::new();
     let mut played = 0;
     while played < turns && !game.is_over() {
-        with_parity!(&mut game, g => {
+        with_xodd_yodd!(&mut game, g => {
             actions.clear();
             g.legal_actions(&mut actions);
-            let a = actions[below(rng, actions.len() as u32) as usize];
+            let a = actions[rng.below(actions.len() as u32) as usize];
             g.apply(a);
             if !g.mid_turn() {
                 played += 1;
@@ -154,7 +154,7 @@ fn legal_first_stones<G: Game>(game: &G) -> Vec<Stone> {
 /// through the rules' actions, each turn's stones in cell order, and
 /// checks every action is legal, no stone is legal at the end, and the
 /// finished game's winner is `winner` and agrees with a recount.
-fn replay<const W: usize>(start: &ParityGame<W>, log: &[(usize, Colour, u32)], winner: Colour) {
+fn replay<const W: usize>(start: &XoddYoddGame<W>, log: &[(usize, Colour, u32)], winner: Colour) {
     let mut game = start.clone();
     let mut k = 0;
     while k < log.len() {
@@ -215,8 +215,8 @@ fn drawn_playouts_end_in_legal_finished_games_with_the_recounted_winner() {
         let spec = spec(kind, size);
         let cells = spec.topology().cell_count();
         for seed in 0..games {
-            let mut rng = rng_from_seed(seed);
-            let turns = below(&mut rng, cells as u32 / 2) as usize;
+            let mut rng = Rng::seeded(seed);
+            let turns = rng.below(cells as u32 / 2) as usize;
             let start = random_position(&spec, turns, &mut rng);
             if start.is_over() {
                 continue;
@@ -226,7 +226,7 @@ fn drawn_playouts_end_in_legal_finished_games_with_the_recounted_winner() {
                     weigh,
                     log: Vec::new(),
                 };
-                with_parity!(&start, g => {
+                with_xodd_yodd!(&start, g => {
                     let mut end = g.clone();
                     let winner = end.playout_drawing(&mut rng, &mut policy);
                     end.check_consistency().unwrap();
@@ -242,7 +242,7 @@ fn drawn_playouts_end_in_legal_finished_games_with_the_recounted_winner() {
 /// stones' weight says (within 6 standard deviations: a fixed seed, and a
 /// margin no correct draw comes near).
 fn first_stones_follow_the_weights<const W: usize>(
-    start: &ParityGame<W>,
+    start: &XoddYoddGame<W>,
     weigh: fn(usize, Colour, Colour) -> f64,
     samples: u32,
     seed: u64,
@@ -250,7 +250,7 @@ fn first_stones_follow_the_weights<const W: usize>(
     let legal = legal_first_stones(start);
     let mover = start.to_move();
     let mut counts = vec![0u32; legal.len()];
-    let mut rng = rng_from_seed(seed);
+    let mut rng = Rng::seeded(seed);
     let mut policy = Logged {
         weigh,
         log: Vec::new(),
@@ -295,14 +295,14 @@ fn first_stones_are_drawn_by_weight_among_the_legal_ones() {
         let spec = spec(kind, size);
         let cells = spec.topology().cell_count();
         for seed in 0..40u64 {
-            let mut rng = rng_from_seed(seed);
+            let mut rng = Rng::seeded(seed);
             // Late positions, where some stones cannot start a turn.
-            let turns = cells / 2 + below(&mut rng, cells as u32 / 2) as usize;
+            let turns = cells / 2 + rng.below(cells as u32 / 2) as usize;
             let start = random_position(&spec, turns, &mut rng);
             if start.is_over() || start.turns_played() == 0 {
                 continue;
             }
-            with_parity!(&start, g => {
+            with_xodd_yodd!(&start, g => {
                 let legal = legal_first_stones(g);
                 let empty = cells - stones_of(g).len();
                 if legal.is_empty() {
@@ -358,7 +358,7 @@ fn random_odd<const W: usize>(spec: &GameSpec, stones: usize, rng: &mut Rng) -> 
     for _ in 0..stones {
         actions.clear();
         game.legal_actions(&mut actions);
-        game.apply(actions[below(rng, actions.len() as u32) as usize]);
+        game.apply(actions[rng.below(actions.len() as u32) as usize]);
     }
     game
 }
@@ -369,8 +369,8 @@ fn random_odd<const W: usize>(spec: &GameSpec, stones: usize, rng: &mut Rng) -> 
 fn odd_playouts_end_full_with_the_recounted_winner<const W: usize>(spec: &GameSpec, games: u64) {
     let cells = spec.topology().cell_count();
     for seed in 0..games {
-        let mut rng = rng_from_seed(seed);
-        let placed = below(&mut rng, cells as u32) as usize;
+        let mut rng = Rng::seeded(seed);
+        let placed = rng.below(cells as u32) as usize;
         let start = random_odd::<W>(spec, placed, &mut rng);
         for weigh in [uniform, skewed] {
             let mut policy = Logged {
@@ -428,7 +428,7 @@ fn odd_stones_follow_the_weights<const W: usize>(start: &OddGame<W>, samples: u3
         .filter(|&&cell| start.stone_at(cell).is_none())
         .flat_map(|&cell| Colour::BOTH.map(|colour| Stone { cell, colour }))
         .collect();
-    let mut rng = rng_from_seed(seed);
+    let mut rng = Rng::seeded(seed);
     let mut policy = Logged {
         weigh: skewed,
         log: Vec::new(),
@@ -451,8 +451,8 @@ fn odd_stones_follow_the_weights<const W: usize>(start: &OddGame<W>, samples: u3
 fn odd_stones_are_drawn_by_weight() {
     let spec = spec(GameKind::Odd, 3);
     for seed in 0..8u64 {
-        let mut rng = rng_from_seed(seed);
-        let placed = below(&mut rng, 15) as usize;
+        let mut rng = Rng::seeded(seed);
+        let placed = rng.below(15) as usize;
         let start = random_odd::<2>(&spec, placed, &mut rng);
         odd_stones_follow_the_weights(&start, 3000, seed);
     }
@@ -466,8 +466,8 @@ fn grouped_odd_agrees_with_recounts<const W: usize>(spec: &GameSpec, games: u64)
     let topo = spec.topology();
     let cells = topo.cell_count();
     for seed in 0..games {
-        let mut rng = rng_from_seed(seed);
-        let placed = below(&mut rng, cells as u32) as usize;
+        let mut rng = Rng::seeded(seed);
+        let placed = rng.below(cells as u32) as usize;
         let mut board = GroupedOdd::new(random_odd::<W>(spec, placed, &mut rng));
         loop {
             let stones = stones_of(board.game());
@@ -497,8 +497,8 @@ fn grouped_odd_agrees_with_recounts<const W: usize>(spec: &GameSpec, games: u64)
             if empty.is_empty() {
                 break;
             }
-            let cell = empty[below(&mut rng, empty.len() as u32) as usize];
-            let colour = Colour::BOTH[below(&mut rng, 2) as usize];
+            let cell = empty[rng.below(empty.len() as u32) as usize];
+            let colour = Colour::BOTH[rng.below(2) as usize];
             board.place(cell.index(), colour);
         }
     }

@@ -4,12 +4,12 @@
 //! winner is the one it returns, or is the random playout itself when no
 //! cell is left to play perfectly.
 
+use oddity_rules::Rng;
 use oddity_rules::game::{Game, GameSpec, Rules};
 use oddity_rules::kind::GameKind;
 use oddity_rules::moves::Colour;
 use oddity_rules::odd::OddGame;
 use oddity_rules::odd_ending::MAX_EXACT;
-use oddity_rules::random::{Rng, below, rng_from_seed};
 
 type Odd = OddGame<10>;
 
@@ -42,7 +42,7 @@ fn position(spec: &GameSpec, empty: usize, rng: &mut Rng) -> Odd {
     while g.topology().cell_count() - stones(&g) > empty {
         actions.clear();
         g.legal_actions(&mut actions);
-        g.apply(actions[below(rng, actions.len() as u32) as usize]);
+        g.apply(actions[rng.below(actions.len() as u32) as usize]);
     }
     g
 }
@@ -77,7 +77,7 @@ fn minimax(g: &Odd) -> Colour {
 
 #[test]
 fn the_perfect_ending_agrees_with_minimax() {
-    let mut rng = rng_from_seed(3);
+    let mut rng = Rng::seeded(3);
     let mut winners = [0; 2];
     for spec in specs() {
         for empty in 0..=MAX_EXACT as usize {
@@ -98,7 +98,7 @@ fn the_perfect_ending_agrees_with_minimax() {
 
 #[test]
 fn playouts_end_full_with_the_winner_they_return() {
-    let mut rng = rng_from_seed(5);
+    let mut rng = Rng::seeded(5);
     for spec in specs() {
         for empty in [0, 1, 2, 5, 12] {
             for k in 0..=MAX_EXACT + 1 {
@@ -126,12 +126,12 @@ fn playouts_end_full_with_the_winner_they_return() {
 /// number of cells is empty) the playout is the random one, draw for draw.
 #[test]
 fn with_nothing_to_play_perfectly_the_playout_is_the_random_one() {
-    let mut rng = rng_from_seed(8);
+    let mut rng = Rng::seeded(8);
     for spec in specs() {
         for (empty, k) in [(10, 0), (10, 1), (7, 0)] {
             let g = position(&spec, empty, &mut rng);
             let (mut a, mut b) = (g.clone(), g.clone());
-            let (mut ra, mut rb) = (rng_from_seed(11), rng_from_seed(11));
+            let (mut ra, mut rb) = (Rng::seeded(11), Rng::seeded(11));
             assert_eq!(
                 a.playout_ending_exactly(&mut ra, k),
                 b.playout(&mut rb),

@@ -1,12 +1,12 @@
 //! Onyx rules (`rules.md` section 4) through the public `Game` interface.
 
-use oddity_rules::game::{Game, GameSpec, PlayError, Rng, Rules, width_for};
+use oddity_rules::Rng;
+use oddity_rules::game::{Game, GameSpec, PlayError, Rules, width_for};
 use oddity_rules::kind::GameKind;
 use oddity_rules::moves::{Action, Colour, Stone, Turn};
 use oddity_rules::onyx::OnyxGame;
 use oddity_rules::perft::{perft, perft_by_turns};
 use oddity_rules::topology::Cell;
-use rand_xoshiro::rand_core::{Rng as _, SeedableRng};
 
 /// Onyx boards up to 9 points a side.
 type Small = OnyxGame<2>;
@@ -444,7 +444,7 @@ fn illegal_moves_change_nothing() {
 /// Plays random games move by move, checking the incremental state against a
 /// recount after every move and the legal move list against `is_legal`.
 fn random_games<const W: usize>(n: usize, games: usize, seed: u64) {
-    let mut rng = Rng::seed_from_u64(seed);
+    let mut rng = Rng::seeded(seed);
     let every_action = |g: &OnyxGame<W>| {
         let topo = g.topology();
         let stones = topo
@@ -543,7 +543,7 @@ fn random_games_large_boards() {
 #[test]
 fn playouts_end_with_the_winner() {
     fn check<const W: usize>(n: usize, open: bool, seed: u64) {
-        let mut rng = Rng::seed_from_u64(seed);
+        let mut rng = Rng::seeded(seed);
         let start = OnyxGame::<W>::new(&spec(n, open, true));
         for _ in 0..50 {
             let mut game = start.clone();
@@ -583,7 +583,7 @@ fn mapped_stones<G: Game>(game: &G, map: &[Cell], swap_colours: bool) -> Vec<Sto
 fn perft_is_invariant_under_goal_preserving_symmetries() {
     fn check<const W: usize>(n: usize) {
         let spec = spec(n, true, true);
-        let mut rng = Rng::seed_from_u64(n as u64);
+        let mut rng = Rng::seeded(n as u64);
         let mut positions = 0;
         while positions < 4 {
             let mut game = OnyxGame::<W>::new(&spec);

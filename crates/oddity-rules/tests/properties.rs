@@ -1,14 +1,15 @@
 //! Properties of the rules over generated games: a record written as SGF
-//! and read back is the same game, every legal turn's token parses back to
+//! and read back is the same game, and so is a tree of variations, every legal turn's token parses back to
 //! the same turn, and a turn the rules refuse changes nothing.
 
+use oddity_rules::Rng;
 use oddity_rules::game::{GameSpec, Rules};
 use oddity_rules::kind::GameKind;
 use oddity_rules::moves::{Colour, Turn};
 use oddity_rules::position::AnyGame;
-use oddity_rules::random::{below, rng_from_seed};
 use oddity_rules::record::GameRecord;
-use oddity_rules::sgf::{RecordInfo, read, write};
+use oddity_rules::sgf::{RecordInfo, read, read_tree, write, write_tree};
+use oddity_rules::tree::GameTree;
 use proptest::prelude::*;
 
 /// Small boards of every game, with their rule variants.
@@ -39,14 +40,14 @@ fn game(
     turns: usize,
     resign: bool,
 ) -> GameRecord {
-    let mut rng = rng_from_seed(seed);
+    let mut rng = Rng::seeded(seed);
     let mut start = AnyGame::new(spec);
     if let Some(set_up) = set_up {
         let topo = spec.topology();
         let mut stones = Vec::new();
         for _ in 0..set_up {
-            let cell = topo.cells()[below(&mut rng, topo.cell_count() as u32) as usize];
-            let colour = Colour::BOTH[below(&mut rng, 2) as usize];
+            let cell = topo.cells()[rng.below(topo.cell_count() as u32) as usize];
+            let colour = Colour::BOTH[rng.below(2) as usize];
             if stones
                 .iter()
                 .all(|s: &oddity_rules::moves::Stone| s.cell != cell)
@@ -54,7 +55,7 @@ fn game(
                 stones.push(oddity_rules::moves::Stone { cell, colour });
             }
         }
-        let to_move = Colour::BOTH[below(&mut rng, 2) as usize];
+        let to_move = Colour::BOTH[rng.below(2) as usize];
         if let Ok(position) = AnyGame::from_setup(spec, &stones, to_move) {
             start = position;
         }
@@ -68,7 +69,7 @@ fn game(
         if legal.is_empty() {
             break;
         }
-        let turn = legal[below(&mut rng, legal.len() as u32) as usize];
+        let turn = legal[rng.below(legal.len() as u32) as usize];
         let seat = record.position().to_move();
         record.play(seat, turn).expect("a legal turn plays");
     }
@@ -115,6 +116,49 @@ proptest! {
     }
 
     #[test]
+    fn a_tree_of_variations_written_and_read_back_is_the_same_tree(
+        spec in specs(),
+        seed in any::<u64>(),
+        branches in 1..6usize,
+        turns in 0..12usize,
+    ) {
+        // Variations from random nodes of the tree so far, some named.
+        let mut rng = Rng::seeded(seed);
+        let mut tree = GameTree::from_record(&game(&spec, seed, None, turns, false));
+        for b in 0..branches {
+            let nodes = tree.preorder();
+            let mut at = nodes[rng.below(nodes.len() as u32) as usize];
+            for _ in 0..rng.below(5) {
+                let record = tree.record(at);
+                let position = record.position();
+                let legal = position.legal_turns();
+                if record.is_over() || legal.is_empty() {
+                    break;
+                }
+                let turn = legal[rng.below(legal.len() as u32) as usize];
+                at = tree.play(at, position.to_move(), turn).expect("a legal turn");
+            }
+            if b % 2 == 0 {
+                tree.set_name(at, Some(format!("v{b}]\\")));
+            }
+        }
+        let shape = |t: &GameTree| -> Vec<_> {
+            t.preorder()
+                .into_iter()
+                .map(|id| (t.depth(id), t.turn(id), t.name(id).map(str::to_string)))
+                .collect()
+        };
+        let text = write_tree(&tree, &RecordInfo::default());
+        let back = read_tree(&text).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+        prop_assert_eq!(shape(&back), shape(&tree));
+        prop_assert_eq!(write_tree(&back, &RecordInfo::default()), text.clone());
+        // A plain reader sees the main line.
+        let main = tree.record(*tree.main_line().last().unwrap());
+        let plain = read(&text).unwrap();
+        prop_assert_eq!(plain.moves(), main.moves());
+    }
+
+    #[test]
     fn every_legal_turns_token_parses_back_to_the_same_turn(
         spec in specs(),
         seed in any::<u64>(),
@@ -157,14 +201,14 @@ proptest! {
 /// A whole game of `spec` from its start: random legal turns, White's
 /// first turn a swap wherever the rules offer one, up to `limit` turns.
 fn game_with_swap(spec: &GameSpec, seed: u64, limit: usize) -> GameRecord {
-    let mut rng = rng_from_seed(seed);
+    let mut rng = Rng::seeded(seed);
     let mut record = GameRecord::new(AnyGame::new(spec));
     while !record.is_over() && record.moves().len() < limit {
         let legal = record.position().legal_turns();
         let turn = if legal.contains(&Turn::Swap) {
             Turn::Swap
         } else {
-            legal[below(&mut rng, legal.len() as u32) as usize]
+            legal[rng.below(legal.len() as u32) as usize]
         };
         let seat = record.position().to_move();
         record.play(seat, turn).expect("a legal turn plays");

@@ -4,14 +4,14 @@
 
 use std::collections::HashSet;
 
+use oddity_rules::Rng;
 use oddity_rules::game::{Game, GameSpec, Rules};
 use oddity_rules::kind::GameKind;
 use oddity_rules::moves::{Action, Colour, Stone, TokenErrorKind, Turn};
 use oddity_rules::perft::{perft, perft_by_turns};
 use oddity_rules::position::AnyGame;
-use oddity_rules::random::{below, rng_from_seed};
 use oddity_rules::topology::{Cell, Topology};
-use oddity_rules::{with_game, with_parity};
+use oddity_rules::{with_game, with_xodd_yodd};
 
 fn spec(kind: GameKind, size: usize) -> GameSpec {
     GameSpec::new(kind, size, Rules::default()).unwrap()
@@ -124,7 +124,7 @@ fn brute_force_turns(game: &AnyGame, first_turn: bool) -> HashSet<Turn> {
 
 #[test]
 fn parity_move_generation_matches_brute_force() {
-    let mut rng = rng_from_seed(7);
+    let mut rng = Rng::seeded(7);
     for (kind, size) in [
         (GameKind::Xodd, 3),
         (GameKind::Xodd, 4),
@@ -148,7 +148,7 @@ fn parity_move_generation_matches_brute_force() {
                     break;
                 }
                 let turns = game.legal_turns();
-                let pick = turns[below(&mut rng, turns.len() as u32) as usize];
+                let pick = turns[rng.below(turns.len() as u32) as usize];
                 game.play_turn(&pick).unwrap();
             }
         }
@@ -178,7 +178,7 @@ fn transformed(game: &AnyGame, perm: &[Cell], swap_colours: bool) -> AnyGame {
 
 #[test]
 fn perft_is_invariant_under_symmetries_and_colour_swap() {
-    let mut rng = rng_from_seed(11);
+    let mut rng = Rng::seeded(11);
     for (kind, size, plies) in [
         (GameKind::Xodd, 4, 5),
         (GameKind::Yodd, 3, 5),
@@ -188,7 +188,7 @@ fn perft_is_invariant_under_symmetries_and_colour_swap() {
             let mut game = AnyGame::new(&spec(kind, size));
             for _ in 0..plies {
                 let turns = game.legal_turns();
-                let pick = turns[below(&mut rng, turns.len() as u32) as usize];
+                let pick = turns[rng.below(turns.len() as u32) as usize];
                 game.play_turn(&pick).unwrap();
             }
             // Compare set-up positions with each other: a set-up has no
@@ -208,7 +208,7 @@ fn perft_is_invariant_under_symmetries_and_colour_swap() {
 
 #[test]
 fn incremental_state_matches_recounts_in_random_games() {
-    let mut rng = rng_from_seed(3);
+    let mut rng = Rng::seeded(3);
     let mut actions = Vec::new();
     let boards = [
         (GameKind::Xodd, 3),
@@ -232,7 +232,7 @@ fn incremental_state_matches_recounts_in_random_games() {
                     actions.clear();
                     g.legal_actions(&mut actions);
                     assert!(!actions.is_empty(), "{kind} {size}: no legal action before the end");
-                    let a = actions[below(&mut rng, actions.len() as u32) as usize];
+                    let a = actions[rng.below(actions.len() as u32) as usize];
                     g.apply(a);
                     g.check_consistency().unwrap();
                     if kind != GameKind::Odd && !g.mid_turn() {
@@ -251,7 +251,7 @@ fn incremental_state_matches_recounts_in_random_games() {
 
 #[test]
 fn random_playouts_are_legal_games_with_a_winner() {
-    let mut rng = rng_from_seed(5);
+    let mut rng = Rng::seeded(5);
     for (kind, size) in [
         (GameKind::Xodd, 5),
         (GameKind::Yodd, 4),
@@ -287,7 +287,7 @@ fn random_playouts_are_legal_games_with_a_winner() {
 
 #[test]
 fn playouts_from_the_middle_of_a_turn() {
-    let mut rng = rng_from_seed(9);
+    let mut rng = Rng::seeded(9);
     let mut game = AnyGame::new(&spec(GameKind::Xodd, 5));
     play(&mut game, "B:C3 W:A1,W:E5");
     with_game!(&game, g => {
@@ -480,9 +480,9 @@ fn smallest_group_is_bounded_by_the_board() {
 /// stone can make.
 #[test]
 fn choosing_playouts_agree_with_random_ones() {
-    use oddity_rules::parity::ParityGame;
-    fn check<const W: usize>(start: &ParityGame<W>, seed: u64) {
-        let (mut a, mut b) = (rng_from_seed(seed), rng_from_seed(seed));
+    use oddity_rules::xodd_yodd::XoddYoddGame;
+    fn check<const W: usize>(start: &XoddYoddGame<W>, seed: u64) {
+        let (mut a, mut b) = (Rng::seeded(seed), Rng::seeded(seed));
         let mut random = start.clone();
         random.playout(&mut a);
         let mut kept = start.clone();
@@ -490,7 +490,7 @@ fn choosing_playouts_agree_with_random_ones() {
         for c in Colour::BOTH {
             assert_eq!(random.stone_words(c), kept.stone_words(c), "seed {seed}");
         }
-        let mut rng = rng_from_seed(seed);
+        let mut rng = Rng::seeded(seed);
         let mut other = start.clone();
         let mut told = 0;
         other.playout_choosing(&mut rng, &mut |c| {
@@ -510,19 +510,19 @@ fn choosing_playouts_agree_with_random_ones() {
         (GameKind::Yodd, 4),
         (GameKind::Xodd, 12),
     ] {
-        let mut rng = rng_from_seed(3);
+        let mut rng = Rng::seeded(3);
         for seed in 0..40u64 {
             let mut game = AnyGame::new(&spec(kind, size));
             // Start from random positions as well as the empty board.
             for _ in 0..seed % 5 {
                 let turns = game.legal_turns();
-                let turn = turns[below(&mut rng, turns.len() as u32) as usize];
+                let turn = turns[rng.below(turns.len() as u32) as usize];
                 game.play_turn(&turn).unwrap();
             }
             if game.is_over() {
                 continue;
             }
-            with_parity!(&game, g => check(g, seed));
+            with_xodd_yodd!(&game, g => check(g, seed));
         }
     }
 }

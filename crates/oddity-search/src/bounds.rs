@@ -12,8 +12,10 @@ pub const MAX_THREADS: usize = 1024;
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum BoundError {
     #[error("{0} must be a number of seconds above 0 and at most 86400 (a day)")]
+    /// A time out of range; names the option or field.
     Seconds(String),
     #[error("{0} must be a whole number of threads from 1 to 1024")]
+    /// A number of threads out of range; names the option or field.
     Threads(String),
 }
 

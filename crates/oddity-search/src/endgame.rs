@@ -19,7 +19,9 @@
 //! 17) that df-pn cannot promise, taken when it fits in most of the move's
 //! time.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use web_time::Instant;
 
 use crate::knowledge::Resolved;
 use crate::limits::{Limits, StopFlag};
@@ -43,7 +45,9 @@ const UNLIMITED_NODES: u64 = 2_000_000;
 /// The solver of one engine, with its table kept for the whole game.
 pub struct Endgame {
     solver: Solver,
-    /// Threads for the retrograde tables, made when first needed.
+    /// Threads for the retrograde tables, made when first needed (in a
+    /// browser the page's pool is used).
+    #[cfg(not(target_family = "wasm"))]
     pool: Option<(usize, rayon::ThreadPool)>,
     /// The most memory a retrograde table may take (the engine's).
     memory_mb: usize,
@@ -56,6 +60,7 @@ impl Endgame {
                 memory_mb: (memory_mb / 4).clamp(1, 256),
                 ..SolverParams::default()
             }),
+            #[cfg(not(target_family = "wasm"))]
             pool: None,
             memory_mb,
         }
@@ -101,7 +106,7 @@ impl Endgame {
         stop: &StopFlag,
         threads: usize,
     ) -> Option<Solution> {
-        let empty = empty_points(game);
+        let empty = game.empty_points();
         if !settings.endgame || empty > settings.endgame_empty.max(settings.endgame_table) as usize
         {
             return None;
@@ -131,6 +136,7 @@ impl Endgame {
 
     /// The exact solution of `game` from a retrograde table, when the
     /// position is one a table can hold.
+    #[cfg(not(target_family = "wasm"))]
     fn table(&mut self, game: &AnyGame, threads: usize) -> Option<Solution> {
         let threads = threads.max(1);
         if self.pool.as_ref().is_none_or(|(n, _)| *n != threads) {
@@ -142,6 +148,15 @@ impl Endgame {
         }
         let (_, pool) = self.pool.as_ref()?;
         pool.install(|| solve_retrograde(game, self.memory_mb))
+            .ok()
+            .map(|(solution, _)| solution)
+    }
+
+    /// [`Self::table`] in a browser: on rayon's global pool, the Web
+    /// Workers the page started (or the calling thread alone).
+    #[cfg(target_family = "wasm")]
+    fn table(&mut self, game: &AnyGame, _threads: usize) -> Option<Solution> {
+        solve_retrograde(game, self.memory_mb)
             .ok()
             .map(|(solution, _)| solution)
     }
@@ -159,20 +174,6 @@ fn table_cost(kind: GameKind, empty: usize) -> Duration {
     };
     let positions = 3u64.saturating_pow(empty as u32);
     Duration::from_nanos(picos_per_position.saturating_mul(positions) / 1000)
-}
-
-/// Points that hold no stone.
-pub fn empty_points(game: &AnyGame) -> usize {
-    let stones: u32 = Colour::BOTH
-        .iter()
-        .map(|&c| {
-            oddity_rules::with_game!(game, g => oddity_rules::game::Game::stone_words(g, c)
-                .iter()
-                .map(|w| w.count_ones())
-                .sum::<u32>())
-        })
-        .sum();
-    game.topology().cell_count() - stones as usize
 }
 
 /// The search's report for a position the solver proved won: the winning

@@ -1,7 +1,7 @@
 //! The search engine of any game: one tree for the current position, kept
 //! from move to move, with the exact solver near the end.
 
-use std::time::{Duration, Instant};
+use web_time::Instant;
 
 use oddity_rules::game::GameSpec;
 use oddity_rules::moves::{Colour, Turn};
@@ -11,11 +11,8 @@ use oddity_rules::record::GameRecord;
 use crate::endgame;
 use crate::limits::{Limits, StopFlag};
 use crate::params::SearchParams;
-use crate::report::Report;
-use crate::searcher::Searcher;
-
-/// A progress callback and its interval, for [`Engine::search`].
-pub type Progress<'a> = Option<(&'a mut dyn FnMut(&Report), Duration)>;
+use crate::report::{Progress, Report};
+use crate::searcher::{AnySearcher, Searcher};
 
 /// The search engine: one tree for the current position, any game.
 pub struct Engine {
@@ -60,6 +57,7 @@ impl RecordKey {
 }
 
 impl Engine {
+    /// An engine with `params` and no position yet.
     pub fn new(params: SearchParams) -> Engine {
         Engine {
             endgame: endgame::Endgame::new(params.memory_mb),
@@ -71,6 +69,7 @@ impl Engine {
         }
     }
 
+    /// The settings of the next search.
     pub fn params(&self) -> &SearchParams {
         &self.params
     }
@@ -105,8 +104,9 @@ impl Engine {
     /// Searches the current position until a limit is reached or `stop` is
     /// set. `progress`, when given, is called with an interim report every
     /// interval. Returns at once (with `best` `None`) if the game is over.
-    /// A small enough position goes to the exact solver first (see
-    /// [`endgame`]).
+    /// A small enough position goes to the exact solver first: a proven
+    /// win is played from the proof, a proven loss searched as usual and
+    /// reported as lost.
     pub fn search(&mut self, limits: &Limits, stop: &StopFlag, progress: Progress<'_>) -> Report {
         let (Some(s), Some(game)) = (&mut self.searcher, &self.position) else {
             return Report::default();
@@ -179,25 +179,4 @@ impl Engine {
     pub fn root_visits(&self) -> u64 {
         self.searcher.as_ref().map_or(0, |s| s.root_visits())
     }
-}
-
-/// The game-independent face of [`Searcher`].
-pub(crate) trait AnySearcher: Send {
-    fn advance(&mut self, moves: &[(Colour, Turn)], params: &SearchParams) -> bool;
-    fn search(
-        &mut self,
-        params: &SearchParams,
-        limits: &Limits,
-        stop: &StopFlag,
-        progress: Progress<'_>,
-    ) -> Report;
-    fn clear(&mut self, params: &SearchParams);
-    fn report(&self) -> Report;
-    fn nodes(&self) -> usize;
-    fn root_visits(&self) -> u64;
-}
-
-/// Cells of the board, for time management.
-pub fn board_cells(game: &AnyGame) -> u32 {
-    game.topology().cells().len() as u32
 }

@@ -7,12 +7,15 @@ use oddity_rules::moves::{Action, Colour};
 /// searched line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveRule {
+    /// The seat the rule restricts.
     pub seat: Colour,
     /// `true`: only these moves; `false`: none of them.
     pub allow: bool,
     /// Indexed by cell index: a stone of either colour there.
     pub cells: Vec<bool>,
+    /// Whether the rule lists the pass.
     pub pass: bool,
+    /// Whether the rule lists the swap.
     pub swap: bool,
     /// Applies to the turns numbered below this from the root (0 = the
     /// root's own turn).
@@ -27,6 +30,7 @@ pub struct MoveRule {
 /// A set of [`MoveRule`]s, all of which a searched action must pass.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MoveFilter {
+    /// The rules.
     pub rules: Vec<MoveRule>,
 }
 

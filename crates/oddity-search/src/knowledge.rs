@@ -1,6 +1,6 @@
 //! Game knowledge for [`crate::Policy::Default`]: the prior hook.
 //!
-//! [`priors`] may give each legal action of a position a prior in `0..=1`
+//! [`hand_priors`] may give each legal action of a position a prior in `0..=1`
 //! (how promising it looks before any playout). The tree stores it in one
 //! byte per node and uses it twice: children are tried in decreasing prior
 //! order before any has been visited, and UCT gets a progressive-bias term
@@ -23,53 +23,74 @@
 //! several playouts per leaf in Odd (32) and Onyx (2).
 //! The Xodd/Yodd hand-written priors stay available (`priors=on`,
 //! `patterns=off`) but are off by default: the learned patterns
-//! ([`crate::patterns`]) give the priors there.
+//! ([`oddity_patterns`]) give the priors there.
 
+use oddity_patterns::{
+    FeatureBoard, OnyxPlayout, PatternPlayout, PlayoutPolicies, PlayoutPolicy, Weights,
+};
+use oddity_rules::Rng;
 use oddity_rules::game::Game;
 use oddity_rules::kind::GameKind;
 use oddity_rules::moves::{Action, Colour};
 use oddity_rules::odd::OddGame;
 use oddity_rules::onyx::OnyxGame;
-use oddity_rules::parity::{ColourChoice, ParityGame};
-use oddity_rules::random::{Rng, random_below};
 use oddity_rules::topology::Cell;
+use oddity_rules::xodd_yodd::{ColourChoice, XoddYoddGame};
 use oddity_solver::odd_table::OddTable;
 
-use crate::patterns::{
-    FeatureBoard, OnyxPlayout, PatternPlayout, PlayoutPolicies, PlayoutPolicy, Weights,
-};
+/// A leaf with `k` siblings is expanded after `k / EXPAND_DIVISOR` visits
+/// (the default of `--param expand`).
+pub const EXPAND_DIVISOR: u32 = 4;
 
 /// The settings in force for one game: the defaults with the overrides.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Resolved {
+    /// RAVE: AMAF statistics blended into selection.
     pub rave: bool,
+    /// The visits at which a child's own win rate and its AMAF rate weigh
+    /// the same.
     pub rave_equiv: f32,
+    /// AMAF statistics are kept below the first this many nodes of a path.
     pub rave_depth: u32,
     /// Onyx with RAVE: the swap, which has no AMAF statistics, is judged
     /// until its own visits count by its parent's win rate for the first
     /// player (the position after the swap mirrors the one before it).
     pub swap_mirror: bool,
+    /// Priors from game knowledge (move ordering and progressive bias).
     pub priors: bool,
+    /// Progressive-bias weight, in playouts won by a child with prior 1.
     pub prior_weight: f32,
-    /// Priors from the learned patterns ([`crate::patterns`]) instead of
+    /// Priors from the learned patterns ([`oddity_patterns`]) instead of
     /// the hand-written ones.
     pub patterns: bool,
+    /// The per-game playout policy ([`Knowledge::policy_playout`]) instead of
+    /// uniformly random playouts.
     pub playouts: bool,
     /// The learned patterns' softmax playouts (Xodd, Yodd and Odd:
     /// [`PatternPlayout`]; Onyx: [`OnyxPlayout`]) instead of `playouts`.
     pub pattern_playouts: bool,
     /// Their gammas are raised to `1 / pattern_temperature`.
     pub pattern_temperature: f32,
+    /// Onyx playouts: percent of moves that answer a capture pattern next to
+    /// the last stone.
     pub replies: u32,
+    /// Onyx playout replies also answer cuts of two-point bridges.
     pub bridges: bool,
     /// Odd playouts: the last this many cells (at most
     /// [`oddity_rules::odd_ending::MAX_EXACT`]) are played perfectly.
     pub exact_ending: u32,
+    /// A leaf with `k` siblings is expanded after `k / expand` visits.
     pub expand: u32,
+    /// Playouts from each leaf an iteration reaches.
     pub leaf_playouts: u32,
+    /// Try the exact solver before searching a small enough position.
     pub endgame: bool,
+    /// The share of a search's time (or visits) the solver may take.
     pub endgame_share: f32,
+    /// The most empty points for which the solver is tried.
     pub endgame_empty: u32,
+    /// The most empty points for which a retrograde table values every
+    /// position that can follow instead of searching.
     pub endgame_table: u32,
     /// Leaves of the tree with at most this many empty points are valued
     /// exactly, by a table of every position that can follow them, where
@@ -93,7 +114,7 @@ pub fn defaults(kind: GameKind) -> Resolved {
         replies: 100,
         bridges: false,
         exact_ending: 0,
-        expand: crate::tree::EXPAND_DIVISOR,
+        expand: EXPAND_DIVISOR,
         leaf_playouts: 1,
         endgame: true,
         endgame_share: 0.3,
@@ -146,7 +167,7 @@ pub fn defaults(kind: GameKind) -> Resolved {
 
 /// The priors the default search gives the actions of a position at the
 /// root: the learned patterns' where they are on by default (no last
-/// stones are known there, as at the tree's root), else [`priors`].
+/// stones are known there, as at the tree's root), else [`hand_priors`].
 pub fn default_priors<G: Knowledge>(game: &G, actions: &[Action], out: &mut Vec<f32>) -> bool {
     let kind = game.spec().kind;
     let patterns = Weights::builtin(kind).filter(|_| defaults(kind).patterns);
@@ -154,8 +175,8 @@ pub fn default_priors<G: Knowledge>(game: &G, actions: &[Action], out: &mut Vec<
 }
 
 /// The priors of `actions` (legal in `game`) as the tree gives them: the
-/// learned patterns' ([`crate::patterns::priors`]) when `patterns` has
-/// weights, else the hand-written [`priors`]. `last` (the last stones
+/// learned patterns' ([`oddity_patterns::priors`]) when `patterns` has
+/// weights, else the hand-written [`hand_priors`]. `last` (the last stones
 /// placed, newest first) and `features` serve the patterns only.
 pub(crate) fn action_priors<G: Knowledge>(
     game: &G,
@@ -167,14 +188,14 @@ pub(crate) fn action_priors<G: Knowledge>(
 ) -> bool {
     match patterns {
         Some(weights) => {
-            crate::patterns::priors(game, weights, &last(), actions, features, out);
+            oddity_patterns::priors(game, weights, &last(), actions, features, out);
             true
         }
-        None => priors(game, actions, out),
+        None => hand_priors(game, actions, out),
     }
 }
 
-/// Whether [`priors`] can give priors in this game (when false, the
+/// Whether [`hand_priors`] can give priors in this game (when false, the
 /// selection loop is compiled without the bias term).
 pub fn has_priors(kind: GameKind) -> bool {
     match kind {
@@ -183,10 +204,11 @@ pub fn has_priors(kind: GameKind) -> bool {
     }
 }
 
-/// Fills `out` with one prior in `0..=1` per action of `actions` (legal in
-/// `game`) and returns true, or returns false when the game has no
-/// knowledge for this position (`out` is then ignored).
-pub fn priors<G: Knowledge>(game: &G, actions: &[Action], out: &mut Vec<f32>) -> bool {
+/// The hand-written priors: fills `out` with one prior in `0..=1` per
+/// action of `actions` (legal in `game`) and returns true, or returns false
+/// when the game has no knowledge for this position (`out` is then
+/// ignored).
+pub fn hand_priors<G: Knowledge>(game: &G, actions: &[Action], out: &mut Vec<f32>) -> bool {
     out.clear();
     match game.spec().kind {
         GameKind::Xodd | GameKind::Yodd => {
@@ -341,9 +363,9 @@ impl<const W: usize> Knowledge for OddGame<W> {
 /// 16 empty points take 13 MB.
 const EXACT_LEAF_MB: usize = 16;
 
-/// Xodd/Yodd: each stone takes the colour better for the mover
-/// ([`greedy_colour`]).
-impl<const W: usize> Knowledge for ParityGame<W> {
+/// Xodd/Yodd: each stone takes the colour better for the mover (the one
+/// that leaves the mover's groups fewer relative to the opponent's).
+impl<const W: usize> Knowledge for XoddYoddGame<W> {
     #[inline]
     fn policy_playout(&mut self, rng: &mut Rng, _: PlayoutOptions) -> Colour {
         self.playout_choosing(rng, &mut greedy_colour)
@@ -379,7 +401,7 @@ impl<const W: usize> Knowledge for OnyxGame<W> {
         self.playout_answering(rng, |game, last, rng| {
             game.capture_point_near(last)
                 .or_else(|| bridges.then(|| game.bridge_point_near(last)).flatten())
-                .filter(|_| random_below(rng, 100) < reply_percent)
+                .filter(|_| rng.below_precise(100) < reply_percent)
         })
     }
 
@@ -420,5 +442,33 @@ fn greedy_colour(choice: ColourChoice) -> Colour {
         other
     } else {
         drawn
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use oddity_rules::Rng;
+    use oddity_rules::game::{GameSpec, Rules};
+    use oddity_rules::position::AnyGame;
+    use oddity_rules::with_game;
+
+    /// The search's hook plays Onyx pattern playouts with this policy,
+    /// kept between playouts and rebuilt for other settings.
+    #[test]
+    fn onyx_pattern_playouts_use_the_onyx_policy() {
+        let weights = Weights::builtin(GameKind::Onyx).unwrap();
+        let mut policies = PlayoutPolicies::default();
+        let mut rng = Rng::seeded(1);
+        for temperature in [1.0, 1.0, 2.0] {
+            let mut game =
+                AnyGame::new(&GameSpec::new(GameKind::Onyx, 8, Rules::default()).unwrap());
+            with_game!(&mut game, g => g.pattern_playout(&mut rng, weights, temperature, &mut policies));
+            let policy = policies.onyx.as_ref().expect("the Onyx policy");
+            let (w, t, topo) = policy.made_for();
+            assert!(std::ptr::eq(w, weights) && t == temperature);
+            assert!(std::ptr::eq(topo, with_game!(&game, g => g.topology())));
+            assert!(policies.stones.is_none());
+        }
     }
 }

@@ -3,7 +3,7 @@
 //! # Tree
 //! One level per *action* (`oddity_rules::game::Game`): an Xodd/Yodd turn of two
 //! stones is two levels (lower cell first), a one-stone turn is the stone and
-//! then [`Action::END_TURN`]. Results are backed up by the seat that chose
+//! then [`oddity_rules::Action::END_TURN`]. Results are backed up by the seat that chose
 //! each action (`to_move()` of the parent position), never by depth parity,
 //! so both actions of one turn are scored for the same player.
 //!
@@ -26,7 +26,8 @@
 //! [`default_exploration`]: `sqrt(2)` for [`Policy::Plain`] (textbook UCB1),
 //! and per game for [`Policy::Default`] (see that function; starting values
 //! until the match runner tunes them). With [`Policy::Default`], games with
-//! knowledge add a progressive-bias term from priors ([`knowledge`]), and
+//! knowledge add a progressive-bias term from priors ([`Knowledge`],
+//! [`hand_priors`], [`default_priors`]), and
 //! with RAVE on the win rate is blended with the child's AMAF rate (see
 //! [`tuning`] for the switches and constants).
 //!
@@ -62,6 +63,14 @@
 //! the leaves; it never aborts. Tree reuse copies the kept subtree into a
 //! fresh arena (so the old tree's memory is returned).
 //!
+//! # In a browser
+//! Built for `wasm32-unknown-unknown` the clock is `performance.now()`
+//! (`web-time`), and the calling thread (the page's engine worker)
+//! searches itself in 5 ms slices, doing the waiting thread's work between
+//! them; with WebAssembly threads the other threads are rayon's pool of Web
+//! Workers, without them it searches alone. The solver then runs its jobs
+//! on the calling thread, and the retrograde tables on rayon's pool.
+//!
 //! # Time
 //! [`time`] turns clock settings into a per-move budget that stays
 //! [`time::margin`] (a quarter of it, 20-100 ms) below the most the clock
@@ -91,27 +100,34 @@
 //! engine.set_position(&record); // keeps the subtree of `best`
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod bounds;
-pub mod endgame;
+mod endgame;
 mod engine;
 mod filter;
-pub mod knowledge;
+mod knowledge;
 mod limits;
 mod params;
-pub mod patterns;
+mod policy;
 mod report;
 mod searcher;
+mod threads;
 pub mod time;
 mod tree;
 pub mod tuning;
 
-pub use engine::{Engine, Progress, board_cells};
+pub use engine::Engine;
 pub use filter::{MoveFilter, MoveRule};
+pub use knowledge::{
+    EXPAND_DIVISOR, Knowledge, PlayoutOptions, Resolved, default_priors, hand_priors, has_priors,
+};
 pub use limits::{CLEAR_RATIO, Limits, StopFlag};
-pub use params::{Policy, SearchParams, UnknownPolicy, default_exploration, every_core};
-pub use report::{Candidate, FinalBoards, Report};
+pub use params::{SearchParams, default_exploration, every_core};
+pub use policy::{Policy, UnknownPolicy};
+pub use report::{Candidate, FinalBoards, Progress, Report};
 pub use searcher::{BenchWorker, Searcher};
-pub use tree::{EXPAND_DIVISOR, NODE_BYTES};
+pub use tree::NODE_BYTES;
 
 // The protocol searches in a background thread (pondering).
 const _: fn() = || {

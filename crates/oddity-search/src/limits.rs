@@ -25,15 +25,19 @@ pub const CLEAR_RATIO: f64 = 2.0;
 pub struct StopFlag(Arc<AtomicBool>);
 
 impl StopFlag {
+    /// A flag not set.
     pub fn new() -> StopFlag {
         StopFlag::default()
     }
+    /// Sets the flag: searches that poll it stop.
     pub fn stop(&self) {
         self.0.store(true, Ordering::Relaxed);
     }
+    /// Whether the flag is set.
     pub fn is_stopped(&self) -> bool {
         self.0.load(Ordering::Relaxed)
     }
+    /// Clears the flag for the next search.
     pub fn reset(&self) {
         self.0.store(false, Ordering::Relaxed);
     }

@@ -1,54 +1,16 @@
-//! The engine's settings: the policy, the exploration constant and the
-//! parameters a search is made with.
+//! The engine's settings: the exploration constant and the parameters a
+//! search is made with.
 
-use std::fmt;
-use std::str::FromStr;
 use std::sync::Arc;
 
 use oddity_rules::kind::GameKind;
 
 use crate::filter::MoveFilter;
+use crate::policy::Policy;
 use crate::tree::{MAX_CAPACITY, NODE_BYTES};
 use crate::tuning;
 
-/// What the search knows beyond the rules.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Policy {
-    /// Textbook UCT: uniformly random playouts, no game knowledge, c = sqrt(2).
-    /// Kept as the yardstick for the strength work.
-    Plain,
-    /// The engine's own settings: per-game exploration and the knowledge
-    /// hooks as they are added.
-    #[default]
-    Default,
-}
-
-/// A policy name that is neither `plain` nor `default`.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown policy '{0}' (plain, default)")]
-pub struct UnknownPolicy(pub String);
-
-impl FromStr for Policy {
-    type Err = UnknownPolicy;
-    fn from_str(s: &str) -> Result<Policy, UnknownPolicy> {
-        match s.to_ascii_lowercase().as_str() {
-            "plain" => Ok(Policy::Plain),
-            "default" => Ok(Policy::Default),
-            _ => Err(UnknownPolicy(s.to_string())),
-        }
-    }
-}
-
-impl fmt::Display for Policy {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Policy::Plain => "plain",
-            Policy::Default => "default",
-        })
-    }
-}
-
-/// The exploration constant used when [`SearchParams::exploration`] is
+/// The exploration constant used when [`crate::SearchParams::exploration`] is
 /// `None`. Plain: `sqrt(2)` for every game. Default: Xodd/Yodd 0.5
 /// (measured against 1.0 and 2.0), Odd and Onyx 0, where RAVE explores
 /// (measured against 0.05-1.0 at equal time; see STRENGTH.md).
@@ -69,7 +31,11 @@ pub fn default_exploration(kind: GameKind, policy: Policy) -> f64 {
 pub struct SearchParams {
     /// Search threads (at least 1).
     pub threads: usize,
+    /// The seed of the threads' random numbers (with the thread index and the
+    /// turns played): one thread and a fixed seed search the same way every
+    /// time.
     pub seed: u64,
+    /// What the search knows beyond the rules.
     pub policy: Policy,
     /// Memory for the tree in MiB.
     pub memory_mb: usize,
@@ -82,9 +48,9 @@ pub struct SearchParams {
     /// Turns the search may not consider (analysis); the endgame solver
     /// is not tried while one is set.
     pub filter: Option<Arc<MoveFilter>>,
-    /// Count what the playouts' final boards hold ([`Report::final_boards`]).
+    /// Count what the playouts' final boards hold ([`crate::Report::final_boards`]).
     pub final_boards: bool,
-    /// With `final_boards`, also per root turn ([`Candidate::final_stones`]).
+    /// With `final_boards`, also per root turn ([`crate::Candidate::final_stones`]).
     pub final_boards_per_turn: bool,
 }
 

@@ -1,19 +1,20 @@
 //! The search over one concrete game type: threads, their stop and
 //! progress, and the report of the tree.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
+use web_time::Instant;
+
+use oddity_rules::Rng;
 use oddity_rules::game::{Game, turn_of};
 use oddity_rules::kind::GameKind;
 use oddity_rules::moves::{Action, Colour, Turn};
-use oddity_rules::random::rng_from_seed;
 
-use crate::engine::{AnySearcher, Progress};
 use crate::knowledge::Knowledge;
 use crate::limits::{CLEAR_RATIO, Limits, StopFlag};
 use crate::params::{SearchParams, default_exploration};
-use crate::report::{Candidate, FinalBoards, Report};
+use crate::report::{Candidate, FinalBoards, Progress, Report};
 use crate::tree::{ROOT, Tally, Tree, TreeConfig, VISIT_CAP, Worker};
 
 fn tree_config(kind: GameKind, params: &SearchParams) -> TreeConfig {
@@ -43,20 +44,7 @@ fn tree_config(kind: GameKind, params: &SearchParams) -> TreeConfig {
     }
 }
 
-/// Counts a finished search thread when dropped.
-struct Finished<'a>(&'a AtomicUsize, std::thread::Thread);
-
-impl Drop for Finished<'_> {
-    fn drop(&mut self) {
-        self.0.fetch_add(1, Ordering::Release);
-        self.1.unpark();
-    }
-}
-
-/// How often the thread waiting for the search threads wakes to check the
-/// soft deadline and send progress: rarely enough not to take a core from
-/// the search, since a finishing thread wakes it at once.
-const WATCH_INTERVAL: Duration = Duration::from_millis(5);
+use crate::threads;
 
 /// The search over one concrete game type.
 pub struct Searcher<G: Knowledge> {
@@ -93,6 +81,7 @@ fn turn_actions<G: Game>(game: &G, turn: &Turn) -> Option<Vec<Action>> {
 pub struct BenchWorker(Worker);
 
 impl<G: Knowledge> Searcher<G> {
+    /// The search of `game` with `params`, with an empty tree.
     pub fn new(game: G, params: &SearchParams) -> Searcher<G> {
         let config = tree_config(game.spec().kind, params);
         Searcher {
@@ -116,7 +105,7 @@ impl<G: Knowledge> Searcher<G> {
     /// A thread's state for [`Self::leaf_walk`] and [`Self::amaf_walk`].
     #[doc(hidden)]
     pub fn bench_worker(&self, seed: u64) -> BenchWorker {
-        BenchWorker(Worker::new(rng_from_seed(seed)))
+        BenchWorker(Worker::new(Rng::seeded(seed)))
     }
 
     /// Descends by the selection rule without changing the tree and plays
@@ -339,61 +328,73 @@ impl<G: Knowledge> Searcher<G> {
             .visits
             .map(|v| start_visits.saturating_add(v).min(u64::from(VISIT_CAP)));
         let halt = AtomicBool::new(false);
-        let finished = AtomicUsize::new(0);
         let seeds: Vec<u64> = (0..threads).map(|t| self.root_seed(params, t)).collect();
         let this = &*self;
-        let watcher = std::thread::current();
-        let (iterations, tally) = std::thread::scope(|s| {
-            let handles: Vec<_> = seeds
-                .iter()
-                .map(|&seed| {
-                    let (halt, finished) = (&halt, &finished);
-                    let watcher = watcher.clone();
-                    s.spawn(move || {
-                        // Counted even if the thread panics, so the loop
-                        // below ends and `join` passes the panic on.
-                        let _done = Finished(finished, watcher);
-                        let mut w = Worker::new(rng_from_seed(seed));
-                        if params.final_boards {
-                            w.tally = Some(Tally::new(params.final_boards_per_turn));
-                        }
-                        this.work(&mut w, stop, halt, deadline, target);
-                        (w.iterations, w.tally.take())
-                    })
-                })
-                .collect();
-            let mut next_progress = progress.as_ref().map(|(_, every)| start + *every);
-            while finished.load(Ordering::Acquire) < threads {
-                std::thread::park_timeout(WATCH_INTERVAL);
+        let mut next_progress = progress.as_ref().map(|(_, every)| start + *every);
+        // What the waiting thread does between waits: the soft deadline
+        // and progress.
+        let watch = |now: Instant| {
+            if let Some(soft) = soft_deadline
+                && now >= soft
+                && this.best_is_clear()
+            {
+                halt.store(true, Ordering::Relaxed);
+            }
+            if let (Some((f, every)), Some(at)) = (progress.as_mut(), next_progress)
+                && now >= at
+            {
+                let done = u64::from(tree.root().visits()).saturating_sub(start_visits);
+                f(&this.report(done, now - start, None));
+                next_progress = Some(at + (*every).max(Duration::from_millis(1)));
+            }
+        };
+        let new_worker = |seed: u64| {
+            let mut w = Worker::new(Rng::seeded(seed));
+            if params.final_boards {
+                w.tally = Some(Tally::new(params.final_boards_per_turn));
+            }
+            w
+        };
+        let finish = |mut w: Worker| (w.iterations, w.tally.take());
+        let pooled = |seed: u64| {
+            let mut w = new_worker(seed);
+            this.work(&mut w, stop, &halt, deadline, target);
+            finish(w)
+        };
+        #[cfg(not(target_family = "wasm"))]
+        let results = threads::on_threads(&seeds, pooled, watch);
+        // In a browser the calling thread searches too, from the first
+        // seed, so that the search starts at once however long the pool's
+        // workers take to wake; it stops every watch interval to do the
+        // waiting thread's work. The other seeds go to the pool (with
+        // WebAssembly threads).
+        #[cfg(target_family = "wasm")]
+        let results = threads::beside(&seeds[1..], pooled, || {
+            let mut watch = watch;
+            let mut w = new_worker(seeds[0]);
+            loop {
+                let slice = Instant::now() + threads::WATCH_INTERVAL;
+                let until = deadline.map_or(slice, |d| d.min(slice));
+                this.work(&mut w, stop, &halt, Some(until), target);
                 let now = Instant::now();
-                if let Some(soft) = soft_deadline
-                    && now >= soft
-                    && this.best_is_clear()
-                {
-                    halt.store(true, Ordering::Relaxed);
+                if deadline.is_some_and(|d| now >= d) || this.should_stop(&w, stop, &halt, target) {
+                    break;
                 }
-                if let (Some((f, every)), Some(at)) = (progress.as_mut(), next_progress)
-                    && now >= at
-                {
-                    let done = u64::from(tree.root().visits()).saturating_sub(start_visits);
-                    f(&this.report(done, now - start, None));
-                    next_progress = Some(at + (*every).max(Duration::from_millis(1)));
-                }
+                watch(now);
             }
-            let mut iterations = 0;
-            let mut tally: Option<Tally> = None;
-            for h in handles {
-                let (n, t) = h.join().expect("search thread panicked");
-                iterations += n;
-                if let Some(t) = t {
-                    match &mut tally {
-                        Some(sum) => sum.add(&t),
-                        None => tally = Some(t),
-                    }
-                }
-            }
-            (iterations, tally)
+            finish(w)
         });
+        let mut iterations = 0;
+        let mut tally: Option<Tally> = None;
+        for (n, t) in results {
+            iterations += n;
+            if let Some(t) = t {
+                match &mut tally {
+                    Some(sum) => sum.add(&t),
+                    None => tally = Some(t),
+                }
+            }
+        }
         self.report(iterations, start.elapsed(), tally.as_ref())
     }
 
@@ -410,6 +411,22 @@ impl<G: Knowledge> Searcher<G> {
             }
         }
         top[0] > 0 && f64::from(top[0]) >= CLEAR_RATIO * f64::from(top[1])
+    }
+
+    /// Whether the search loop would stop at once: a stop, a halt, a
+    /// proven root, or the visit target reached.
+    #[cfg(target_family = "wasm")]
+    fn should_stop(
+        &self,
+        w: &Worker,
+        stop: &StopFlag,
+        halt: &AtomicBool,
+        target: Option<u64>,
+    ) -> bool {
+        stop.is_stopped()
+            || halt.load(Ordering::Relaxed)
+            || self.tree.root().proof().is_some()
+            || target.is_some_and(|t| u64::from(self.tree.root_visits_with(w)) >= t)
     }
 
     /// A search thread's loop.
@@ -444,7 +461,7 @@ impl<G: Knowledge> Searcher<G> {
             if visits >= VISIT_CAP {
                 // The counters are full: wait for the stop condition.
                 tree.flush(w);
-                std::thread::sleep(Duration::from_millis(1));
+                threads::pause();
                 continue;
             }
             // The last iteration before a visit target plays only the
@@ -456,6 +473,23 @@ impl<G: Knowledge> Searcher<G> {
         }
         tree.flush(w);
     }
+}
+
+/// The game-independent face of [`Searcher`], which the engine keeps for
+/// the game of its position.
+pub(crate) trait AnySearcher: Send {
+    fn advance(&mut self, moves: &[(Colour, Turn)], params: &SearchParams) -> bool;
+    fn search(
+        &mut self,
+        params: &SearchParams,
+        limits: &Limits,
+        stop: &StopFlag,
+        progress: Progress<'_>,
+    ) -> Report;
+    fn clear(&mut self, params: &SearchParams);
+    fn report(&self) -> Report;
+    fn nodes(&self) -> usize;
+    fn root_visits(&self) -> u64;
 }
 
 impl<G: Knowledge> AnySearcher for Searcher<G> {

@@ -69,15 +69,27 @@ pub enum Overtime {
     None,
     /// Japanese byo-yomi: `periods` periods of `period` each; every move must
     /// be made within one period (or a period is lost).
-    ByoYomi { period: Duration, periods: u32 },
+    ByoYomi {
+        /// The time of one period.
+        period: Duration,
+        /// The periods.
+        periods: u32,
+    },
     /// Canadian: `stones` stones within each `period`.
-    Canadian { period: Duration, stones: u32 },
+    Canadian {
+        /// The time of one period.
+        period: Duration,
+        /// The stones to play in each period.
+        stones: u32,
+    },
 }
 
 /// The time control of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct TimeSettings {
+    /// Main time.
     pub main: Duration,
+    /// What follows main time.
     pub overtime: Overtime,
     /// A fixed time per move instead of a clock (overrides the rest).
     pub per_move: Option<Duration>,
@@ -113,7 +125,9 @@ pub fn hard_limit(settings: &TimeSettings, remaining: Duration, stones_left: u32
 /// go on to `max` otherwise.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Plan {
+    /// Stop here when the best move is clear.
     pub target: Duration,
+    /// Stop here at the latest.
     pub max: Duration,
 }
 
@@ -201,7 +215,9 @@ pub fn budget(
 /// `time_left` (and for simulating games in tests).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Clock {
+    /// The time control.
     pub settings: TimeSettings,
+    /// Main time left.
     pub main_left: Duration,
     in_overtime: bool,
     period_left: Duration,
@@ -210,6 +226,7 @@ pub struct Clock {
 }
 
 impl Clock {
+    /// A clock at the start of a game under `settings`.
     pub fn new(settings: TimeSettings) -> Clock {
         Clock {
             settings,

@@ -2,17 +2,18 @@
 //! settable by name at run time (`--param name=value`, `oddity-param name
 //! value`) so that matches can tune and ablate without rebuilding.
 //!
-//! Every field is `None` until set: the per-game default
-//! ([`crate::knowledge::defaults`]) applies. [`crate::Policy::Plain`]
+//! Every field is `None` until set: the per-game default applies
+//! ([`Tuning::resolve`] gives the settings in force). [`crate::Policy::Plain`]
 //! ignores all of them (it is the fixed yardstick); the exploration
 //! constant, a separate parameter, applies to both policies.
 
 use std::fmt;
 
-use crate::knowledge::{self, Resolved};
-use crate::params::Policy;
-use crate::patterns::{Weights, WeightsFile};
+use oddity_patterns::{Weights, WeightsFile};
 use oddity_rules::kind::GameKind;
+
+use crate::knowledge::{self, EXPAND_DIVISOR, Resolved};
+use crate::policy::Policy;
 
 /// Overrides of the default policy's settings; `None` = the game's default.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -101,7 +102,9 @@ pub const NAMES: [&str; 21] = [
 /// Why a tuning parameter was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TuningError {
+    /// No parameter has this name.
     UnknownName,
+    /// The parameter does not take this value.
     BadValue,
     /// A weights file that cannot be read, and why.
     Weights(String),
@@ -260,7 +263,7 @@ impl Tuning {
                 patterns: false,
                 playouts: false,
                 pattern_playouts: false,
-                expand: crate::tree::EXPAND_DIVISOR,
+                expand: EXPAND_DIVISOR,
                 leaf_playouts: 1,
                 endgame: false,
                 tree_solve: 0,

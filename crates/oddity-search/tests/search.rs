@@ -581,13 +581,13 @@ fn onyx_swaps_a_winning_first_stone() {
 fn odd_leaves_are_proven_by_their_tables() {
     use oddity_solver::solve_retrograde;
     let spec = spec(GameKind::Odd, 4);
-    let mut rng = oddity_rules::random::rng_from_seed(9);
+    let mut rng = oddity_rules::Rng::seeded(9);
     let mut values = std::collections::HashSet::new();
     for _ in 0..6 {
         let mut record = GameRecord::new(AnyGame::new(&spec));
         while record.position().topology().cell_count() - stones(record.position()) > 11 {
             let turns = record.position().legal_turns();
-            let k = oddity_rules::random::below(&mut rng, turns.len() as u32) as usize;
+            let k = rng.below(turns.len() as u32) as usize;
             let mover = record.position().to_move();
             record.play(mover, turns[k]).unwrap();
         }

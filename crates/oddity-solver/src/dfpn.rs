@@ -29,9 +29,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use crate::keys::{Hashes, Keys};
 use crate::order::Ordering as MoveOrdering;
 use crate::table::{Entry, NUMBER_MAX, Table};
+use oddity_rules::Rng;
 use oddity_rules::game::Game;
 use oddity_rules::moves::{Action, Colour};
-use oddity_rules::random::{Rng, rng_from_seed};
 
 /// An infinite proof or disproof number (the largest the table holds).
 pub const INF: u32 = NUMBER_MAX;
@@ -41,15 +41,21 @@ const FINITE_MAX: u32 = INF - 1;
 /// Proof and disproof numbers of a node, for the search's attacker.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Numbers {
+    /// The proof number: how many more leaves at least must be proven to prove
+    /// the attacker's win (0: proven).
     pub pn: u32,
+    /// The disproof number: the same for disproving it (0: disproven).
     pub dn: u32,
 }
 
 impl Numbers {
+    /// A proven win for the attacker.
     pub const PROVEN: Numbers = Numbers { pn: 0, dn: INF };
+    /// A proven failure of the attacker's win.
     pub const DISPROVEN: Numbers = Numbers { pn: INF, dn: 0 };
     const FRESH: Numbers = Numbers { pn: 1, dn: 1 };
 
+    /// Whether the node is proven or disproven.
     pub fn is_solved(self) -> bool {
         self.pn == 0 || self.dn == 0
     }
@@ -92,7 +98,7 @@ struct Child {
 /// Settings of one df-pn search.
 #[derive(Clone, Copy, Debug)]
 pub struct DfpnConfig {
-    /// Order children by the game knowledge of [`super::order`].
+    /// Order children by the game knowledge of the `order` module.
     pub ordering: bool,
     /// Positions can repeat (Onyx): check the path for repetitions.
     pub cyclic: bool,
@@ -121,6 +127,9 @@ pub struct Dfpn<'a, G: Game> {
     order: MoveOrdering,
     /// Expansions of this search not yet added to `shared_nodes`.
     unflushed: u64,
+    /// Called at every flush: where no other thread watches the limits,
+    /// it checks them and sets the stop flag.
+    watch: Option<&'a dyn Fn()>,
     /// Expansions of this search.
     pub nodes: u64,
     /// Keys of the positions on the current path (cyclic games only).
@@ -135,6 +144,8 @@ pub struct Dfpn<'a, G: Game> {
 const FLUSH_EVERY: u64 = 1024;
 
 impl<'a, G: Game> Dfpn<'a, G> {
+    /// A search for `attacker`'s win that shares `table`, with the position
+    /// keys of `keys`.
     pub fn new(
         table: &'a Table,
         keys: &'a Keys,
@@ -152,15 +163,24 @@ impl<'a, G: Game> Dfpn<'a, G> {
             config,
             order: MoveOrdering::default(),
             unflushed: 0,
+            watch: None,
             nodes: 0,
             path: Vec::new(),
             frames: Vec::new(),
             actions: Vec::new(),
-            rng: rng_from_seed(0x5EED_0DD5 ^ u64::from(attacker == Colour::White)),
+            rng: Rng::seeded(0x5EED_0DD5 ^ u64::from(attacker == Colour::White)),
             _game: std::marker::PhantomData,
         }
     }
 
+    /// Has `watch` called at every flush of the node count (see
+    /// [`Dfpn::new`]'s `shared_nodes`), for a search that no other thread
+    /// watches.
+    pub fn watch(&mut self, watch: &'a dyn Fn()) {
+        self.watch = Some(watch);
+    }
+
+    /// The side whose win is searched.
     pub fn attacker(&self) -> Colour {
         self.attacker
     }
@@ -198,6 +218,9 @@ impl<'a, G: Game> Dfpn<'a, G> {
         self.shared_nodes
             .fetch_add(self.unflushed, Ordering::Relaxed);
         self.unflushed = 0;
+        if let Some(watch) = self.watch {
+            watch();
+        }
     }
 
     fn stopped(&self) -> bool {

@@ -225,8 +225,8 @@ mod tests {
     use oddity_rules::moves::Stone;
     use oddity_rules::odd::OddGame;
     use oddity_rules::onyx::OnyxGame;
-    use oddity_rules::parity::ParityGame;
     use oddity_rules::topology::Cell;
+    use oddity_rules::xodd_yodd::XoddYoddGame;
 
     /// The key of `stones` set up on `spec`, with `to_move` to play, for
     /// a search whose attacker is the side to move.
@@ -303,20 +303,20 @@ mod tests {
         let keys = Keys::new(GameKind::Xodd, spec.topology(), true);
         assert_eq!(keys.symmetry_count(), 16);
         let list = stones(&spec, &[("A1", Colour::Black), ("B3", Colour::White)]);
-        let key = key_of::<ParityGame<2>>(&spec, &keys, &list, Colour::Black);
+        let key = key_of::<XoddYoddGame<2>>(&spec, &keys, &list, Colour::Black);
         for k in 0..8 {
             let same = image(&spec, &list, k, false);
             assert_eq!(
-                key_of::<ParityGame<2>>(&spec, &keys, &same, Colour::Black),
+                key_of::<XoddYoddGame<2>>(&spec, &keys, &same, Colour::Black),
                 key
             );
             let exchanged = image(&spec, &list, k, true);
             assert_eq!(
-                key_of::<ParityGame<2>>(&spec, &keys, &exchanged, Colour::White),
+                key_of::<XoddYoddGame<2>>(&spec, &keys, &exchanged, Colour::White),
                 key
             );
             assert_ne!(
-                key_of::<ParityGame<2>>(&spec, &keys, &exchanged, Colour::Black),
+                key_of::<XoddYoddGame<2>>(&spec, &keys, &exchanged, Colour::Black),
                 key
             );
         }
@@ -351,7 +351,7 @@ mod tests {
     fn incremental_hashes_match_a_recount() {
         let spec = GameSpec::new(GameKind::Xodd, 3, Default::default()).unwrap();
         let keys = Keys::new(GameKind::Xodd, spec.topology(), true);
-        let mut g = ParityGame::<2>::new(&spec);
+        let mut g = XoddYoddGame::<2>::new(&spec);
         let mut h = keys.hashes(&g);
         for a in [
             Action::stone(Cell(4), Colour::Black),

@@ -5,7 +5,7 @@
 //! Depth-first proof-number search ([`dfpn`]) over the game's actions, with
 //! a transposition table ([`table`]) keyed by Zobrist hashes that are the
 //! same for every symmetric image of a position ([`keys`]), and children
-//! tried in the order of [`order`]. The table has a fixed size (the memory
+//! tried in the order of the `order` module. The table has a fixed size (the memory
 //! cap); when it is full, the entries with the least work under them make
 //! room.
 //!
@@ -55,6 +55,8 @@
 //! // Every proof is walked again from the rules alone.
 //! solver.check(&start, &solution).unwrap();
 //! ```
+
+#![warn(missing_docs)]
 
 pub mod dfpn;
 pub mod keys;

@@ -9,6 +9,7 @@ use crate::dfpn::DfpnConfig;
 /// Settings of the solver.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SolverParams {
+    /// Threads that take the solve's jobs (the root, then each turn).
     pub threads: usize,
     /// The transposition table's size in MiB.
     pub memory_mb: usize,
@@ -58,6 +59,7 @@ impl SolverParams {
 /// When a solve gives up.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SolveLimits {
+    /// Wall-clock time.
     pub time: Option<Duration>,
     /// Expansions of all threads.
     pub nodes: Option<u64>,

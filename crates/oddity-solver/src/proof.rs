@@ -11,7 +11,7 @@
 //! remembered by their full description (stones, side to move, turn state),
 //! not by a hash, so the check shares nothing with the solver but the rules
 //! and the guide's suggestions. A position and its images under the board's
-//! symmetries (see [`Images`]) are one description: the rules treat them
+//! symmetries (see `Images`) are one description: the rules treat them
 //! alike, and a proof that holds for one holds for all.
 
 use std::collections::HashSet;
@@ -29,15 +29,32 @@ use oddity_rules::moves::{Action, Colour};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CheckError {
     /// A finished game that the winner did not win.
-    WrongWinner { line: Vec<Action> },
+    WrongWinner {
+        /// The actions from the checked position.
+        line: Vec<Action>,
+    },
     /// No winning action was suggested where the winner moves.
-    NoAction { line: Vec<Action> },
+    NoAction {
+        /// The actions from the checked position.
+        line: Vec<Action>,
+    },
     /// The suggested action is not legal there.
-    Illegal { line: Vec<Action>, action: Action },
+    Illegal {
+        /// The actions from the checked position.
+        line: Vec<Action>,
+        /// The suggested action.
+        action: Action,
+    },
     /// The loser has no move but the game is not over: nobody wins.
-    Stalemate { line: Vec<Action> },
+    Stalemate {
+        /// The actions from the checked position.
+        line: Vec<Action>,
+    },
     /// A line returns to a position of its own path.
-    Cycle { line: Vec<Action> },
+    Cycle {
+        /// The actions from the checked position, the repeating one last.
+        line: Vec<Action>,
+    },
     /// The board has more points than the checker's position keys hold.
     BoardTooLarge,
 }
@@ -83,6 +100,7 @@ impl std::error::Error for CheckError {}
 /// Suggests the winner's actions in a position where it moves, the most
 /// promising first.
 pub trait Guide<G> {
+    /// The winner's candidate actions in `game`, the most promising first.
     fn actions(&mut self, game: &G) -> Vec<Action>;
 
     /// Candidates again where every one of [`Guide::actions`] led back to a
@@ -320,7 +338,7 @@ enum Entered<G> {
 /// Checks that `winner` wins `root`: depth first, with the guide's
 /// candidates for the winner's action tried in order until one works, and
 /// every action of the other side. With `symmetric`, a position whose image
-/// was shown won counts as won (see [`Images`]); without, only the same
+/// was shown won counts as won (see `Images`); without, only the same
 /// position does. Returns the number of positions checked.
 ///
 /// The actions chosen form a strategy with one action per position, and no

@@ -71,17 +71,32 @@ fn flag(on: bool, seat: usize, state: u8) -> u8 {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RetrogradeError {
     #[error("retrograde analysis is for Xodd, Yodd and Odd (stones are never taken off)")]
+    /// Onyx: captures take stones off.
     Game,
     #[error(
         "the position's empty cells and the groups next to them are {points} points; retrograde analysis handles at most {MAX_POINTS}"
     )]
-    TooManyPoints { points: usize },
+    /// Too many points (empty cells and the groups next to them).
+    TooManyPoints {
+        /// The position's points.
+        points: usize,
+    },
     #[error(
         "the position has {empty} empty cells; retrograde analysis handles at most {MAX_EMPTY}"
     )]
-    TooManyEmpty { empty: usize },
+    /// Too many empty cells.
+    TooManyEmpty {
+        /// The position's empty cells.
+        empty: usize,
+    },
     #[error("the table needs {needed_mb} MiB, more than the {memory_mb} MiB allowed (--memory)")]
-    Memory { needed_mb: usize, memory_mb: usize },
+    /// More memory than allowed.
+    Memory {
+        /// What the table needs, in MiB.
+        needed_mb: usize,
+        /// What is allowed, in MiB.
+        memory_mb: usize,
+    },
 }
 
 /// The bytes a table for the positions that follow `root` takes, if they
@@ -594,7 +609,9 @@ impl ExactTable for Retrograde {
 /// The table as a proof checker's guide: the winner's actions that keep
 /// the win.
 pub struct RetrogradeGuide<'a, T: ExactTable> {
+    /// The table.
     pub table: &'a T,
+    /// The side whose win is checked.
     pub winner: Colour,
 }
 

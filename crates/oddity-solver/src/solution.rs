@@ -9,7 +9,9 @@ use crate::dfpn::Numbers;
 /// The game-theoretic value of a position or turn for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Value {
+    /// The side to move wins.
     Win,
+    /// The side to move loses.
     Loss,
     /// Neither side can force a win: play can go on for ever (Onyx).
     Neither,
@@ -21,6 +23,7 @@ impl Value {
         if wins { Value::Win } else { Value::Loss }
     }
 
+    /// `win`, `loss` or `neither`.
     pub fn name(self) -> &'static str {
         match self {
             Value::Win => "win",
@@ -33,6 +36,7 @@ impl Value {
 /// A legal turn of the root and its value, when proven.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TurnValue {
+    /// The turn.
     pub turn: Turn,
     /// For the side to move at the root, after this turn.
     pub value: Option<Value>,
@@ -57,8 +61,11 @@ pub struct Solution {
     pub pv: Vec<Turn>,
     /// Expansions of all threads.
     pub nodes: u64,
+    /// Positions in the transposition table at the end.
     pub table_entries: usize,
+    /// Positions the transposition table holds.
     pub table_capacity: usize,
+    /// How long the solve took.
     pub elapsed: Duration,
     /// The root's proof and disproof numbers for the side to move's win,
     /// as last stored.
@@ -102,12 +109,18 @@ impl Solution {
 /// A snapshot for a progress display.
 #[derive(Clone, Copy, Debug)]
 pub struct SolveProgress {
+    /// Expansions so far, of all threads.
     pub nodes: u64,
+    /// Time since the solve began.
     pub elapsed: Duration,
+    /// The root's proof and disproof numbers for the side to move's win, as
+    /// last stored.
     pub root: Option<Numbers>,
     /// Turns whose value is known, of all.
     pub turns_done: usize,
+    /// Turns of the root.
     pub turns: usize,
+    /// Positions in the transposition table.
     pub table_entries: usize,
 }
 

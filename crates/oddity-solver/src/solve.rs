@@ -4,14 +4,19 @@
 use std::collections::VecDeque;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+#[cfg(not(target_family = "wasm"))]
+use std::time::Duration;
+
+use web_time::Instant;
 
 use crate::dfpn::{Dfpn, DfpnConfig, Numbers};
 use crate::keys::Keys;
 use crate::params::{SolveLimits, SolverParams};
 use crate::proof;
 use crate::retrograde::{ExactTable, RetrogradeError, RetrogradeGuide};
-use crate::solution::{ProgressFn, Solution, SolveProgress, TurnValue, Value};
+#[cfg(not(target_family = "wasm"))]
+use crate::solution::SolveProgress;
+use crate::solution::{ProgressFn, Solution, TurnValue, Value};
 use crate::table::Table;
 use crate::tables::AnyTable;
 
@@ -28,9 +33,11 @@ pub struct Solver {
 }
 
 /// Stack of a solver thread: the recursion is as deep as the game is long.
+#[cfg(not(target_family = "wasm"))]
 const STACK_BYTES: usize = 256 << 20;
 
 impl Solver {
+    /// A solver with `params` and an empty table.
     pub fn new(params: SolverParams) -> Solver {
         Solver {
             params,
@@ -38,6 +45,7 @@ impl Solver {
         }
     }
 
+    /// Its settings.
     pub fn params(&self) -> &SolverParams {
         &self.params
     }
@@ -90,10 +98,10 @@ impl Solver {
 }
 
 /// Solves `game` by valuing every position that can follow it
-/// ([`retrograde`], Odd's one-bit table where it serves): its value, every
-/// turn's and a principal line, all exact. Returns the table as well, for
-/// [`check_retrograde`]. The sweep is shared among the threads of the
-/// current rayon pool.
+/// ([`crate::retrograde`], Odd's one-bit table where it serves): its
+/// value, every turn's and a principal line, all exact. Returns the table
+/// as well, for [`check_retrograde`]. The sweep is shared among the threads
+/// of the current rayon pool.
 pub fn solve_retrograde(
     game: &AnyGame,
     memory_mb: usize,
@@ -180,7 +188,13 @@ fn solve_game<G: Game>(
     let mover = game.to_move();
     let kind = game.spec().kind;
     let keys = Keys::new(kind, game.topology(), params.symmetry);
-    let config = params.dfpn_config(kind, params.threads > 1);
+    // In a browser the solver runs on the calling thread alone (see below).
+    let threads = if cfg!(target_family = "wasm") {
+        1
+    } else {
+        params.threads.max(1)
+    };
+    let config = params.dfpn_config(kind, threads > 1);
     let cyclic = config.cyclic;
     let turns = if game.is_over() {
         Vec::new()
@@ -195,7 +209,6 @@ fn solve_game<G: Game>(
             g
         })
         .collect();
-    let threads = params.threads.max(1);
     let mut queue: VecDeque<Job> = VecDeque::new();
     if !game.is_over() {
         // Every thread starts on the root, steering round the others.
@@ -226,6 +239,27 @@ fn solve_game<G: Game>(
     // Jobs for the other side's proof already queued (Onyx).
     let asked = Mutex::new(std::collections::HashSet::new());
 
+    let deadline = limits.time.map(|t| start + t);
+    // Whether the solve is over: stopped from outside, out of time or
+    // nodes, or nothing left to find; then every search is told to stop.
+    let check_limits = |now: Instant| {
+        let over_nodes = limits
+            .nodes
+            .is_some_and(|n| nodes.load(Ordering::Relaxed) >= n);
+        if outer_stop.load(Ordering::Relaxed)
+            || deadline.is_some_and(|d| now >= d)
+            || over_nodes
+            || settled(&findings, classify, cyclic)
+        {
+            stop.store(true, Ordering::Relaxed);
+            for flag in &root_done {
+                flag.store(true, Ordering::Relaxed);
+            }
+        }
+    };
+    // Without threads (a browser) nobody else watches: the search checks
+    // the limits itself as it counts its nodes.
+    let watch = || check_limits(Instant::now());
     let run_job = |job: Job| {
         let (position, flag) = match job.target {
             Target::Root => (game, &root_done[slot(job.attacker)]),
@@ -235,6 +269,9 @@ fn solve_game<G: Game>(
             return;
         }
         let mut search = Dfpn::new(table, &keys, job.attacker, flag, &nodes, config);
+        if cfg!(target_family = "wasm") {
+            search.watch(&watch);
+        }
         let numbers = search.solve(position);
         if !numbers.is_solved() && !stop.load(Ordering::Relaxed) {
             // Another search of the root finished first.
@@ -272,6 +309,7 @@ fn solve_game<G: Game>(
         }
     };
 
+    #[cfg(not(target_family = "wasm"))]
     std::thread::scope(|s| {
         let mut handles = Vec::new();
         for _ in 0..threads {
@@ -308,24 +346,11 @@ fn solve_game<G: Game>(
                 .expect("a solver thread starts");
             handles.push(handle);
         }
-        let deadline = limits.time.map(|t| start + t);
         let mut next_report = progress.as_ref().map(|(_, every)| start + *every);
         while !handles.iter().all(|h| h.is_finished()) {
             std::thread::sleep(Duration::from_millis(1));
             let now = Instant::now();
-            let over_nodes = limits
-                .nodes
-                .is_some_and(|n| nodes.load(Ordering::Relaxed) >= n);
-            if outer_stop.load(Ordering::Relaxed)
-                || deadline.is_some_and(|d| now >= d)
-                || over_nodes
-                || settled(&findings, classify, cyclic)
-            {
-                stop.store(true, Ordering::Relaxed);
-                for flag in &root_done {
-                    flag.store(true, Ordering::Relaxed);
-                }
-            }
+            check_limits(now);
             if let (Some((f, every)), Some(at)) = (progress.as_mut(), next_report)
                 && now >= at
             {
@@ -347,6 +372,25 @@ fn solve_game<G: Game>(
             }
         }
     });
+
+    // No threads in a browser: the jobs run one after another on the
+    // calling thread, whose stack the module's link settings size; the
+    // searches stop themselves at the limits (no progress is reported).
+    #[cfg(target_family = "wasm")]
+    {
+        let _ = (&mut progress, &busy, root_key);
+        loop {
+            check_limits(Instant::now());
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
+            let job = queue.lock().unwrap_or_else(|e| e.into_inner()).pop_front();
+            match job {
+                Some(job) => run_job(job),
+                None => break,
+            }
+        }
+    }
 
     let f = findings.into_inner().unwrap_or_else(|e| e.into_inner());
     let mut turn_values: Vec<TurnValue> = turns

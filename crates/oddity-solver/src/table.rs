@@ -42,6 +42,8 @@ struct Slot {
     data: AtomicU64,
 }
 
+/// The transposition table the solver's threads share: a fixed number of
+/// buckets of entries, keyed by position key, written without locks.
 pub struct Table {
     /// Per key, how many threads are searching the position now (keys
     /// share counters modulo the length): the other threads steer round it.
@@ -148,6 +150,7 @@ impl Table {
         (check ^ data, data)
     }
 
+    /// The entry of `key`, if the table holds one.
     pub fn get(&self, key: u64) -> Option<Entry> {
         self.bucket(key).iter().find_map(|slot| {
             let (k, data) = Self::read(slot);
@@ -155,6 +158,8 @@ impl Table {
         })
     }
 
+    /// Stores `e` as the entry of `key`, in place of the entry with the least
+    /// work under it when the bucket is full.
     pub fn put(&self, key: u64, e: Entry) {
         let data = pack(&e);
         let mut target: Option<&Slot> = None;

@@ -9,7 +9,9 @@ use oddity_rules::moves::Colour;
 
 /// A table of every position that can follow a root.
 pub enum AnyTable {
+    /// Odd's table of one bit per position.
     Bits(OddTable),
+    /// The table of one byte per position, every game.
     Bytes(Retrograde),
 }
 

@@ -5,11 +5,11 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::AtomicBool;
 
+use oddity_rules::Rng;
 use oddity_rules::game::{Game, GameSpec, Rules};
 use oddity_rules::kind::GameKind;
 use oddity_rules::moves::{Action, Colour, Stone, Turn};
 use oddity_rules::position::AnyGame;
-use oddity_rules::random::{Rng, below, rng_from_seed};
 use oddity_rules::with_game;
 use oddity_solver::odd_table::OddTable;
 use oddity_solver::proof::{Guide, check_win};
@@ -236,14 +236,14 @@ fn assert_agrees(game: &AnyGame, label: &str) {
 
 /// `game` after `plies` random turns (or fewer, when it ends).
 fn random_position(game: &AnyGame, plies: usize, seed: u64) -> AnyGame {
-    let mut rng = rng_from_seed(seed);
+    let mut rng = Rng::seeded(seed);
     let mut g = game.clone();
     for _ in 0..plies {
         let turns = g.legal_turns();
         if g.is_over() || turns.is_empty() {
             break;
         }
-        let t = turns[below(&mut rng, turns.len() as u32) as usize];
+        let t = turns[rng.below(turns.len() as u32) as usize];
         let mut next = g.clone();
         next.play_turn(&t).unwrap();
         if next.is_over() {
@@ -634,22 +634,22 @@ fn the_retrograde_table_agrees_with_df_pn_on_xodd_4() {
 /// the rules allow no pass: the table values them as minimax does.
 #[test]
 fn the_retrograde_table_values_set_up_positions_as_minimax_does() {
-    let mut rng = rng_from_seed(11);
+    let mut rng = Rng::seeded(11);
     for (kind, size) in [(GameKind::Xodd, 3), (GameKind::Yodd, 2)] {
         let spec = spec(kind, size);
         let cells = AnyGame::new(&spec).topology().cells().to_vec();
         let mut parities = HashSet::new();
         for _ in 0..40 {
-            let empty = 2 + below(&mut rng, 4) as usize;
+            let empty = 2 + rng.below(4) as usize;
             let mut order = cells.clone();
             for i in (1..order.len()).rev() {
-                order.swap(i, below(&mut rng, i as u32 + 1) as usize);
+                order.swap(i, rng.below(i as u32 + 1) as usize);
             }
             let stones: Vec<Stone> = order[empty..]
                 .iter()
                 .map(|&cell| Stone {
                     cell,
-                    colour: Colour::BOTH[below(&mut rng, 2) as usize],
+                    colour: Colour::BOTH[rng.below(2) as usize],
                 })
                 .collect();
             let game = AnyGame::from_setup(&spec, &stones, Colour::Black).unwrap();
@@ -671,13 +671,13 @@ fn random_setup(spec: &GameSpec, empty: usize, rng: &mut Rng) -> AnyGame {
     let cells = AnyGame::new(spec).topology().cells().to_vec();
     let mut order = cells.clone();
     for i in (1..order.len()).rev() {
-        order.swap(i, below(rng, i as u32 + 1) as usize);
+        order.swap(i, rng.below(i as u32 + 1) as usize);
     }
     let stones: Vec<Stone> = order[empty..]
         .iter()
         .map(|&cell| Stone {
             cell,
-            colour: Colour::BOTH[below(rng, 2) as usize],
+            colour: Colour::BOTH[rng.below(2) as usize],
         })
         .collect();
     AnyGame::from_setup(spec, &stones, Colour::Black).unwrap()
@@ -690,7 +690,7 @@ fn random_setup(spec: &GameSpec, empty: usize, rng: &mut Rng) -> AnyGame {
 /// of their turns.
 #[test]
 fn the_retrograde_table_values_late_positions_of_large_boards_as_minimax_does() {
-    let mut rng = rng_from_seed(5);
+    let mut rng = Rng::seeded(5);
     let odd5_m3 = GameSpec::new(
         GameKind::Odd,
         5,
@@ -765,7 +765,7 @@ fn the_retrograde_table_refuses_a_position_of_too_many_points() {
 /// random positions that follow each root, for both seats.
 #[test]
 fn the_odd_bit_table_agrees_with_the_byte_table() {
-    let mut rng = rng_from_seed(17);
+    let mut rng = Rng::seeded(17);
     let odd5_m3 = GameSpec::new(
         GameKind::Odd,
         5,
@@ -789,7 +789,7 @@ fn the_odd_bit_table_agrees_with_the_byte_table() {
     ] {
         for empty in empties {
             let setup = random_setup(&spec, empty, &mut rng);
-            let mover = Colour::BOTH[below(&mut rng, 2) as usize];
+            let mover = Colour::BOTH[rng.below(2) as usize];
             let mut game = setup.clone();
             game.set_to_move(mover);
             let bytes = with_game!(&game, g => Retrograde::build(g, 64)).unwrap();
@@ -801,10 +801,10 @@ fn the_odd_bit_table_agrees_with_the_byte_table() {
                 values.insert(bits.wins(g, g.to_move()));
                 for _ in 0..60 {
                     let mut at = g.clone();
-                    let steps = below(&mut rng, empty as u32 + 1);
+                    let steps = rng.below(empty as u32 + 1);
                     for _ in 0..steps {
                         let turns = at.legal_turns();
-                        at.play_turn(&turns[below(&mut rng, turns.len() as u32) as usize]).unwrap();
+                        at.play_turn(&turns[rng.below(turns.len() as u32) as usize]).unwrap();
                     }
                     for seat in Colour::BOTH {
                         assert_eq!(bits.wins(&at, seat), bytes.wins(&at, seat), "{} {empty}", spec.kind);

@@ -1,8 +1,8 @@
 //! The session: one game of the protocol and the command table with a
 //! handler per command. This is the table and the commands about commands;
-//! the session's state is in [`state`], what handlers get and answer in
-//! [`reply`], and the handlers live by concern: [`setup`] (games and rules),
-//! [`play`], [`records`], [`analysis`], [`params`], and GoGui's [`ruler`].
+//! the session's state is in `state`, what handlers get and answer in
+//! `reply`, and the handlers live by concern: `setup` (games and rules),
+//! `play`, `records`, `analysis`, `params`, and GoGui's `ruler`.
 
 mod analysis;
 mod entry;
@@ -30,7 +30,7 @@ const COMMANDS: &[(&str, Handler)] = &[
     ("protocol_version", |_, a, _| arity(a, 0, || ok("2"))),
     ("name", |_, a, _| arity(a, 0, || ok("oddity"))),
     ("version", |_, a, _| {
-        arity(a, 0, || ok(env!("CARGO_PKG_VERSION")))
+        arity(a, 0, || ok(crate::version::BUILD))
     }),
     ("known_command", Session::known_command),
     ("list_commands", Session::list_commands),

@@ -74,25 +74,50 @@ impl Session {
         }
     }
 
+    /// The rule options and their values. In GoGui mode, in the typed
+    /// lines of GoGui's parameter dialog (a list, a check box, a text
+    /// field), whose labels are the option names; else with a word of help
+    /// after each value.
     pub(super) fn rules_list(&self) -> String {
         let r = &self.next_rules;
+        let min_group = r.min_group.map_or("default".to_string(), |m| m.to_string());
+        let start = if r.open_start { "open" } else { "standard" };
+        if self.gogui {
+            return format!(
+                "[string] min_group {min_group}\n[list/standard/open] start {start}\n[bool] swap {}",
+                u8::from(r.swap)
+            );
+        }
         format!(
-            "min_group {} (odd: smallest group that counts; a number or 'default' = the board side)\n\
-             start {} (onyx: standard|open)\n\
+            "min_group {min_group} (odd: smallest group that counts; a number or 'default' = the board side)\n\
+             start {start} (onyx: standard|open)\n\
              swap {} (onyx: on|off)",
-            r.min_group.map_or("default".to_string(), |m| m.to_string()),
-            if r.open_start { "open" } else { "standard" },
             on_off(r.swap)
         )
     }
 
+    /// `oddity-rules NAME VALUE`. The value may be followed by the help
+    /// text the listing gives (`swap off (onyx: on|off)`, as a parameter
+    /// dialog sends an edited line back), and may be quoted; GoGui's check
+    /// box gives a swap of `1` or `0`.
     pub(super) fn rules(&mut self, args: &[String], _: &mut Ctx) -> Reply {
-        let [name, value] = args else {
-            return if args.is_empty() {
-                ok(self.rules_list())
-            } else {
-                syntax()
-            };
+        let Some((name, rest)) = args.split_first() else {
+            return ok(self.rules_list());
+        };
+        let value = rest.join(" ");
+        let value = value.trim().trim_matches('"');
+        let value = match value.find(" (") {
+            Some(at) if value.ends_with(')') => &value[..at],
+            _ => value,
+        };
+        let value = value.trim();
+        if value.is_empty() || value.contains(' ') {
+            return syntax();
+        }
+        let value = match (name.as_str(), value) {
+            ("swap", "1") => "on",
+            ("swap", "0") => "off",
+            _ => value,
         };
         match self.next_rules.set(name, value) {
             Ok(()) => ok(""),

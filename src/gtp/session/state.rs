@@ -73,7 +73,8 @@ impl Session {
         self
     }
 
-    /// `--gogui-wait`: see [`Entry`].
+    /// `--gogui-wait`: every stone waits until a pass ends the turn (see
+    /// protocol.md).
     pub fn with_gogui_wait(mut self, on: bool) -> Session {
         self.wait_always = on;
         self

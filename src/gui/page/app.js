@@ -1,6 +1,7 @@
-// The oddity GUI page. The server keeps the game and checks every turn by
-// the rules; this script draws the state it sends, composes a person's
-// turn, and draws the analysis over the board picture.
+// The oddity GUI page. The session (the game tree, the rules' checks, the
+// engines' work) is kept by the server; this script draws the state it
+// sends, composes a person's turn, and draws the analysis over the board
+// picture. Everything it says to the session goes through `transport`.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -15,7 +16,9 @@ let previews = [];      // the server's verdict on pending[0..=i], for each i
 let composeSeq = 0;     // answers to older previews are dropped
 let previewLine = null; // a candidate's line shown on the board: {seat, token, pv}
 let heldOrder = null;   // the candidates' order while the pointer is over the table
-let formFilled = false;
+let heldRows = new Map(); // their rows as last listed, by token
+let listedRows = [];    // the candidates listed now
+let formFilled = null;   // the game, size and seats the form last showed
 let stateAt = 0;        // when the last state arrived (performance.now())
 let opened = null;      // the SGF file last opened: {name, text}
 
@@ -57,22 +60,65 @@ function analysisOnBoard() {
 const GROUP_COLOURS = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4",
   "#f032e6", "#9a6324", "#469990", "#bfef45"];
 
-// ---- talking to the server ----
+// ---- the transport: every exchange with the session ----
+// One small object: requests by name (the session's changes), the SGF
+// record out and in, the game catalogue, and the stream of states. Every
+// answer is a JSON object, `{error}` when refused. A page that runs the
+// session itself (compiled to WebAssembly) gives an object of the same
+// shape; nothing else in this script knows there is a server.
+const transport = {
+  // A change or a question (`play`, `view`, `node`, ...) with its JSON body.
+  async request(name, body) {
+    const options = { method: "POST", headers: { "Content-Type": "application/json" } };
+    if (body !== undefined) options.body = JSON.stringify(body);
+    return this.answer(() => fetch(`/api/${name}`, options));
+  },
+  // The game catalogue, or null while the server cannot be reached.
+  async games() {
+    try {
+      const response = await fetch("/api/games");
+      return response.ok ? await response.json() : null;
+    } catch (e) {
+      return null;
+    }
+  },
+  // Opens game `game` (from 1) of an SGF file's text: {ok, game, games}.
+  async openSgf(text, game) {
+    return this.answer(() => fetch(`/api/sgf?game=${game}`, { method: "POST", body: text }));
+  },
+  // The game as SGF text, or null.
+  async sgf() {
+    try {
+      const response = await fetch("/api/sgf");
+      return response.ok ? await response.text() : null;
+    } catch (e) {
+      return null;
+    }
+  },
+  // Calls onState with every state, now and after each change, and
+  // onLost(true/false) as the stream is lost and found again.
+  subscribe(onState, onLost) {
+    const events = new EventSource("/api/events");
+    events.addEventListener("state", (e) => { onLost(false); onState(JSON.parse(e.data)); });
+    events.onerror = () => onLost(true);
+  },
+  async answer(send) {
+    let response;
+    try {
+      response = await send();
+    } catch (e) {
+      return { error: "the server cannot be reached" };
+    }
+    try {
+      return await response.json();
+    } catch (e) {
+      return { error: `the server answered ${response.status}` };
+    }
+  },
+};
 
-async function api(path, body) {
-  const options = { method: "POST", headers: { "Content-Type": "application/json" } };
-  if (body !== undefined) options.body = JSON.stringify(body);
-  let response;
-  try {
-    response = await fetch(path, options);
-  } catch (e) {
-    return { error: "the server cannot be reached" };
-  }
-  try {
-    return await response.json();
-  } catch (e) {
-    return { error: `the server answered ${response.status}` };
-  }
+function api(name, body) {
+  return transport.request(name, body);
 }
 
 function showReason(text, fine) {
@@ -81,20 +127,17 @@ function showReason(text, fine) {
   r.className = fine ? "fine" : "";
 }
 
-async function send(path, body) {
-  const answer = await api(path, body);
+async function send(name, body) {
+  const answer = await api(name, body);
   if (answer.error) showReason(answer.error, false);
   return answer;
 }
 
 function connect() {
-  const events = new EventSource("/api/events");
-  events.addEventListener("state", (e) => {
-    $("connection").hidden = true;
+  transport.subscribe((s) => {
     stateAt = performance.now();
-    draw(JSON.parse(e.data));
-  });
-  events.onerror = () => { $("connection").hidden = false; };
+    draw(s);
+  }, (lost) => { $("connection").hidden = !lost; });
 }
 
 // ---- the board ----
@@ -166,32 +209,11 @@ function drawOverlay() {
   g.replaceChildren();
   const a = state.analysis;
   if (!previewLine && analysisOnBoard()) {
-    // Heat map, as the server computed it: each cell by its share of the
-    // candidates' visits, ringed (where a stone's colour is free) in the
-    // colour most of those visits put there; a cell whose most visited
-    // candidate is listed is labelled with that candidate's win rate.
-    for (const h of a.heat) {
-      const spot = cellSpot(h.cell);
-      if (!spot) continue;
-      const listed = h.top < LISTED;
-      if (h.share < 0.03 && !listed) continue; // too few visits to show
-      const t = h.share;
-      const heat = shape(g, "circle", {
-        class: "ov-heat", cx: spot.x, cy: spot.y, r: spot.r * (0.3 + 0.6 * Math.sqrt(t)),
-        fill: heatColour(t), "fill-opacity": 0.3 + 0.5 * t, "data-heat": h.cell,
-      });
-      if (h.colour) {
-        heat.setAttribute("data-colour", h.colour);
-        heat.setAttribute("stroke", h.colour === "B" ? "#111" : "#fff");
-        heat.setAttribute("stroke-width", spot.r * 0.16);
-      }
-      if (listed) {
-        shape(g, "text", {
-          class: "ov-label", x: spot.x, y: spot.y, "font-size": spot.r * 0.75, fill: "#fff",
-          stroke: "#000", "stroke-width": spot.r * 0.03,
-        }, Math.round(h.winrate * 100));
-      }
-    }
+    // Where a turn may be two stones, the best turns are drawn as turns
+    // and the cells' heat only faintly under them.
+    const turns = a.best && a.best.length ? a.best : null;
+    drawHeat(g, a, turns !== null);
+    if (turns) drawBestTurns(g, turns);
   }
   if (previewLine) {
     let mover = previewLine.seat;
@@ -231,6 +253,78 @@ function drawOverlay() {
       });
     }
   }
+}
+
+// Heat map, as the server computed it: each cell by its share of the
+// candidates' visits, ringed (where a stone's colour is free) in the colour
+// most of those visits put there; a cell whose most visited candidate is
+// listed is labelled with that candidate's win rate. `faint`: only a pale
+// shade, unlabelled, under the best turns.
+function drawHeat(g, a, faint) {
+  for (const h of a.heat) {
+    const spot = cellSpot(h.cell);
+    if (!spot) continue;
+    const listed = h.top < LISTED && !faint;
+    if (h.share < (faint ? 0.1 : 0.03) && !listed) continue; // too few visits to show
+    const t = h.share;
+    const heat = shape(g, "circle", {
+      class: "ov-heat", cx: spot.x, cy: spot.y,
+      r: spot.r * (faint ? 0.15 + 0.3 * Math.sqrt(t) : 0.3 + 0.6 * Math.sqrt(t)),
+      fill: heatColour(t), "fill-opacity": faint ? 0.1 + 0.2 * t : 0.3 + 0.5 * t, "data-heat": h.cell,
+    });
+    if (h.colour && !faint) {
+      heat.setAttribute("data-colour", h.colour);
+      heat.setAttribute("stroke", h.colour === "B" ? "#111" : "#fff");
+      heat.setAttribute("stroke-width", spot.r * 0.16);
+    }
+    if (listed) {
+      shape(g, "text", {
+        class: "ov-label", x: spot.x, y: spot.y, "font-size": spot.r * 0.75, fill: "#fff",
+        stroke: "#000", "stroke-width": spot.r * 0.03,
+      }, Math.round(h.winrate * 100));
+    }
+  }
+}
+
+// The engine's best turns as turns: each turn's stones in their colours,
+// joined, numbered by rank (1 the most visited), the best ringed in red and
+// labelled with its win rate, the others paler by their share of visits.
+function drawBestTurns(g, turns) {
+  turns.map((t, i) => [t, i + 1]).reverse().forEach(([t, rank]) => {
+    const spots = t.stones.map(([cell, colour]) => ({ colour, spot: cellSpot(cell), cell }))
+      .filter((s) => s.spot);
+    if (!spots.length) return;
+    const r = Math.min(...spots.map((s) => s.spot.r));
+    const best = rank === 1;
+    const opacity = best ? 0.9 : 0.25 + 0.45 * t.share;
+    const attrs = { "data-best": rank, "data-token": t.token };
+    if (spots.length === 2) {
+      const [p, q] = spots.map((s) => s.spot);
+      shape(g, "line", {
+        class: "ov-best-link", x1: p.x, y1: p.y, x2: q.x, y2: q.y, stroke: best ? "#d62728" : "#6b5d48",
+        "stroke-width": r * (best ? 0.3 : 0.18), "stroke-opacity": opacity, ...attrs,
+      });
+    }
+    for (const s of spots) {
+      const black = s.colour === "B";
+      shape(g, "circle", {
+        class: "ov-best", cx: s.spot.x, cy: s.spot.y, r: r * 0.72, fill: black ? "#1c1c1c" : "#fafafa",
+        "fill-opacity": opacity, stroke: best ? "#d62728" : "#6b5d48", "stroke-width": r * (best ? 0.18 : 0.08),
+        "data-cell-of": s.cell, ...attrs,
+      });
+      shape(g, "text", {
+        class: "ov-label ov-rank", x: s.spot.x, y: s.spot.y, "font-size": r * (best ? 0.85 : 0.7),
+        fill: black ? "#fff" : "#000", "fill-opacity": Math.max(opacity, 0.7),
+      }, rank);
+    }
+    if (best) {
+      const top = spots.reduce((a, b) => (b.spot.y < a.spot.y ? b : a)).spot;
+      shape(g, "text", {
+        class: "ov-label ov-best-rate", x: top.x, y: top.y - r * 1.05, "font-size": r * 0.6,
+        fill: "#d62728", stroke: "#fff", "stroke-width": r * 0.12, "paint-order": "stroke",
+      }, `${(t.winrate * 100).toFixed(0)}%`);
+    }
+  });
 }
 
 // The groups of a finished position: each counted group joined and ringed
@@ -283,8 +377,8 @@ function scoreText(s) {
   if (!gameInfo(s.game).has_min_group) return `${text}; fewer groups wins.`;
   const small = s.counted_groups.filter((g) => !g.counted).length;
   const total = counted("B") + counted("W");
-  return `${text} (groups of ${s.min_group}+ stones), ${total} in all; ` +
-    `${plural(small, "smaller group")} not counted.`;
+  const uncounted = small ? `; ${plural(small, "smaller group")} not counted` : "";
+  return `${text} (groups of ${s.min_group}+ stones), ${total} in all${uncounted}.`;
 }
 
 // ---- composing a person's turn ----
@@ -303,9 +397,7 @@ function resetComposer() {
 
 async function clickCell(cell) {
   if (!state || !state.human_turn) {
-    if (state && state.view !== state.moves.length) showReason("you are reviewing: go to the last turn or press 'Play from here'", false);
-    else if (state && state.over) showReason("the game is over", false);
-    else if (state) showReason("it is the engine's turn", false);
+    if (state) showReason(state.why_not || "no turn can be played here", false);
     return;
   }
   const game = gameInfo(state.game);
@@ -336,7 +428,7 @@ async function checkPending(added) {
     showReason("");
     return;
   }
-  const p = await api("/api/preview", { stones: pending });
+  const p = await api("preview", { stones: pending });
   if (seq !== composeSeq) return;
   const refused = p.error || !p.ok;
   if (refused && added) {
@@ -359,7 +451,7 @@ async function checkPending(added) {
 }
 
 async function playToken(token) {
-  const answer = await api("/api/play", { token });
+  const answer = await api("play", { token });
   if (answer.error) {
     showReason(`refused: ${answer.error}`, false);
   } else {
@@ -377,10 +469,17 @@ async function confirmTurn() {
 
 function seatName(seat) { return seat === "b" ? "Black" : "White"; }
 
+// `text` ending with a full stop.
+function sentence(text) {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
 function draw(s) {
   const boardChanged = !state || s.board !== boardSvgText;
   const turnChanged = !state || s.moves.length !== state.moves.length || s.game !== state.game
-    || s.view !== state.view || s.human_turn !== state.human_turn;
+    || s.view !== state.view || s.node !== state.node || s.human_turn !== state.human_turn;
+  // A hint about the position left behind is stale on another.
+  if (state && (s.view !== state.view || s.node !== state.node)) showReason("");
   state = s;
   if (boardChanged) {
     $("board").innerHTML = s.board;
@@ -397,7 +496,7 @@ function draw(s) {
     `Black ${s.seats[0]}, White ${s.seats[1]}`;
   const status = $("status");
   if (s.result && s.view === s.moves.length) {
-    status.textContent = `Game over (${s.result.code}). ${s.result.text}`;
+    status.textContent = `Game over (${s.result.code}). ${sentence(s.result.text)}`;
     status.className = "over";
   } else if (s.finished) {
     status.textContent = `Game over (${s.finished.code}). ${s.finished.text}. ` +
@@ -428,12 +527,13 @@ function draw(s) {
   const game = gameInfo(s.game);
   const parity = game.has_two_stone_turns;
   const person = s.seats.includes("human");
-  // After the end only looking back and starting again apply; the turn
-  // controls come back when 'Play from here' reopens the game.
+  // After the end only looking back (a turn tried there starts a
+  // variation) and starting again apply.
   const playing = person && !s.over;
-  $("colours").hidden = !game.colour_is_chosen || !playing;
-  $("confirm").hidden = !parity || !playing;
-  $("clear").hidden = !parity || !playing;
+  const composing = playing || s.human_turn;
+  $("colours").hidden = !game.colour_is_chosen || !composing;
+  $("confirm").hidden = !parity || !composing;
+  $("clear").hidden = !parity || !composing;
   $("pass").hidden = !s.can_pass;
   $("swap").hidden = !s.can_swap;
   $("resign").hidden = !playing;
@@ -445,18 +545,23 @@ function draw(s) {
   drawCandidates();
   drawGraph();
   drawMoves();
+  drawTree();
   drawEngines();
+  drawEngineAlert();
   fillForm();
   drawOverlay();
 }
 
 // The candidates to list: while the pointer is over the table, in the
 // order they had when it came, so that the row under it keeps its turn.
+// A held turn that drops out of the engine's list (it keeps its most
+// visited ones) keeps its row as last listed.
 function listed(a) {
   const top = a.candidates.slice(0, LISTED);
   if (!heldOrder) return top;
   const byToken = new Map(a.candidates.map((c) => [c.token, c]));
-  const kept = heldOrder.map((t) => byToken.get(t)).filter(Boolean);
+  const kept = heldOrder.map((t) => byToken.get(t) || heldRows.get(t)).filter(Boolean);
+  for (const c of kept) heldRows.set(c.token, c);
   const rest = top.filter((c) => !heldOrder.includes(c.token));
   return kept.concat(rest).slice(0, LISTED);
 }
@@ -465,6 +570,7 @@ function drawCandidates() {
   const a = state.analysis;
   const body = $("candidates").querySelector("tbody");
   body.replaceChildren();
+  listedRows = [];
   const visits = a ? a.candidates.reduce((n, c) => n + c.visits, 0) : 0;
   if (!a) {
     $("analysis-head").textContent = "No analysis of this position.";
@@ -479,11 +585,13 @@ function drawCandidates() {
   }
   if (previewLine) {
     // The line previewed follows its turn's latest analysis.
-    const same = a.turn === state.view && a.candidates.find((c) => c.token === previewLine.token);
+    const same = a.turn === state.view && (a.candidates.find((c) => c.token === previewLine.token)
+      || (heldOrder && heldRows.get(previewLine.token)));
     if (same) previewLine.pv = same.pv;
     else previewLine = null;
   }
-  for (const c of listed(a)) {
+  listedRows = listed(a);
+  for (const c of listedRows) {
     const tr = document.createElement("tr");
     for (const text of [c.token, c.visits, `${(c.winrate * 100).toFixed(1)}%`, c.pv.slice(0, 8).join(" ")]) {
       const td = document.createElement("td");
@@ -549,14 +657,34 @@ function drawGraph() {
   }
 }
 
+// The turns of the line, numbered (the number is text of the row, so no
+// digit is ever cut off); a turn with other turns tried in its place says
+// how many, and a named one its name.
 function drawMoves() {
   const list = $("moves");
   list.replaceChildren();
   state.moves.forEach((m, i) => {
     const li = document.createElement("li");
-    li.textContent = `${m.seat} ${m.token}`;
+    const no = document.createElement("span");
+    no.className = "no";
+    no.textContent = `${i + 1}.`;
+    li.append(no, ` ${m.seat} ${m.token}`);
+    if (m.others) {
+      const alt = document.createElement("span");
+      alt.className = "alt";
+      alt.textContent = ` +${m.others}`;
+      alt.title = `${m.others} other turn${m.others === 1 ? "" : "s"} tried here: see the tree`;
+      li.appendChild(alt);
+    }
+    if (m.name) {
+      const name = document.createElement("span");
+      name.className = "vname";
+      name.textContent = ` ${m.name}`;
+      li.appendChild(name);
+    }
+    li.dataset.node = m.node;
     if (i + 1 === state.view) li.className = "current";
-    li.addEventListener("click", () => send("/api/view", { turn: i + 1 }));
+    li.addEventListener("click", () => send("view", { turn: i + 1 }));
     list.appendChild(li);
   });
   // Keep the current turn in view by scrolling the list alone, not the page.
@@ -569,6 +697,84 @@ function drawMoves() {
   }
   $("turn-no").textContent = `turn ${state.view} / ${state.moves.length}`;
   $("branch").disabled = state.view === state.moves.length;
+  const atStart = state.node === 0;
+  $("delete-variation").disabled = atStart;
+  $("name-variation").disabled = atStart;
+  const name = $("variation-name");
+  if (document.activeElement !== name || name.dataset.node !== String(state.node)) {
+    name.value = state.node_name || "";
+    name.dataset.node = state.node;
+  }
+  name.disabled = atStart;
+}
+
+// The game tree: a dot for each turn, the turns from the start across and
+// each variation on a row of its own below the line it leaves; the line
+// being played drawn dark, the turn viewed ringed in red. Laid out by the
+// server; a click goes to that turn.
+const TREE_STEP = 16;
+function drawTree() {
+  const svg = $("tree");
+  svg.replaceChildren();
+  const dots = new Map(state.tree.map((d) => [d.node, d]));
+  const at = (d) => ({ x: d.depth * TREE_STEP + TREE_STEP / 2, y: d.row * TREE_STEP + TREE_STEP / 2 });
+  const width = Math.max(...state.tree.map((d) => d.depth)) + 1;
+  const height = Math.max(...state.tree.map((d) => d.row)) + 1;
+  svg.setAttribute("width", width * TREE_STEP + 120);
+  svg.setAttribute("height", height * TREE_STEP);
+  for (const d of state.tree) {
+    const parent = d.parent === null ? null : dots.get(d.parent);
+    if (!parent) continue;
+    const p = at(parent), q = at(d);
+    const bend = q.y === p.y ? `${q.x},${q.y}` : `${p.x},${q.y - TREE_STEP / 2} ${q.x - TREE_STEP / 2},${q.y} ${q.x},${q.y}`;
+    shape(svg, "polyline", {
+      points: `${p.x},${p.y} ${bend}`, fill: "none", stroke: d.line ? "#3b2f1e" : "#b9a888", "stroke-width": d.line ? 2 : 1.2,
+    });
+  }
+  for (const d of state.tree) {
+    const p = at(d);
+    const dot = shape(svg, "circle", {
+      class: "tree-dot", cx: p.x, cy: p.y, r: d.seat ? 5 : 4,
+      fill: d.seat === "b" ? "#1c1c1c" : d.seat === "w" ? "#fafafa" : "#8c7a5a",
+      stroke: d.node === state.node ? "#d62728" : d.line ? "#3b2f1e" : "#b9a888",
+      "stroke-width": d.node === state.node ? 3 : 1.2, "data-node": d.node,
+    });
+    const title = document.createElementNS(SVG_NS, "title");
+    title.textContent = d.depth ? `turn ${d.depth}${d.name ? ": " + d.name : ""}` : "the start";
+    dot.appendChild(title);
+    dot.addEventListener("click", () => send("node", { node: d.node }));
+    if (d.name) {
+      shape(svg, "text", { class: "tree-name", x: p.x + 7, y: p.y - 5, "font-size": 10 }, d.name);
+    }
+  }
+  // Keep the turn viewed in sight by scrolling the box alone.
+  const box = $("tree-box");
+  const viewed = dots.get(state.node);
+  if (viewed) {
+    const p = at(viewed);
+    if (p.x < box.scrollLeft || p.x > box.scrollLeft + box.clientWidth - TREE_STEP) {
+      box.scrollLeft = p.x - box.clientWidth / 2;
+    }
+    if (p.y < box.scrollTop || p.y > box.scrollTop + box.clientHeight - TREE_STEP) {
+      box.scrollTop = p.y - box.clientHeight / 2;
+    }
+  }
+}
+
+// The variations beside the one viewed (its siblings, in order): -1 the
+// one before, +1 the one after.
+function siblingNode(step) {
+  const viewed = state.tree.find((d) => d.node === state.node);
+  if (!viewed || viewed.parent === null) return null;
+  const siblings = state.tree.filter((d) => d.parent === viewed.parent).map((d) => d.node);
+  const i = siblings.indexOf(state.node) + step;
+  return i >= 0 && i < siblings.length ? siblings[i] : null;
+}
+
+function deleteVariation() {
+  if (confirm(`Delete turn ${state.view} and every turn after it, in all its variations?`)) {
+    send("delete", { node: state.node });
+  }
 }
 
 function drawEngines() {
@@ -587,23 +793,48 @@ function drawEngines() {
       b.textContent = "Restart";
       b.className = "restart";
       b.dataset.engine = e.name;
-      b.addEventListener("click", () => send("/api/engine/restart", { name: e.name }));
+      b.addEventListener("click", () => send("engine/restart", { name: e.name }));
       li.appendChild(b);
     }
     list.appendChild(li);
   }
 }
 
+// Engines that failed to start, named where the player looks first, with
+// the reason.
+function drawEngineAlert() {
+  const failed = state.engines.filter((e) => e.status === "failed");
+  const alert = $("engine-alert");
+  alert.hidden = !failed.length;
+  alert.textContent = failed.map((e) => `Engine ${e.name} failed to start: ${sentence(e.fault || "no reason given")}`)
+    .join(" ") + (failed.length ? ` ${failed.length === 1 ? "It" : "They"} cannot play until restarted under Engines.` : "");
+}
+
+// The players offered: people, and every engine, those that failed to
+// start marked and not to be chosen. The form shows the seats, game and
+// size of the game on the board whenever they change (a record opened, a
+// game started), and the rest of the time what the player has chosen.
 function fillForm() {
   for (const id of ["black", "white"]) {
     const select = $(id);
-    const wanted = ["human", ...state.engines.map((e) => e.name)];
-    if ([...select.options].map((o) => o.value).join() !== wanted.join()) {
-      select.replaceChildren(...wanted.map((v) => new Option(v, v)));
+    const wanted = [["human", "human", false], ...state.engines.map((e) => {
+      const failed = e.status === "failed";
+      return [e.name, failed ? `${e.name} (failed to start)` : e.name, failed];
+    })];
+    const shown = [...select.options].map((o) => [o.value, o.textContent, o.disabled]);
+    if (JSON.stringify(shown) !== JSON.stringify(wanted)) {
+      const chosen = select.value;
+      select.replaceChildren(...wanted.map(([value, label, failed]) => {
+        const option = new Option(label, value);
+        option.disabled = failed;
+        return option;
+      }));
+      if (chosen) select.value = chosen;
     }
   }
-  if (formFilled) return;
-  formFilled = true;
+  const board = JSON.stringify([state.game, state.size, state.seats]);
+  if (formFilled === board) return;
+  formFilled = board;
   $("game").value = state.game;
   $("size").value = state.size;
   $("black").value = state.seats[0];
@@ -626,8 +857,8 @@ function formForGame() {
 }
 
 // What the balance study (docs/balance.md) found for the board and rule
-// variant the form describes, and on an Odd side the smallest groups
-// closest to even.
+// variant the form describes, and on an Odd side its fair smallest group
+// or that none is established.
 function balanceNote() {
   const game = gameInfo($("game").value);
   const n = Number($("size").value) || game.default_size;
@@ -638,18 +869,14 @@ function balanceNote() {
   if (game.has_min_group) {
     const m = Number($("min-group").value) || n;
     note = notes.find((b) => b.min_group === m);
-    if (board && board.even_min_groups.length) {
-      even = ` Closest to even on this side: smallest group ${board.even_min_groups.join(" or ")}.`;
-    } else if (notes.length) {
-      even = " No smallest group comes out even on this side.";
-    }
+    if (board && board.min_group_note) even = ` Side ${n}: ${board.min_group_note}.`;
   } else if (game.has_start_options) {
     note = notes.find((b) => b.open_start === $("open-start").checked && b.swap === $("swap-rule").checked);
   } else {
     note = notes[0];
   }
   $("balance-note").textContent = note
-    ? `Balance study: ${note.text}.${even}`
+    ? `Balance study: ${note.text}${even}`
     : `The balance study has no games of this board and variant.${even}`;
 }
 
@@ -711,9 +938,7 @@ function uploadSgf(game) {
   const msg = $("records-msg");
   msg.className = "";
   msg.textContent = `opening ${opened.name}…`;
-  return fetch(`/api/sgf?game=${game}`, { method: "POST", body: opened.text })
-    .then((response) => response.json())
-    .catch(() => ({ error: "the file could not be sent" }))
+  return transport.openSgf(opened.text, game)
     .then((answer) => {
       const choice = $("game-choice");
       if (answer.error) {
@@ -748,30 +973,52 @@ function wire() {
   });
   const tbody = $("candidates").querySelector("tbody");
   tbody.addEventListener("mouseenter", () => {
-    heldOrder = [...tbody.querySelectorAll("tr")].map((r) => r.dataset.token);
+    heldOrder = listedRows.map((c) => c.token);
+    heldRows = new Map(listedRows.map((c) => [c.token, c]));
   });
   tbody.addEventListener("mouseleave", () => {
     heldOrder = null;
+    heldRows = new Map();
     if (state) drawCandidates();
   });
-  $("pause").addEventListener("click", () => send("/api/pause", { on: !state.paused }));
+  $("pause").addEventListener("click", () => send("pause", { on: !state.paused }));
   setInterval(drawClocks, 250);
   $("confirm").addEventListener("click", confirmTurn);
   $("clear").addEventListener("click", () => { resetComposer(); showReason(""); drawOverlay(); });
   $("pass").addEventListener("click", () => playToken("pass"));
   $("swap").addEventListener("click", () => playToken("swap"));
-  $("undo").addEventListener("click", () => send("/api/undo"));
+  $("undo").addEventListener("click", () => send("undo"));
   $("resign").addEventListener("click", () => {
-    if (confirm("Resign this game?")) send("/api/resign");
+    if (confirm("Resign this game?")) send("resign");
   });
   $("overlays").addEventListener("click", nextOverlayMode);
   drawOverlayButton();
-  $("analyze").addEventListener("change", (e) => send("/api/analyze", { on: e.target.checked }));
-  $("first").addEventListener("click", () => send("/api/view", { turn: 0 }));
-  $("prev").addEventListener("click", () => send("/api/view", { turn: Math.max(0, state.view - 1) }));
-  $("next").addEventListener("click", () => send("/api/view", { turn: Math.min(state.moves.length, state.view + 1) }));
-  $("last").addEventListener("click", () => send("/api/view", { turn: state.moves.length }));
-  $("branch").addEventListener("click", () => send("/api/branch"));
+  $("analyze").addEventListener("change", async (e) => {
+    const answer = await send("analyze", { on: e.target.checked });
+    // Refused: the box shows what the session does.
+    if (answer.error) e.target.checked = state.analysis_wanted;
+  });
+  $("first").addEventListener("click", () => send("view", { turn: 0 }));
+  $("prev").addEventListener("click", () => send("view", { turn: Math.max(0, state.view - 1) }));
+  $("next").addEventListener("click", () => send("view", { turn: Math.min(state.moves.length, state.view + 1) }));
+  $("last").addEventListener("click", () => send("view", { turn: state.moves.length }));
+  $("branch").addEventListener("click", () => send("branch"));
+  $("name-variation").addEventListener("click", () =>
+    send("name", { node: state.node, name: $("variation-name").value }));
+  $("variation-name").addEventListener("keydown", (e) => {
+    if (e.key === "Enter") send("name", { node: state.node, name: e.target.value });
+  });
+  $("delete-variation").addEventListener("click", deleteVariation);
+  $("download").addEventListener("click", async (e) => {
+    e.preventDefault();
+    const text = await transport.sgf();
+    if (text === null) return showReason("the record could not be fetched", false);
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(new Blob([text], { type: "application/x-go-sgf" }));
+    link.download = "oddity-game.sgf";
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+  });
   $("game").addEventListener("change", () => {
     $("size").value = gameInfo($("game").value).default_size;
     formForGame();
@@ -793,7 +1040,7 @@ function wire() {
       form.open_start = $("open-start").checked;
       form.swap = $("swap-rule").checked;
     }
-    const answer = await send("/api/new", form);
+    const answer = await send("new", form);
     if (!answer.error) {
       showReason("");
       // The file opened before is no longer on the board.
@@ -802,7 +1049,7 @@ function wire() {
     }
   });
   $("apply-seats").addEventListener("click", () =>
-    send("/api/seats", { black: $("black").value, white: $("white").value }));
+    send("seats", { black: $("black").value, white: $("white").value }));
   $("upload").addEventListener("change", async (e) => {
     const file = e.target.files[0];
     if (!file) return;
@@ -818,24 +1065,20 @@ function wire() {
     if (e.key === "x") ($("colour-b").checked ? $("colour-w") : $("colour-b")).checked = true;
     if (e.key === "Enter" && !$("confirm").disabled) confirmTurn();
     if (e.key === "Escape") { resetComposer(); showReason(""); drawOverlay(); }
-    if (e.key === "ArrowLeft" && state) send("/api/view", { turn: Math.max(0, state.view - 1) });
-    if (e.key === "ArrowRight" && state) send("/api/view", { turn: Math.min(state.moves.length, state.view + 1) });
+    if (e.key === "ArrowLeft" && state) send("view", { turn: Math.max(0, state.view - 1) });
+    if (e.key === "ArrowRight" && state) send("view", { turn: Math.min(state.moves.length, state.view + 1) });
+    if ((e.key === "ArrowUp" || e.key === "ArrowDown") && state) {
+      const node = siblingNode(e.key === "ArrowUp" ? -1 : 1);
+      if (node !== null) send("node", { node });
+      e.preventDefault();
+    }
   });
 }
 
 // The game list and the palette come from the server before anything is
 // drawn; until they do, the page says it has no connection and tries again.
 async function start() {
-  for (;;) {
-    try {
-      const answer = await fetch("/api/games");
-      if (answer.ok) {
-        catalogue = await answer.json();
-        break;
-      }
-    } catch (e) {
-      // not reachable yet
-    }
+  while (!(catalogue = await transport.games())) {
     $("connection").hidden = false;
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }

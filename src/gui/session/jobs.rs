@@ -3,6 +3,7 @@
 
 use super::state::{Analysis, Job, Notice, Seat, Session, SessionError};
 use crate::rules::moves::{Colour, TokenError, Turn};
+use crate::rules::quote::quoted;
 
 /// Why an engine's answer to `genmove` cannot be played.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -10,23 +11,30 @@ pub enum EngineTurnError {
     #[error("answered a malformed turn: {0}")]
     Malformed(#[source] TokenError),
     /// `why` is the rules' reason, with the cells named on the board.
-    #[error("answered an illegal turn '{token}': {why}")]
+    #[error("answered an illegal turn {}: {why}", quoted(.token))]
     Illegal { token: String, why: String },
 }
 
 impl Session {
     /// Turning analysis off also drops what it found; what engines
-    /// thought on their own turns stays.
-    pub fn set_analysis_wanted(&mut self, on: bool) {
+    /// thought on their own turns stays. Turning it on is refused while
+    /// the engine that would analyse is stopped or failed.
+    pub fn set_analysis_wanted(&mut self, on: bool) -> Result<(), SessionError> {
+        if on
+            && let Some(engine) = self.analysis_engine()
+            && let Some(e) = self
+                .engines
+                .iter()
+                .find(|e| e.name == engine && e.fault.is_some())
+        {
+            return Err(SessionError::EngineDown(e.name.clone()));
+        }
         self.analysis_wanted = on;
         if !on {
-            for slot in &mut self.analyses {
-                if slot.as_ref().is_some_and(|a| !a.genmove) {
-                    *slot = None;
-                }
-            }
+            self.analyses.retain(|_, a| a.genmove);
         }
         self.changed();
+        Ok(())
     }
 
     /// Starts a failed or stopped engine again (the engine thread starts
@@ -79,19 +87,25 @@ impl Session {
 
     /// Drops what a stopped engine found, except its analyses of the
     /// turns it chose and played: a search cut short by a crash is not
-    /// shown as if it went on.
+    /// shown as if it went on. Analysis asked of a person's turn is no
+    /// longer asked when its engine stops.
     fn forget_analyses_of(&mut self, name: &str) {
-        let played = self.record.moves().len();
-        for (k, slot) in self.analyses.iter_mut().enumerate() {
-            if slot
-                .as_ref()
-                .is_some_and(|a| a.engine == name && !(a.genmove && k < played))
-            {
-                *slot = None;
-                if let Some(w) = self.winrates.get_mut(k) {
-                    *w = None;
-                }
-            }
+        let tree = &self.tree;
+        let gone: Vec<_> = self
+            .analyses
+            .iter()
+            // Kept: a turn chosen and played from that node.
+            .filter(|(node, a)| {
+                a.engine == name && (!a.genmove || tree.children(**node).is_empty())
+            })
+            .map(|(node, _)| *node)
+            .collect();
+        for node in gone {
+            self.analyses.remove(&node);
+            self.winrates.remove(&node);
+        }
+        if self.analysis_engine().as_deref() == Some(name) {
+            self.analysis_wanted = false;
         }
     }
 
@@ -115,6 +129,7 @@ impl Session {
                 engine: name.clone(),
                 seat,
                 record: self.record.clone(),
+                node: self.viewed_node(),
                 genmove: true,
                 seconds: self.seconds,
                 generation: self.generation,
@@ -132,6 +147,7 @@ impl Session {
             engine,
             seat: record.position().to_move(),
             record,
+            node: self.viewed_node(),
             genmove: false,
             seconds: self.seconds,
             generation: self.generation,
@@ -181,17 +197,17 @@ impl Session {
         if generation != self.generation {
             return;
         }
-        if let Some(best) = analysis.candidates.first()
-            && let Some(slot) = self.winrates.get_mut(analysis.turn)
-        {
-            *slot = Some(match analysis.seat {
+        if !self.tree.contains(analysis.node) {
+            return;
+        }
+        if let Some(best) = analysis.candidates.first() {
+            let black = match analysis.seat {
                 Colour::Black => best.winrate,
                 Colour::White => 1.0 - best.winrate,
-            });
+            };
+            self.winrates.insert(analysis.node, black);
         }
-        if let Some(slot) = self.analyses.get_mut(analysis.turn) {
-            *slot = Some(analysis);
-        }
+        self.analyses.insert(analysis.node, analysis);
         self.touched();
     }
 
@@ -209,14 +225,14 @@ impl Session {
         let topo = pos.topology();
         let turn =
             Turn::parse(token, pos.kind(), topo, seat).map_err(EngineTurnError::Malformed)?;
-        self.record
-            .play(seat, turn)
+        // The job was for the end of the line, and nothing has changed
+        // since (same generation): the engine's turn goes on with the game.
+        self.view = self.line.len() - 1;
+        self.play_in_view(seat, turn)
             .map_err(|e| EngineTurnError::Illegal {
                 token: token.to_string(),
-                why: e.describe(topo),
+                why: e.to_string(),
             })?;
-        self.turn_done();
-        self.view = self.record.moves().len();
         self.changed();
         Ok(())
     }

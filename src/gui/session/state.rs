@@ -1,18 +1,27 @@
 //! The session's state and every change to it that the rules check: new
-//! games, seats, the person's turns, undo, review and records.
+//! games, seats, the person's turns, undo, review, variations and records.
+//!
+//! The game is a tree of variations ([`GameTree`]); the *line* is the game
+//! being played in it, from the start to the turn where play goes on. A
+//! turn tried in a position looked back at starts a variation there (or
+//! follows the one that already has that turn), and that variation becomes
+//! the line; nothing is thrown away but what is deleted.
 
+use std::collections::HashMap;
 use std::time::Instant;
 
 use serde::Serialize;
 
-use super::view::HeatSpot;
+use super::overlay::{BestTurn, HeatSpot};
 use crate::engine::info::Candidate;
 use crate::rules::game::{GameSpec, Rules, SpecError};
 use crate::rules::kind::{GameKind, UnknownGame};
 use crate::rules::moves::{Colour, Stone, TokenError, Turn};
 use crate::rules::position::AnyGame;
+use crate::rules::quote::{is_one_line, quoted};
 use crate::rules::record::GameRecord;
 use crate::rules::sgf::{self, RecordInfo, SgfError};
+use crate::rules::tree::{GameTree, NodeId};
 
 /// Why the page's request is refused; the page shows the message as it is.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -22,21 +31,21 @@ pub enum SessionError {
     #[error(transparent)]
     Spec(#[from] SpecError),
     #[error(
-        "unknown player '{name}': 'human' or an engine given on the command line ({})",
-        .engines.join(", ")
+        "unknown player {}: 'human' or an engine given on the command line ({})",
+        quoted(.name), .engines.join(", ")
     )]
     UnknownPlayer { name: String, engines: Vec<String> },
     #[error("seconds per turn must be above 0 and at most {MAX_SECONDS}")]
     Seconds,
     #[error("pause is for games between engines: a person plays here")]
     PauseWithPerson,
-    #[error("you are looking at turn {view} of {turns}: go to the end or press 'Play from here'")]
+    #[error("you are looking at turn {view} of {turns}: go to the end to resign")]
     NotAtEnd { view: usize, turns: usize },
     #[error("the game is over")]
     GameOver,
     #[error("it is {engine}'s turn ({})", .seat.name())]
     EngineToMove { engine: String, seat: Colour },
-    #[error("'{0}' is not a stone colour (B or W)")]
+    #[error("{} is not a stone colour (B or W)", quoted(.0))]
     BadColour(String),
     #[error(transparent)]
     Token(#[from] TokenError),
@@ -55,8 +64,21 @@ pub enum SessionError {
     Sgf(#[source] SgfError),
     #[error("this file holds {count} game(s): there is no game {game}")]
     NoSuchGame { game: usize, count: usize },
-    #[error("no engine named '{0}'")]
+    #[error("no engine named {}", quoted(.0))]
     NoSuchEngine(String),
+    #[error("no turn {0} in the game tree")]
+    NoSuchNode(NodeId),
+    #[error("the start of the game cannot be deleted")]
+    DeleteStart,
+    #[error(
+        "a variation's name is one line of at most {MAX_NAME} characters, without control \
+         characters"
+    )]
+    BadName,
+    #[error("engine {0} failed to start: restart it under Engines, or choose another player")]
+    FailedEngine(String),
+    #[error("engine {0} is stopped: restart it under Engines to analyse")]
+    EngineDown(String),
 }
 
 /// Who plays a seat.
@@ -86,9 +108,14 @@ pub struct Analysis {
     pub candidates: Vec<Candidate>,
     /// The candidates' heat map.
     pub heat: Vec<HeatSpot>,
+    /// The best turns, drawn as turns (Xodd, Yodd).
+    pub best: Vec<BestTurn>,
     /// Made by an engine choosing its turn (else analysis asked for).
     #[serde(skip)]
     pub genmove: bool,
+    /// The node of the game tree analysed.
+    #[serde(skip)]
+    pub node: NodeId,
 }
 
 /// What an engine is doing, as the page shows it.
@@ -161,6 +188,8 @@ pub struct Job {
     pub seat: Colour,
     /// The game up to the position to search.
     pub record: GameRecord,
+    /// That position's node in the game tree.
+    pub node: NodeId,
     /// True: choose and play a turn; false: analyse until told to stop.
     pub genmove: bool,
     pub seconds: f64,
@@ -170,24 +199,32 @@ pub struct Job {
 /// Thinking time per turn when the form gives none.
 const DEFAULT_SECONDS: f64 = 3.0;
 const MAX_SECONDS: f64 = 600.0;
+/// The longest name of a variation, in characters.
+const MAX_NAME: usize = 100;
 
 pub struct Session {
+    /// Every turn tried, with its variations.
+    pub(super) tree: GameTree,
+    /// The game being played: the nodes of the tree from the root to the
+    /// last turn (`line[k]` after k turns).
+    pub(super) line: Vec<NodeId>,
+    /// The game along `line`.
     pub(super) record: GameRecord,
     pub(super) seats: [Seat; 2],
     pub(super) seconds: f64,
     /// Turns shown on the board (the record's length unless reviewing).
     pub(super) view: usize,
     pub(super) analysis_wanted: bool,
-    /// The latest analysis of the position after k turns.
-    pub(super) analyses: Vec<Option<Analysis>>,
-    /// Black's win rate in the position after k turns, as last estimated.
-    pub(super) winrates: Vec<Option<f64>>,
+    /// The latest analysis of each node's position.
+    pub(super) analyses: HashMap<NodeId, Analysis>,
+    /// Black's win rate in each node's position, as last estimated.
+    pub(super) winrates: HashMap<NodeId, f64>,
     pub(super) engines: Vec<EngineInfo>,
     pub(super) notice: Option<Notice>,
     /// Names written to a downloaded record (`PB`, `PW`).
     pub(super) player_names: [String; 2],
-    /// Seconds each turn's player spent on it.
-    pub(super) times: Vec<f64>,
+    /// Seconds the player of the turn that led to each node spent on it.
+    pub(super) times: HashMap<NodeId, f64>,
     /// Seconds spent on the turn being played, before `since`.
     pub(super) spent: f64,
     /// When the clock of the turn being played last started.
@@ -210,14 +247,17 @@ impl Session {
         let white = engines
             .first()
             .map_or(Seat::Human, |e| Seat::Engine(e.clone()));
+        let start = AnyGame::new(&spec);
         let mut s = Session {
-            record: GameRecord::new(AnyGame::new(&spec)),
+            tree: GameTree::new(start.clone()),
+            line: vec![GameTree::ROOT],
+            record: GameRecord::new(start),
             seats: [Seat::Human, white],
             seconds: DEFAULT_SECONDS,
             view: 0,
             analysis_wanted: false,
-            analyses: vec![None],
-            winrates: vec![None],
+            analyses: HashMap::new(),
+            winrates: HashMap::new(),
             engines: engines
                 .iter()
                 .map(|name| EngineInfo {
@@ -229,7 +269,7 @@ impl Session {
                 .collect(),
             notice: None,
             player_names: [String::new(), String::new()],
-            times: Vec::new(),
+            times: HashMap::new(),
             spent: 0.0,
             since: None,
             paused: false,
@@ -264,23 +304,49 @@ impl Session {
     /// A change of the game: running engine work is stale.
     pub(super) fn changed(&mut self) {
         self.generation += 1;
-        let turns = self.record.moves().len();
-        self.winrates.resize(turns + 1, None);
-        self.analyses.resize(turns + 1, None);
-        self.times.truncate(turns);
         self.retime();
         self.touched();
     }
 
-    /// A new game or record: nothing known of its positions.
-    pub(super) fn forget(&mut self) {
-        let positions = self.record.moves().len() + 1;
-        self.view = positions - 1;
-        self.winrates = vec![None; positions];
-        self.analyses = vec![None; positions];
-        self.times = vec![0.0; positions - 1];
+    /// A new game or record (`tree`, played along its main line): nothing
+    /// known of its positions.
+    pub(super) fn forget(&mut self, tree: GameTree) {
+        self.tree = tree;
+        self.set_line(self.tree.main_line());
+        self.view = self.line.len() - 1;
+        self.winrates.clear();
+        self.analyses.clear();
+        self.times.clear();
         self.paused = false;
         self.reset_clock();
+    }
+
+    /// Plays on along `line` (nodes of the tree from the root).
+    pub(super) fn set_line(&mut self, line: Vec<NodeId>) {
+        self.record = self.tree.record(*line.last().expect("the root"));
+        self.line = line;
+    }
+
+    /// The node of the position viewed.
+    pub(super) fn viewed_node(&self) -> NodeId {
+        self.line[self.view]
+    }
+
+    /// The position viewed.
+    pub(super) fn viewed_position(&self) -> AnyGame {
+        if self.at_end() {
+            self.record.position().clone()
+        } else {
+            self.record.position_after(self.view)
+        }
+    }
+
+    /// Drops what was kept about nodes no longer in the tree.
+    fn forget_removed(&mut self) {
+        let tree = &self.tree;
+        self.analyses.retain(|id, _| tree.contains(*id));
+        self.winrates.retain(|id, _| tree.contains(*id));
+        self.times.retain(|id, _| tree.contains(*id));
     }
 
     /// The clock runs while the player to move can play: not after the
@@ -307,9 +373,9 @@ impl Session {
         self.spent + self.since.map_or(0.0, |t| t.elapsed().as_secs_f64())
     }
 
-    /// The turn being played has just been added to the record.
-    pub(super) fn turn_done(&mut self) {
-        self.times.push(self.spent_now());
+    /// The turn being played has just been added as `node`.
+    pub(super) fn turn_done(&mut self, node: NodeId) {
+        self.times.insert(node, self.spent_now());
         self.reset_clock();
     }
 
@@ -327,11 +393,15 @@ impl Session {
         }
     }
 
+    /// The player named `text`; an engine that failed to start is refused.
     pub(super) fn parse_seat(&self, text: &str) -> Result<Seat, SessionError> {
         if text.eq_ignore_ascii_case("human") {
             return Ok(Seat::Human);
         }
-        if self.engines.iter().any(|e| e.name == text) {
+        if let Some(e) = self.engines.iter().find(|e| e.name == text) {
+            if e.status == "failed" {
+                return Err(SessionError::FailedEngine(e.name.clone()));
+            }
             return Ok(Seat::Engine(text.to_string()));
         }
         Err(SessionError::UnknownPlayer {
@@ -353,10 +423,9 @@ impl Session {
         if !(seconds > 0.0 && seconds <= MAX_SECONDS) {
             return Err(SessionError::Seconds);
         }
-        self.record = GameRecord::new(AnyGame::new(&spec));
         self.seats = seats;
         self.seconds = seconds;
-        self.forget();
+        self.forget(GameTree::new(AnyGame::new(&spec)));
         self.notice = None;
         self.name_players();
         self.changed();
@@ -423,19 +492,15 @@ impl Session {
         self.view == self.record.moves().len()
     }
 
-    /// Refuses a person's turn unless it is a person's turn at the end of
-    /// the game.
+    /// Refuses a person's turn unless a person plays the seat to move in
+    /// the position viewed: at the end of the game, or earlier (a turn
+    /// there starts a variation).
     pub(super) fn human_may_play(&self) -> Result<Colour, SessionError> {
-        if !self.at_end() {
-            return Err(SessionError::NotAtEnd {
-                view: self.view,
-                turns: self.record.moves().len(),
-            });
-        }
-        if self.record.is_over() {
+        let pos = self.viewed_position();
+        if pos.is_over() || (self.at_end() && self.record.is_over()) {
             return Err(SessionError::GameOver);
         }
-        let seat = self.record.position().to_move();
+        let seat = pos.to_move();
         match self.seat(seat) {
             Seat::Human => Ok(seat),
             Seat::Engine(name) => Err(SessionError::EngineToMove {
@@ -459,7 +524,7 @@ impl Session {
         if stones.is_empty() || stones.len() > 2 {
             return refuse("a turn has one or two stones".into());
         }
-        let pos = self.record.position();
+        let pos = &self.viewed_position();
         let token = match stone_token(pos, stones) {
             Ok(t) => t,
             Err(why) => return refuse(why.to_string()),
@@ -485,7 +550,7 @@ impl Session {
         };
         // A single stone that cannot end the turn: fine as the first of
         // two if some second stone completes a legal turn.
-        if pos.stone_at(first.cell).is_some() || !self.has_second_stone(first) {
+        if pos.stone_at(first.cell).is_some() || !has_second_stone(pos, first) {
             return refuse(why);
         }
         Preview {
@@ -496,35 +561,45 @@ impl Session {
         }
     }
 
-    pub(super) fn has_second_stone(&self, first: Stone) -> bool {
-        let pos = self.record.position();
-        pos.topology().cells().iter().any(|&cell| {
-            cell != first.cell
-                && pos.stone_at(cell).is_none()
-                && Colour::BOTH.iter().any(|&colour| {
-                    let turn = Turn::stones(first, Some(Stone { cell, colour }));
-                    pos.clone().play_turn(&turn).is_ok()
-                })
-        })
-    }
-
     /// Plays a person's turn given as a token (`pass`, `swap` and `resign`
-    /// included).
+    /// included) in the position viewed.
     pub fn play_human(&mut self, token: &str) -> Result<(), SessionError> {
         if token.trim().eq_ignore_ascii_case("resign") {
             return self.resign();
         }
         let seat = self.human_may_play()?;
-        let pos = self.record.position();
-        let turn = pos.parse_turn(token.trim())?;
-        let topo = pos.topology();
-        self.record
-            .play(seat, turn)
-            .map_err(|e| SessionError::Illegal(e.describe(topo)))?;
-        self.turn_done();
-        self.view = self.record.moves().len();
+        let turn = self.viewed_position().parse_turn(token.trim())?;
+        self.play_in_view(seat, turn)?;
         self.notice = None;
         self.changed();
+        Ok(())
+    }
+
+    /// Plays `turn` for `seat` in the position viewed. At the end of the
+    /// line it goes on with the game; earlier, the game's own next turn
+    /// steps forward, and any other starts a variation there (or follows
+    /// the one that has that turn already), which becomes the line.
+    pub(super) fn play_in_view(&mut self, seat: Colour, turn: Turn) -> Result<(), SessionError> {
+        let parent = self.viewed_node();
+        let known = self.tree.child_with(parent, seat, turn);
+        if known.is_some() && known == self.line.get(self.view + 1).copied() {
+            self.view += 1;
+            return Ok(());
+        }
+        let topo = self.record.start().topology();
+        let node = self
+            .tree
+            .play(parent, seat, turn)
+            .map_err(|e| SessionError::Illegal(e.describe(topo)))?;
+        let mut line = self.line[..=self.view].to_vec();
+        line.push(node);
+        self.set_line(line);
+        self.view = self.line.len() - 1;
+        if known.is_none() {
+            self.turn_done(node);
+        } else {
+            self.reset_clock();
+        }
         Ok(())
     }
 
@@ -532,6 +607,12 @@ impl Session {
     pub fn resign(&mut self) -> Result<(), SessionError> {
         if self.record.is_over() {
             return Err(SessionError::GameOver);
+        }
+        if !self.at_end() {
+            return Err(SessionError::NotAtEnd {
+                view: self.view,
+                turns: self.record.moves().len(),
+            });
         }
         let to_move = self.record.position().to_move();
         let seat = if *self.seat(to_move) == Seat::Human {
@@ -541,38 +622,44 @@ impl Session {
         } else {
             return Err(SessionError::NoPerson);
         };
-        self.record
-            .play(seat, Turn::Resign)
-            .map_err(|e| SessionError::Illegal(e.describe(self.record.position().topology())))?;
-        self.turn_done();
-        self.view = self.record.moves().len();
+        self.play_in_view(seat, Turn::Resign)?;
         self.changed();
         Ok(())
     }
 
     /// Takes back turns until a person is to move (one turn when engines
-    /// play both seats or people both).
+    /// play both seats or people both). The turns taken back are
+    /// forgotten, unless a variation branches from them: then they stay in
+    /// the tree.
     pub fn undo(&mut self) -> Result<(), SessionError> {
-        if self.record.moves().is_empty() {
+        let last = self.line.len() - 1;
+        if last == 0 {
             return Err(SessionError::NothingToUndo);
         }
         let anyone_human = self.seats.contains(&Seat::Human);
+        let mut end = last;
         loop {
-            self.record.undo();
-            let seat = self.record.position().to_move();
+            end -= 1;
+            let seat = self.record.position_after(end).to_move();
             let human_to_move = *self.seat(seat) == Seat::Human;
-            if !anyone_human || human_to_move || self.record.moves().is_empty() {
+            if !anyone_human || human_to_move || end == 0 {
                 break;
             }
         }
+        let first_gone = self.line[end + 1];
+        if self.tree.subtree_len(first_gone) == last - end {
+            self.tree.remove(first_gone);
+            self.forget_removed();
+        }
+        self.set_line(self.line[..=end].to_vec());
         self.reset_clock();
-        self.view = self.record.moves().len();
+        self.view = end;
         self.notice = None;
         self.changed();
         Ok(())
     }
 
-    /// Shows the position after `turn` turns (reviewing).
+    /// Shows the position after `turn` turns of the line (reviewing).
     pub fn set_view(&mut self, turn: usize) -> Result<(), SessionError> {
         let turns = self.record.moves().len();
         if turn > turns {
@@ -583,25 +670,79 @@ impl Session {
         Ok(())
     }
 
-    /// Drops the turns after the one viewed, to play on from there.
+    /// Shows node `node` of the tree: the line becomes the variation
+    /// through it, on to its end by first variations.
+    pub fn go_to_node(&mut self, node: NodeId) -> Result<(), SessionError> {
+        if !self.tree.contains(node) {
+            return Err(SessionError::NoSuchNode(node));
+        }
+        let mut line = self.tree.path(node);
+        self.view = line.len() - 1;
+        line.extend(self.tree.line_from(node).into_iter().skip(1));
+        if line != self.line {
+            self.set_line(line);
+            self.reset_clock();
+        }
+        self.changed();
+        Ok(())
+    }
+
+    /// Plays on from the position viewed: the line ends there, and the
+    /// turns after it stay in the tree as a variation.
     pub fn branch_here(&mut self) {
         if !self.at_end() {
-            self.record = self.record.truncated(self.view);
+            self.set_line(self.line[..=self.view].to_vec());
             self.reset_clock();
             self.changed();
         }
     }
 
-    /// Opens game `game` (from 1) of a record or collection to review it:
-    /// people in both seats, the last turn shown. Returns how many games
-    /// the file holds.
+    /// Names the variation that starts at `node` (an empty name removes
+    /// it).
+    pub fn name_node(&mut self, node: NodeId, name: &str) -> Result<(), SessionError> {
+        if !self.tree.contains(node) {
+            return Err(SessionError::NoSuchNode(node));
+        }
+        let name = name.trim();
+        if name.chars().count() > MAX_NAME || !is_one_line(name) {
+            return Err(SessionError::BadName);
+        }
+        self.tree.set_name(node, Some(name.to_string()));
+        self.touched();
+        Ok(())
+    }
+
+    /// Deletes `node` and every turn after it. When the line ran through
+    /// it, play goes on from the turn before it.
+    pub fn delete_node(&mut self, node: NodeId) -> Result<(), SessionError> {
+        if node == GameTree::ROOT {
+            return Err(SessionError::DeleteStart);
+        }
+        let parent = self
+            .tree
+            .parent(node)
+            .ok_or(SessionError::NoSuchNode(node))?;
+        self.tree.remove(node);
+        self.forget_removed();
+        if let Some(k) = self.line.iter().position(|&n| n == node) {
+            self.set_line(self.tree.path(parent));
+            self.view = self.view.min(k - 1);
+            self.reset_clock();
+        }
+        self.notice = None;
+        self.changed();
+        Ok(())
+    }
+
+    /// Opens game `game` (from 1) of a record or collection to review it,
+    /// its variations included: people in both seats, the last turn of
+    /// the main line shown. Returns how many games the file holds.
     pub fn load_sgf(&mut self, text: &str, game: usize) -> Result<usize, SessionError> {
         let index = game.checked_sub(1).ok_or(SessionError::GameZero)?;
-        let (record, count) = sgf::read_game(text, index).map_err(SessionError::Sgf)?;
-        let record = record.ok_or(SessionError::NoSuchGame { game, count })?;
-        self.record = record;
+        let (tree, count) = sgf::read_game_tree(text, index).map_err(SessionError::Sgf)?;
+        let tree = tree.ok_or(SessionError::NoSuchGame { game, count })?;
         self.seats = [Seat::Human, Seat::Human];
-        self.forget();
+        self.forget(tree);
         let which = if count > 1 {
             format!(" (game {game} of {count} in the file)")
         } else {
@@ -616,21 +757,40 @@ impl Session {
         Ok(count)
     }
 
-    /// The record as SGF, as `printsgf` writes it.
+    /// The game as SGF, as `printsgf` writes it, with its variations; the
+    /// result is the main line's.
     pub fn sgf(&self) -> String {
+        let main = self.tree.main_line();
+        let result = self
+            .tree
+            .record(*main.last().expect("the root"))
+            .outcome()
+            .map(|o| o.score());
         let info = RecordInfo {
             black: Some(self.player_names[0].clone()),
             white: Some(self.player_names[1].clone()),
-            result: self.result_code(),
+            result,
             ..Default::default()
         };
-        sgf::write(&self.record, &info)
+        sgf::write_tree(&self.tree, &info)
     }
 
     /// `B+3`, `W+`, `B+R`, as `final_score` gives the result.
     pub(super) fn result_code(&self) -> Option<String> {
         self.record.outcome().map(|o| o.score())
     }
+}
+
+/// Whether some second stone makes a legal turn with `first` in `pos`.
+fn has_second_stone(pos: &AnyGame, first: Stone) -> bool {
+    pos.topology().cells().iter().any(|&cell| {
+        cell != first.cell
+            && pos.stone_at(cell).is_none()
+            && Colour::BOTH.iter().any(|&colour| {
+                let turn = Turn::stones(first, Some(Stone { cell, colour }));
+                pos.clone().play_turn(&turn).is_ok()
+            })
+    })
 }
 
 /// Builds the token of a composed turn.
@@ -765,8 +925,10 @@ mod tests {
         assert!(!p.ok);
     }
 
-    fn analysis(turn: usize, genmove: bool) -> Analysis {
+    /// An analysis of the position after `turn` turns of the line.
+    fn analysis(s: &Session, turn: usize, genmove: bool) -> Analysis {
         Analysis {
+            node: s.line[turn],
             engine: "e".into(),
             seat: if turn.is_multiple_of(2) {
                 Colour::Black
@@ -776,6 +938,7 @@ mod tests {
             turn,
             candidates: vec![candidate("B:A1", 10, 0.5)],
             heat: Vec::new(),
+            best: Vec::new(),
             genmove,
         }
     }
@@ -790,16 +953,16 @@ mod tests {
     fn analyses_stay_with_their_positions() {
         let mut s = Session::new(&["e".to_string()]);
         s.new_game(&form("odd", 3, "human", "e")).unwrap();
-        s.set_analysis_wanted(true);
-        s.analysis_update(s.generation(), analysis(0, false));
+        s.set_analysis_wanted(true).unwrap();
+        s.analysis_update(s.generation(), analysis(&s, 0, false));
         assert_eq!(shown(&s), Some((0, false)));
         // A stale update is dropped.
-        s.analysis_update(s.generation() - 1, analysis(0, true));
+        s.analysis_update(s.generation() - 1, analysis(&s, 0, true));
         assert_eq!(shown(&s), Some((0, false)));
         s.play_human("B:C3").unwrap();
         // The person's analysis until the engine's arrives.
         assert_eq!(shown(&s), Some((0, false)));
-        s.analysis_update(s.generation(), analysis(1, true));
+        s.analysis_update(s.generation(), analysis(&s, 1, true));
         s.engine_turn(s.generation(), Colour::White, "W:A1")
             .unwrap();
         // After its turn, the engine's last analysis stays.
@@ -808,7 +971,7 @@ mod tests {
         assert_eq!(shown(&s), Some((0, false)));
         s.set_view(2).unwrap();
         // Turning analysis off drops what it found, not the engine's.
-        s.set_analysis_wanted(false);
+        s.set_analysis_wanted(false).unwrap();
         assert_eq!(shown(&s), Some((1, true)));
         s.set_view(0).unwrap();
         assert_eq!(shown(&s), None);
@@ -827,17 +990,17 @@ mod tests {
         let mut s = Session::new(&["e".to_string()]);
         s.new_game(&form("odd", 3, "human", "e")).unwrap();
         s.play_human("B:C3").unwrap();
-        s.analysis_update(s.generation(), analysis(1, true));
+        s.analysis_update(s.generation(), analysis(&s, 1, true));
         s.engine_turn(s.generation(), Colour::White, "W:A1")
             .unwrap();
         s.play_human("B:B2").unwrap();
-        s.analysis_update(s.generation(), analysis(3, true));
+        s.analysis_update(s.generation(), analysis(&s, 3, true));
         assert_eq!(shown(&s), Some((3, true)));
         s.engine_fault("e", "engine exited (signal: 9)".into());
         // The fallback is the analysis of the turn before, by the person's
         // request or none: here none.
         assert_eq!(shown(&s), None);
-        assert_eq!(s.winrates[3], None);
+        assert_eq!(s.winrates.get(&s.line[3]), None);
         s.set_view(1).unwrap();
         assert_eq!(shown(&s), Some((1, true)));
     }
@@ -886,6 +1049,140 @@ mod tests {
         s.undo().unwrap();
         let c = s.clock();
         assert!(c.used[0] < 0.03 && c.used[1] == 0.0, "{:?}", c.used);
+    }
+
+    fn tokens(s: &Session) -> Vec<String> {
+        s.record()
+            .moves()
+            .iter()
+            .map(|(_, t)| s.record().start().token(t))
+            .collect()
+    }
+
+    /// A turn tried in a position looked back at starts a variation; the
+    /// game's own next turn only steps forward; the variations are walked,
+    /// named, deleted and saved.
+    #[test]
+    fn turns_tried_while_reviewing_make_variations() {
+        let mut s = Session::new(&[]);
+        s.new_game(&form("odd", 3, "human", "human")).unwrap();
+        for t in ["B:A1", "W:B1", "B:C1"] {
+            s.play_human(t).unwrap();
+        }
+        let main = s.line.clone();
+        s.set_view(1).unwrap();
+        s.play_human("W:B1").unwrap();
+        assert_eq!((s.view, s.line.clone()), (2, main.clone()));
+        s.set_view(1).unwrap();
+        s.play_human("W:C3").unwrap();
+        assert_eq!(tokens(&s), ["B:A1", "W:C3"]);
+        assert!(s.at_end());
+        let branch = s.viewed_node();
+        s.play_human("B:B2").unwrap();
+        assert_eq!(s.tree.len(), 6);
+        // Walking: to the main line's last turn and back into the variation.
+        s.go_to_node(main[3]).unwrap();
+        assert_eq!(tokens(&s), ["B:A1", "W:B1", "B:C1"]);
+        s.go_to_node(branch).unwrap();
+        assert_eq!((s.view, tokens(&s).len()), (2, 3));
+        assert!(s.go_to_node(99).is_err());
+        // Named, and saved with its name; the main line stays first.
+        s.name_node(branch, "  try C3 ").unwrap();
+        assert_eq!(s.tree.name(branch), Some("try C3"));
+        assert!(s.name_node(branch, "a\nb").is_err());
+        assert!(s.name_node(branch, &"x".repeat(101)).is_err());
+        let text = s.sgf();
+        assert!(text.contains("(;W[W:C3]N[try C3]"), "{text}");
+        assert_eq!(sgf::read(&text).unwrap().moves().len(), 3);
+        let mut t = Session::new(&[]);
+        t.load_sgf(&text, 1).unwrap();
+        assert_eq!((t.tree.len(), tokens(&t).len()), (6, 3));
+        assert_eq!(t.sgf(), text);
+        // Deleted: the line ran through it, so play goes on before it.
+        s.delete_node(branch).unwrap();
+        assert_eq!((tokens(&s), s.view), (vec!["B:A1".to_string()], 1));
+        assert_eq!(s.tree.len(), 4);
+        assert!(s.delete_node(GameTree::ROOT).is_err());
+        assert!(s.delete_node(branch).is_err());
+    }
+
+    /// Play from here keeps the later turns as a variation; undo forgets
+    /// the turns it takes back unless a variation hangs from them.
+    #[test]
+    fn play_from_here_and_undo_keep_variations() {
+        let mut s = Session::new(&[]);
+        s.new_game(&form("odd", 3, "human", "human")).unwrap();
+        for t in ["B:A1", "W:B1", "B:C1"] {
+            s.play_human(t).unwrap();
+        }
+        s.set_view(1).unwrap();
+        s.branch_here();
+        assert_eq!((tokens(&s).len(), s.tree.len()), (1, 4));
+        s.play_human("W:C3").unwrap();
+        assert_eq!(s.tree.children(s.line[1]).len(), 2);
+        s.undo().unwrap();
+        // W:C3 hung from nothing else: forgotten.
+        assert_eq!((tokens(&s).len(), s.tree.len()), (1, 4));
+        s.undo().unwrap();
+        // B:A1 carries the main line's W:B1: kept.
+        assert_eq!((tokens(&s).len(), s.tree.len()), (0, 4));
+    }
+
+    /// An engine's turn in a variation goes on with it; the analysis of a
+    /// node stays with that node.
+    #[test]
+    fn engines_play_on_in_a_variation() {
+        let mut s = Session::new(&["e".to_string()]);
+        s.engine_started("e", None);
+        s.new_game(&form("odd", 3, "human", "e")).unwrap();
+        s.play_human("B:C3").unwrap();
+        s.engine_turn(s.generation(), Colour::White, "W:A1")
+            .unwrap();
+        s.set_view(0).unwrap();
+        assert!(s.next_job().is_none());
+        s.play_human("B:B2").unwrap();
+        let job = s.next_job().expect("the engine answers the variation");
+        assert!(job.genmove && job.record.moves().len() == 1);
+        s.analysis_update(s.generation(), analysis(&s, 1, true));
+        s.engine_turn(s.generation(), Colour::White, "W:A2")
+            .unwrap();
+        assert_eq!(tokens(&s), ["B:B2", "W:A2"]);
+        assert_eq!(shown(&s), Some((1, true)));
+        s.go_to_node(s.tree.main_line()[1]).unwrap();
+        assert_eq!(tokens(&s), ["B:C3", "W:A1"]);
+        assert_eq!(shown(&s), None);
+    }
+
+    /// "Analyse my turn" goes off when its engine stops, and cannot be
+    /// turned on while it is stopped.
+    #[test]
+    fn analysis_is_unticked_when_its_engine_stops() {
+        let mut s = Session::new(&["e".to_string()]);
+        s.engine_started("e", None);
+        s.new_game(&form("odd", 3, "human", "e")).unwrap();
+        s.set_analysis_wanted(true).unwrap();
+        s.engine_fault("e", "engine exited (signal: 9)".into());
+        assert!(!s.analysis_wanted);
+        let e = s.set_analysis_wanted(true).unwrap_err();
+        assert!(e.to_string().contains("engine e is stopped"), "{e}");
+        s.restart_engine("e").unwrap();
+        s.engine_started("e", None);
+        s.set_analysis_wanted(true).unwrap();
+    }
+
+    /// An engine that failed to start cannot be given a seat.
+    #[test]
+    fn a_failed_engine_is_refused_for_a_seat() {
+        let mut s = Session::new(&["e".to_string(), "bad".to_string()]);
+        s.engine_started("e", None);
+        s.engine_start_failed("bad", "cannot start '/nonexistent/prog'".into());
+        let e = s
+            .new_game(&form("odd", 3, "human", "bad"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("engine bad failed to start"), "{e}");
+        assert!(s.set_seats("bad", "human").is_err());
+        s.new_game(&form("odd", 3, "human", "e")).unwrap();
     }
 
     #[test]

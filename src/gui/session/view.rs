@@ -1,21 +1,21 @@
 //! What the page draws for the position viewed: the state sent to the page,
-//! the clocks, captures and the result with its explanation.
+//! the clocks, captures, the result with its explanation, and the game
+//! tree laid out for drawing.
 
 use serde::Serialize;
 
 use super::state::{Analysis, EngineInfo, Notice, Session};
-use crate::engine::info::Candidate;
-use crate::heat::{cell_heat, most_visits};
 use crate::rules::moves::{Colour, Turn};
 use crate::rules::position::AnyGame;
 use crate::rules::record::{Decision, Outcome};
 use crate::rules::topology::Cell;
+use crate::rules::tree::{GameTree, NodeId};
 
 impl Session {
     /// Everything the page draws, for the position viewed.
     /// `board_svg` draws a position and the turn that led to it.
     pub fn state(&self, board_svg: impl Fn(&AnyGame, Option<Turn>) -> String) -> State {
-        let pos = self.record.position_after(self.view);
+        let pos = self.viewed_position();
         let spec = *pos.spec();
         let topo = pos.topology();
         let result = self.result(&pos);
@@ -50,14 +50,23 @@ impl Session {
             .record
             .moves()
             .iter()
-            .map(|(seat, turn)| MoveEntry {
-                seat: seat.seat(),
-                token: self.record.start().token(turn),
+            .zip(&self.line[1..])
+            .map(|((seat, turn), &node)| {
+                let parent = self.tree.parent(node).expect("a turn's node has a parent");
+                MoveEntry {
+                    seat: seat.seat(),
+                    token: self.record.start().token(turn),
+                    node,
+                    others: self.tree.children(parent).len() - 1,
+                    name: self.tree.name(node).map(str::to_string),
+                }
             })
             .collect();
         let to_move = pos.to_move();
         let try_turn = |t: Turn| !pos.is_over() && pos.clone().play_turn(&t).is_ok();
-        let human_turn = self.human_may_play().is_ok();
+        let may_play = self.human_may_play();
+        let human_turn = may_play.is_ok();
+        let node = self.viewed_node();
         State {
             version: self.version,
             game: spec.kind.name(),
@@ -69,6 +78,10 @@ impl Session {
             seconds: self.seconds,
             moves,
             view: self.view,
+            node,
+            node_name: self.tree.name(node).map(str::to_string),
+            tree: tree_dots(&self.tree, &self.line),
+            why_not: may_play.err().map(|e| e.to_string()),
             to_move: to_move.seat(),
             human_turn,
             can_pass: human_turn && try_turn(Turn::Pass),
@@ -91,7 +104,11 @@ impl Session {
             analysis_wanted: self.analysis_wanted,
             analysis: self.shown_analysis(),
             analysis_live: self.analysis_live(),
-            winrates: self.winrates.clone(),
+            winrates: self
+                .line
+                .iter()
+                .map(|n| self.winrates.get(n).copied())
+                .collect(),
             notice: self.stalled_notice().or_else(|| self.notice.clone()),
             clock: self.clock(),
             captured: spec.kind.has_captures().then(|| self.captured()),
@@ -103,7 +120,7 @@ impl Session {
     /// The analysis of the position viewed, else that of the turn that
     /// led to it (an engine's last thoughts stay on screen after it plays).
     fn shown_analysis(&self) -> Option<Analysis> {
-        let at = |k: usize| self.analyses.get(k).cloned().flatten();
+        let at = |k: usize| self.analyses.get(&self.line[k]).cloned();
         at(self.view).or_else(|| self.view.checked_sub(1).and_then(at))
     }
 
@@ -111,7 +128,7 @@ impl Session {
     /// state asks for is about it, and its engine is at it.
     fn analysis_live(&self) -> bool {
         self.next_job().is_some_and(|job| {
-            job.record.moves().len() == self.view
+            job.node == self.viewed_node()
                 && self
                     .engines
                     .iter()
@@ -121,8 +138,8 @@ impl Session {
 
     pub(super) fn clock(&self) -> Clock {
         let mut used = [0.0; 2];
-        for ((seat, _), t) in self.record.moves().iter().zip(&self.times) {
-            used[seat.index()] += t;
+        for ((seat, _), node) in self.record.moves().iter().zip(&self.line[1..]) {
+            used[seat.index()] += self.times.get(node).copied().unwrap_or(0.0);
         }
         let to_move = self.record.position().to_move();
         if !self.record.is_over() {
@@ -286,10 +303,60 @@ fn onyx_chain(pos: &AnyGame, winner: Colour) -> Vec<Cell> {
     Vec::new()
 }
 
+/// A turn of the line.
 #[derive(Serialize)]
 pub struct MoveEntry {
     seat: &'static str,
     token: String,
+    /// Its node in the game tree.
+    node: NodeId,
+    /// Other turns tried in the same position (variations).
+    others: usize,
+    name: Option<String>,
+}
+
+/// A node of the game tree, placed for drawing: the turns from the start
+/// across, the variations down, each variation on a row of its own.
+#[derive(Serialize)]
+pub struct TreeDot {
+    node: NodeId,
+    parent: Option<NodeId>,
+    /// Turns from the start.
+    depth: usize,
+    /// The row: the main line is row 0; a variation's first node starts
+    /// the next row not taken.
+    row: usize,
+    /// `b` or `w`: who played the turn (none at the start).
+    seat: Option<&'static str>,
+    /// On the line being played.
+    line: bool,
+    name: Option<String>,
+}
+
+/// The tree's nodes in SGF order, each on the row of the first leaf under
+/// it (so a node shares its first child's row).
+fn tree_dots(tree: &GameTree, line: &[NodeId]) -> Vec<TreeDot> {
+    let on_line: std::collections::HashSet<NodeId> = line.iter().copied().collect();
+    let mut dots = Vec::new();
+    let mut rows_taken = 0;
+    let mut stack = vec![(GameTree::ROOT, 0)];
+    while let Some((node, depth)) = stack.pop() {
+        let children = tree.children(node);
+        dots.push(TreeDot {
+            node,
+            parent: tree.parent(node),
+            depth,
+            row: rows_taken,
+            seat: tree.turn(node).map(|(seat, _)| seat.seat()),
+            line: on_line.contains(&node),
+            name: tree.name(node).map(str::to_string),
+        });
+        if children.is_empty() {
+            rows_taken += 1;
+        }
+        stack.extend(children.iter().rev().map(|&c| (c, depth + 1)));
+    }
+    dots
 }
 
 #[derive(Serialize)]
@@ -325,6 +392,14 @@ pub struct State {
     seconds: f64,
     moves: Vec<MoveEntry>,
     view: usize,
+    /// The node viewed, and its name.
+    node: NodeId,
+    node_name: Option<String>,
+    /// Every node of the game tree.
+    tree: Vec<TreeDot>,
+    /// Why a click on the board is not a turn now (the review, the end, an
+    /// engine's seat), if it is not.
+    why_not: Option<String>,
     to_move: &'static str,
     /// A person may place stones now.
     human_turn: bool,
@@ -363,44 +438,6 @@ pub struct Clock {
     pub(super) used: [f64; 2],
     /// `b` or `w` while the seat to move's clock runs.
     pub(super) running: Option<&'static str>,
-}
-
-/// One cell of an analysis's heat map, as the page draws it
-/// ([`cell_heat`]).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct HeatSpot {
-    pub cell: String,
-    /// The cell's visits as a share of the most visited cell's, 0..1.
-    pub share: f64,
-    /// `B` or `W`: the colour most of those visits put here, where a
-    /// stone's colour is free (not in Onyx).
-    pub colour: Option<char>,
-    /// The place in the candidate list of the most visited candidate here.
-    pub top: usize,
-    /// That candidate's win rate for the seat analysed.
-    pub winrate: f64,
-}
-
-/// The heat map of `candidates`, an analysis of `pos` for `seat`; tokens
-/// that do not parse count nowhere.
-pub fn heat_spots(pos: &AnyGame, seat: Colour, candidates: &[Candidate]) -> Vec<HeatSpot> {
-    let topo = pos.topology();
-    let turns = candidates.iter().filter_map(|c| {
-        let turn = Turn::parse(&c.token, pos.kind(), topo, seat).ok()?;
-        Some((turn, c.visits, c.winrate))
-    });
-    let heat = cell_heat(turns);
-    let most = most_visits(&heat) as f64;
-    let free_colour = pos.kind().colour_is_chosen();
-    heat.iter()
-        .map(|h| HeatSpot {
-            cell: topo.name(h.cell).to_string(),
-            share: h.visits as f64 / most,
-            colour: free_colour.then(|| h.colour().letter()),
-            top: h.top,
-            winrate: h.winrate,
-        })
-        .collect()
 }
 
 #[cfg(test)]

@@ -7,13 +7,13 @@ use oddity_rules::moves::{Action, Colour};
 
 use Ordering::{Acquire, Relaxed};
 
+/// The root's index: the first node of the arena.
+pub(crate) const ROOT: u32 = 0;
 /// `first_child` of a node without children (index 0 is the root, which is
 /// nobody's child).
 pub(crate) const NO_CHILDREN: u32 = 0;
 /// `first_child` while one thread expands the node.
 pub(crate) const EXPANDING: u32 = u32::MAX;
-/// A leaf with `k` siblings is expanded after `k / EXPAND_DIVISOR` visits.
-pub const EXPAND_DIVISOR: u32 = 4;
 
 /// Size of one tree node in bytes.
 pub const NODE_BYTES: usize = std::mem::size_of::<Node>();

@@ -1,14 +1,14 @@
 //! A search thread's own state: random numbers, reused buffers, the
 //! final boards of its playouts for RAVE, and its batched root counts.
 
+use oddity_patterns::{FeatureBoard, PlayoutPolicies};
+use oddity_rules::Rng;
 use oddity_rules::game::Game;
 use oddity_rules::moves::{Action, Colour};
-use oddity_rules::random::Rng;
 use oddity_rules::topology::Topology;
 
-use crate::patterns::{FeatureBoard, PlayoutPolicies};
-
 use super::tally::Tally;
+
 /// Per-thread state: random numbers and reused buffers, so an iteration
 /// allocates nothing.
 pub(crate) struct Worker {
@@ -165,6 +165,53 @@ impl Worker {
             root_first: 0,
             root_amaf: Vec::new(),
             tally: None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use oddity_rules::Rng;
+    use oddity_rules::game::GameSpec;
+    use oddity_rules::kind::GameKind;
+
+    /// The final-board table filled by walking the stone words holds, for
+    /// every cell and colour, what a lookup of each cell's stone gives, on
+    /// the finished boards of random playouts of every game.
+    #[test]
+    fn final_board_recording_matches_a_per_cell_recount() {
+        use oddity_rules::position::AnyGame;
+        for kind in [
+            GameKind::Xodd,
+            GameKind::Yodd,
+            GameKind::Odd,
+            GameKind::Onyx,
+        ] {
+            let game = AnyGame::new(&GameSpec::default_for(kind));
+            oddity_rules::with_game!(&game, g => {
+                let mut w = Worker::new(Rng::seeded(3));
+                let mut rng = Rng::seeded(4);
+                w.clear_final_boards(g.topology());
+                let mut expected = vec![[0u8; 2]; STONE_BITS];
+                // Forty playouts counted before one tally carry into the
+                // sixth plane; a second tally adds to the first.
+                for playouts in [40, 3] {
+                    for _ in 0..playouts {
+                        let mut end = g.clone();
+                        let winner = end.playout(&mut rng);
+                        w.record_final_board(&end, winner);
+                        for &cell in end.topology().cells() {
+                            if let Some(c) = end.stone_at(cell) {
+                                expected[usize::from(Action::stone(cell, c).bits())]
+                                    [winner.index()] += 1;
+                            }
+                        }
+                    }
+                    w.tally_final_boards();
+                    assert_eq!(w.on_final_board, expected, "{kind:?}");
+                }
+            });
         }
     }
 }

@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""The engine's speed in headless Chromium against the native build, on the
+same machine in one run (PERFORMANCE.md, "In the browser").
+
+Usage: web/bench.py SITE_DIR ODDITY_BINARY [--rounds N] [--seconds S]
+                    [--threads-games odd:7,yodd:8]
+
+For each of Odd 5, Xodd 12, Yodd 8 and Onyx 12, every round measures, one
+after the other: `oddity bench --playouts` and the module's benchPlayouts
+(random playouts from the start), then `oddity bench --threads 1` and the
+module's benchSearch on one thread (search iterations), each for S seconds.
+Then, in a cross-origin isolated page, the module's search on one thread
+and on every core the browser reports, for the --threads-games. Prints the
+median rate of each and the median of the per-round ratios (module over
+native, or threads over one), one JSON line per figure, then a table.
+
+One-thread rates are per second of CPU time that the measured process got
+(the native process; the browser's renderer processes, where the worker
+runs), so that a machine shared with other work slows both sides alike;
+wall-clock rates are printed beside them. Thread scaling is per second of
+wall-clock time, which is what threads buy.
+"""
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests", "peers"))
+import web_play  # noqa: E402  (its browser and server)
+
+GAMES = [("odd", 5), ("xodd", 12), ("yodd", 8), ("onyx", 12)]
+
+
+def children_cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def native(binary, game, size, seconds, playouts):
+    """(count per CPU second, count per wall second) of `oddity bench`."""
+    cmd = [binary, "bench", "--game", game, "--size", str(size), "--seconds", str(seconds)]
+    cmd += ["--playouts"] if playouts else ["--threads", "1"]
+    before = children_cpu()
+    line = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1]
+    cpu = children_cpu() - before
+    j = json.loads(line)
+    count = j["playouts"] if playouts else j["iterations"]
+    return count / cpu, count / j["seconds"]
+
+
+def renderer_cpu(profile):
+    """CPU seconds of the renderer processes of the browser using `profile`."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                cmd = f.read()
+            if b"--type=renderer" not in cmd or profile.encode() not in cmd:
+                continue
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
+def in_tab(b, what, game, size, seconds, threads=1):
+    """(count per CPU second, count per wall second) of the module's bench."""
+    d = b.driver
+    before = renderer_cpu(b.profile)
+    d.execute_script("window.oddity.bench = null; window.oddity.worker.postMessage(arguments[0])",
+                     {"type": "bench", "what": what, "game": game, "size": size,
+                      "millis": seconds * 1000, "threads": threads, "memory": 1024})
+    rate = web_play.wait(d, "return window.oddity.bench", 120 + 4 * seconds, f"bench {what} {game}")
+    cpu = renderer_cpu(b.profile) - before
+    return rate["count"] / cpu, rate["per_second"]
+
+
+def page(isolated):
+    server = web_play.Server(isolated)
+    b = web_play.Browser()
+    b.driver.get(server.url)
+    web_play.wait(b.driver, "return window.oddity && window.oddity.ready", 120, "the engine starts")
+    ready = b.driver.execute_script("return window.oddity.readyMillis")
+    print(json.dumps({"page": "isolated" if isolated else "plain", "engine_ready_ms": ready}), flush=True)
+    return server, b
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("site")
+    p.add_argument("binary")
+    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--seconds", type=float, default=2.0)
+    p.add_argument("--threads-games", default="odd:7,yodd:8")
+    a = p.parse_args()
+    web_play.SITE = a.site
+    figures = []
+    server, b = page(False)
+    try:
+        for game, size in GAMES:
+            for what in ["playouts", "search"]:
+                nat, tab = [], []
+                for _ in range(a.rounds):
+                    nat.append(native(a.binary, game, size, a.seconds, what == "playouts"))
+                    tab.append(in_tab(b, what, game, size, a.seconds))
+                ratios = [t[0] / n[0] for t, n in zip(tab, nat)]
+                wall = [t[1] / n[1] for t, n in zip(tab, nat)]
+                figures.append({"game": game, "size": size, "what": what,
+                                "native": round(statistics.median(n[0] for n in nat)),
+                                "wasm": round(statistics.median(t[0] for t in tab)),
+                                "ratio": round(statistics.median(ratios), 3),
+                                "ratios": [round(r, 3) for r in ratios],
+                                "wall_ratios": [round(r, 3) for r in wall]})
+                print(json.dumps(figures[-1]), flush=True)
+    finally:
+        b.driver.quit()
+        server.close()
+    if not a.threads_games:
+        report(figures)
+        return
+    server, b = page(True)
+    try:
+        cores = b.driver.execute_script("return window.oddity.threads")
+        for spec in a.threads_games.split(","):
+            game, size = spec.split(":")
+            one, many = [], []
+            for _ in range(a.rounds):
+                one.append(in_tab(b, "search", game, int(size), a.seconds, 1)[1])
+                many.append(in_tab(b, "search", game, int(size), a.seconds, cores)[1])
+            ratios = [m / o for m, o in zip(many, one)]
+            figures.append({"game": game, "size": int(size), "what": f"search {cores} threads / 1",
+                            "one": statistics.median(one), "many": statistics.median(many),
+                            "ratio": round(statistics.median(ratios), 3),
+                            "ratios": [round(r, 3) for r in ratios]})
+            print(json.dumps(figures[-1]), flush=True)
+    finally:
+        b.driver.quit()
+        server.close()
+    report(figures)
+
+
+def report(figures):
+    print(f"\n{'game':10} {'what':22} {'native/one':>12} {'wasm/many':>12} {'ratio':>6}")
+    for f in figures:
+        left = f.get("native", f.get("one"))
+        right = f.get("wasm", f.get("many"))
+        print(f"{f['game']} {f['size']:<5} {f['what']:22} {left:12.0f} {right:12.0f} {f['ratio']:6.3f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Writes the static page to DIR: the page, its engine worker and the two
+# WebAssembly modules, ready for any static host (see README, "Play in
+# your browser"). Installs its tools first (web/tools.sh).
+#
+#   pkg/          one thread, for every browser
+#   pkg-threads/  WebAssembly threads (the search on every core), used
+#                 where the page is cross-origin isolated (COOP and COEP)
+#
+# Usage: web/build.sh DIR
+set -euo pipefail
+if [ $# -ne 1 ]; then
+    echo "usage: web/build.sh DIR" >&2
+    exit 2
+fi
+mkdir -p "$1"
+out=$(cd "$1" && pwd)
+cd "$(dirname "$0")/.."
+. web/tools.sh
+
+target=target/web
+wasm=wasm32-unknown-unknown
+# The solver's recursion runs on the calling thread's stack (1 MiB unless
+# set); the pool's threads only search the tree.
+stack="-C link-arg=-zstack-size=8388608"
+
+RUSTFLAGS="$stack" cargo build --profile web -p oddity-web --target $wasm \
+    --target-dir "$target/plain"
+wasm-bindgen --target web --no-typescript --out-dir "$out/pkg" \
+    "$target/plain/$wasm/web/oddity_web.wasm"
+
+# Threads share one imported memory, each with its own thread-local
+# storage (the exports wasm-bindgen's thread start-up calls). Shared memory
+# needs a declared maximum: the 4 GiB a wasm32 memory can address (the
+# page's memory setting bounds what the engine takes).
+shared="-C link-arg=--shared-memory -C link-arg=--import-memory -C link-arg=--max-memory=4294967296"
+for name in __wasm_init_tls __tls_size __tls_align __tls_base; do
+    shared="$shared -C link-arg=--export=$name"
+done
+RUSTFLAGS="-C target-feature=+atomics,+bulk-memory,+mutable-globals $stack $shared" \
+    cargo "+$ODDITY_NIGHTLY" build -Z build-std=panic_abort,std --profile web -p oddity-web \
+    --features threads --target $wasm --target-dir "$target/threads"
+wasm-bindgen --target web --no-typescript --out-dir "$out/pkg-threads" \
+    "$target/threads/$wasm/web/oddity_web.wasm"
+
+cp web/static/* "$out/"
+echo "web/build.sh: wrote $out" >&2
