@@ -11,7 +11,7 @@ use libfuzzer_sys::fuzz_target;
 use oddity::gui::engines::Shared;
 use oddity::gui::http::{App, router};
 use oddity::gui::server::serve_connection;
-use oddity::gui::session::Session;
+use oddity::session::Session;
 use oddity::rules::quote::is_one_line;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 

@@ -9,9 +9,9 @@
 
 use std::fmt::Write;
 
-use crate::rules::moves::{Colour, Turn};
-use crate::rules::position::AnyGame;
-use crate::rules::topology::Cell;
+use oddity_rules::moves::{Colour, Turn};
+use oddity_rules::position::AnyGame;
+use oddity_rules::topology::Cell;
 
 use super::geometry::{CellGeometry, Geometry, LineKind};
 use super::palette::{Rgb, Style};

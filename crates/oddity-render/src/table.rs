@@ -10,7 +10,7 @@ use std::fmt::Write;
 
 use super::palette::{Rgb, Style};
 use super::primitives::{escape, open_chart};
-use crate::fairness::Verdict;
+use oddity_fairness::Verdict;
 
 /// One level of play of one board, as measured.
 #[derive(Clone, Debug, PartialEq)]

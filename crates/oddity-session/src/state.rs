@@ -8,20 +8,20 @@
 //! the line; nothing is thrown away but what is deleted.
 
 use std::collections::HashMap;
-use std::time::Instant;
 
 use serde::Serialize;
+use web_time::Instant;
 
-use super::overlay::{BestTurn, HeatSpot};
-use crate::engine::info::Candidate;
-use crate::rules::game::{GameSpec, Rules, SpecError};
-use crate::rules::kind::{GameKind, UnknownGame};
-use crate::rules::moves::{Colour, Stone, TokenError, Turn};
-use crate::rules::position::AnyGame;
-use crate::rules::quote::{is_one_line, quoted};
-use crate::rules::record::GameRecord;
-use crate::rules::sgf::{self, RecordInfo, SgfError};
-use crate::rules::tree::{GameTree, NodeId};
+use crate::overlay::{BestTurn, Candidate, HeatSpot};
+
+use oddity_rules::game::{GameSpec, Rules, SpecError};
+use oddity_rules::kind::{GameKind, UnknownGame};
+use oddity_rules::moves::{Colour, Stone, TokenError, Turn};
+use oddity_rules::position::AnyGame;
+use oddity_rules::quote::{is_one_line, quoted};
+use oddity_rules::record::GameRecord;
+use oddity_rules::sgf::{self, RecordInfo, SgfError};
+use oddity_rules::tree::{GameTree, NodeId};
 
 /// Why the page's request is refused; the page shows the message as it is.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -89,7 +89,7 @@ pub enum Seat {
 }
 
 impl Seat {
-    pub(super) fn label(&self) -> String {
+    pub(crate) fn label(&self) -> String {
         match self {
             Seat::Human => "human".into(),
             Seat::Engine(name) => name.clone(),
@@ -204,37 +204,37 @@ const MAX_NAME: usize = 100;
 
 pub struct Session {
     /// Every turn tried, with its variations.
-    pub(super) tree: GameTree,
+    pub(crate) tree: GameTree,
     /// The game being played: the nodes of the tree from the root to the
     /// last turn (`line[k]` after k turns).
-    pub(super) line: Vec<NodeId>,
+    pub(crate) line: Vec<NodeId>,
     /// The game along `line`.
-    pub(super) record: GameRecord,
-    pub(super) seats: [Seat; 2],
-    pub(super) seconds: f64,
+    pub(crate) record: GameRecord,
+    pub(crate) seats: [Seat; 2],
+    pub(crate) seconds: f64,
     /// Turns shown on the board (the record's length unless reviewing).
-    pub(super) view: usize,
-    pub(super) analysis_wanted: bool,
+    pub(crate) view: usize,
+    pub(crate) analysis_wanted: bool,
     /// The latest analysis of each node's position.
-    pub(super) analyses: HashMap<NodeId, Analysis>,
+    pub(crate) analyses: HashMap<NodeId, Analysis>,
     /// Black's win rate in each node's position, as last estimated.
-    pub(super) winrates: HashMap<NodeId, f64>,
-    pub(super) engines: Vec<EngineInfo>,
-    pub(super) notice: Option<Notice>,
+    pub(crate) winrates: HashMap<NodeId, f64>,
+    pub(crate) engines: Vec<EngineInfo>,
+    pub(crate) notice: Option<Notice>,
     /// Names written to a downloaded record (`PB`, `PW`).
-    pub(super) player_names: [String; 2],
+    pub(crate) player_names: [String; 2],
     /// Seconds the player of the turn that led to each node spent on it.
-    pub(super) times: HashMap<NodeId, f64>,
+    pub(crate) times: HashMap<NodeId, f64>,
     /// Seconds spent on the turn being played, before `since`.
-    pub(super) spent: f64,
+    pub(crate) spent: f64,
     /// When the clock of the turn being played last started.
-    pub(super) since: Option<Instant>,
+    pub(crate) since: Option<Instant>,
     /// Engines do not move until resumed.
-    pub(super) paused: bool,
+    pub(crate) paused: bool,
     /// Bumped by every change that makes a running engine job stale.
-    pub(super) generation: u64,
+    pub(crate) generation: u64,
     /// Bumped by every change the page should see.
-    pub(super) version: u64,
+    pub(crate) version: u64,
 }
 
 fn seat_letter<S: serde::Serializer>(c: &Colour, s: S) -> Result<S::Ok, S::Error> {
@@ -297,12 +297,12 @@ impl Session {
     }
 
     /// A change the page should see.
-    pub(super) fn touched(&mut self) {
+    pub(crate) fn touched(&mut self) {
         self.version += 1;
     }
 
     /// A change of the game: running engine work is stale.
-    pub(super) fn changed(&mut self) {
+    pub(crate) fn changed(&mut self) {
         self.generation += 1;
         self.retime();
         self.touched();
@@ -310,7 +310,7 @@ impl Session {
 
     /// A new game or record (`tree`, played along its main line): nothing
     /// known of its positions.
-    pub(super) fn forget(&mut self, tree: GameTree) {
+    pub(crate) fn forget(&mut self, tree: GameTree) {
         self.tree = tree;
         self.set_line(self.tree.main_line());
         self.view = self.line.len() - 1;
@@ -322,18 +322,18 @@ impl Session {
     }
 
     /// Plays on along `line` (nodes of the tree from the root).
-    pub(super) fn set_line(&mut self, line: Vec<NodeId>) {
+    pub(crate) fn set_line(&mut self, line: Vec<NodeId>) {
         self.record = self.tree.record(*line.last().expect("the root"));
         self.line = line;
     }
 
     /// The node of the position viewed.
-    pub(super) fn viewed_node(&self) -> NodeId {
+    pub(crate) fn viewed_node(&self) -> NodeId {
         self.line[self.view]
     }
 
     /// The position viewed.
-    pub(super) fn viewed_position(&self) -> AnyGame {
+    pub(crate) fn viewed_position(&self) -> AnyGame {
         if self.at_end() {
             self.record.position().clone()
         } else {
@@ -351,13 +351,13 @@ impl Session {
 
     /// The clock runs while the player to move can play: not after the
     /// end, not while paused, not for a stopped engine.
-    pub(super) fn clock_should_run(&self) -> bool {
+    pub(crate) fn clock_should_run(&self) -> bool {
         !self.record.is_over() && !self.paused && self.stalled().is_none()
     }
 
     /// Starts or stops the clock of the turn being played as the state
     /// asks.
-    pub(super) fn retime(&mut self) {
+    pub(crate) fn retime(&mut self) {
         match (self.since, self.clock_should_run()) {
             (Some(t), false) => {
                 self.spent += t.elapsed().as_secs_f64();
@@ -369,22 +369,22 @@ impl Session {
     }
 
     /// Seconds spent on the turn being played so far.
-    pub(super) fn spent_now(&self) -> f64 {
+    pub(crate) fn spent_now(&self) -> f64 {
         self.spent + self.since.map_or(0.0, |t| t.elapsed().as_secs_f64())
     }
 
     /// The turn being played has just been added as `node`.
-    pub(super) fn turn_done(&mut self, node: NodeId) {
+    pub(crate) fn turn_done(&mut self, node: NodeId) {
         self.times.insert(node, self.spent_now());
         self.reset_clock();
     }
 
-    pub(super) fn reset_clock(&mut self) {
+    pub(crate) fn reset_clock(&mut self) {
         self.spent = 0.0;
         self.since = None;
     }
 
-    pub(super) fn name_players(&mut self) {
+    pub(crate) fn name_players(&mut self) {
         for (i, seat) in self.seats.iter().enumerate() {
             self.player_names[i] = match seat {
                 Seat::Human => "human".into(),
@@ -394,7 +394,7 @@ impl Session {
     }
 
     /// The player named `text`; an engine that failed to start is refused.
-    pub(super) fn parse_seat(&self, text: &str) -> Result<Seat, SessionError> {
+    pub(crate) fn parse_seat(&self, text: &str) -> Result<Seat, SessionError> {
         if text.eq_ignore_ascii_case("human") {
             return Ok(Seat::Human);
         }
@@ -457,7 +457,7 @@ impl Session {
     }
 
     /// The engine in the seat to move, when it is stopped: the game waits.
-    pub(super) fn stalled(&self) -> Option<&EngineInfo> {
+    pub(crate) fn stalled(&self) -> Option<&EngineInfo> {
         if self.record.is_over() {
             return None;
         }
@@ -470,7 +470,7 @@ impl Session {
         }
     }
 
-    pub(super) fn stalled_notice(&self) -> Option<Notice> {
+    pub(crate) fn stalled_notice(&self) -> Option<Notice> {
         let e = self.stalled()?;
         let seat = self.record.position().to_move().name();
         Some(Notice {
@@ -484,18 +484,18 @@ impl Session {
         })
     }
 
-    pub(super) fn seat(&self, c: Colour) -> &Seat {
+    pub(crate) fn seat(&self, c: Colour) -> &Seat {
         &self.seats[c.index()]
     }
 
-    pub(super) fn at_end(&self) -> bool {
+    pub(crate) fn at_end(&self) -> bool {
         self.view == self.record.moves().len()
     }
 
     /// Refuses a person's turn unless a person plays the seat to move in
     /// the position viewed: at the end of the game, or earlier (a turn
     /// there starts a variation).
-    pub(super) fn human_may_play(&self) -> Result<Colour, SessionError> {
+    pub(crate) fn human_may_play(&self) -> Result<Colour, SessionError> {
         let pos = self.viewed_position();
         if pos.is_over() || (self.at_end() && self.record.is_over()) {
             return Err(SessionError::GameOver);
@@ -579,7 +579,7 @@ impl Session {
     /// line it goes on with the game; earlier, the game's own next turn
     /// steps forward, and any other starts a variation there (or follows
     /// the one that has that turn already), which becomes the line.
-    pub(super) fn play_in_view(&mut self, seat: Colour, turn: Turn) -> Result<(), SessionError> {
+    pub(crate) fn play_in_view(&mut self, seat: Colour, turn: Turn) -> Result<(), SessionError> {
         let parent = self.viewed_node();
         let known = self.tree.child_with(parent, seat, turn);
         if known.is_some() && known == self.line.get(self.view + 1).copied() {
@@ -776,7 +776,7 @@ impl Session {
     }
 
     /// `B+3`, `W+`, `B+R`, as `final_score` gives the result.
-    pub(super) fn result_code(&self) -> Option<String> {
+    pub(crate) fn result_code(&self) -> Option<String> {
         self.record.outcome().map(|o| o.score())
     }
 }
@@ -811,7 +811,7 @@ fn stone_token(pos: &AnyGame, stones: &[PendingStone]) -> Result<String, Session
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gui::session::heat_spots;
+    use crate::overlay::heat_spots;
 
     fn form(game: &str, size: usize, black: &str, white: &str) -> NewGame {
         NewGame {
@@ -944,9 +944,7 @@ mod tests {
     }
 
     fn shown(s: &Session) -> Option<(usize, bool)> {
-        s.state(|_, _| String::new())
-            .analysis
-            .map(|a| (a.turn, a.genmove))
+        s.state().analysis.map(|a| (a.turn, a.genmove))
     }
 
     #[test]
@@ -1192,7 +1190,7 @@ mod tests {
         for t in ["A1", "D4", "A2", "D3", "A3", "D2", "A4"] {
             s.play_human(t).unwrap();
         }
-        let st = s.state(|_, _| String::new());
+        let st = s.state();
         let r = st.result.expect("black has connected");
         assert_eq!(r.winner, "b");
         assert_eq!(r.chain, vec!["A1", "A2", "A3", "A4"]);

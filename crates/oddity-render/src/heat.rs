@@ -4,8 +4,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::rules::moves::{Colour, Turn};
-use crate::rules::topology::Cell;
+use oddity_rules::moves::{Colour, Turn};
+use oddity_rules::topology::Cell;
 
 /// The candidates' search effort on one cell.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -72,7 +72,7 @@ pub fn most_visits(heat: &[CellHeat]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::moves::Stone;
+    use oddity_rules::moves::Stone;
 
     fn stone(cell: u16, colour: Colour) -> Stone {
         Stone {

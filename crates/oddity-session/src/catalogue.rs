@@ -4,10 +4,10 @@
 
 use serde::Serialize;
 
-use crate::fairness;
-use crate::render::Style;
-use crate::rules::kind::GameKind;
-use crate::rules::topology::{BoardKind, Topology};
+use oddity_fairness as fairness;
+use oddity_render::Style;
+use oddity_rules::kind::GameKind;
+use oddity_rules::topology::{BoardKind, Topology};
 
 /// `GET /api/games`.
 #[derive(Serialize)]
@@ -96,7 +96,7 @@ pub struct HeatPalette {
 
 pub fn catalogue() -> Catalogue {
     let style = Style::default();
-    let rgb = |c: crate::render::Rgb| [c.0, c.1, c.2];
+    let rgb = |c: oddity_render::Rgb| [c.0, c.1, c.2];
     Catalogue {
         games: GameKind::ALL.iter().map(|&kind| choice(kind)).collect(),
         heat: HeatPalette {
