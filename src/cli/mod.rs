@@ -95,7 +95,9 @@ pub fn parse_or_exit(args: Vec<OsString>) -> Cli {
 }
 
 /// clap's message for `e`, with every argument that holds a character to
-/// escape (and the value after its `=`) written escaped.
+/// escape (and the value after its `=`) written escaped. clap sometimes
+/// quotes only part of an argument (the flag `-\r` of `-\r:E5`), so any
+/// such character left over is escaped too, line by line.
 fn refusal(e: &clap::Error, args: &[OsString]) -> String {
     let mut text = e.render().to_string();
     for arg in args {
@@ -107,5 +109,35 @@ fn refusal(e: &clap::Error, args: &[OsString]) -> String {
             }
         }
     }
-    text
+    text.split_inclusive('\n')
+        .map(|line| match line.strip_suffix('\n') {
+            Some(line) => format!("{}\n", escaped(line)),
+            None => escaped(line),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::quote::is_one_line;
+
+    fn refusal_for(args: &[&str]) -> String {
+        let args: Vec<OsString> = args.iter().map(OsString::from).collect();
+        parse(&args).err().expect("the command line is refused")
+    }
+
+    #[test]
+    fn a_refusal_quoting_part_of_an_argument_escapes_it() {
+        let message = refusal_for(&["oddity", "analyze", "--game", "odd", "-\r:E5", "\u{1b}W:D4"]);
+        assert!(message.contains("-\\r"), "{message:?}");
+        assert!(message.lines().all(is_one_line), "{message:?}");
+    }
+
+    #[test]
+    fn a_refusal_escapes_a_whole_argument_across_its_line_break() {
+        let message = refusal_for(&["oddity", "analyze", "--time", "1\nx"]);
+        assert!(message.contains("1\\nx"), "{message:?}");
+        assert!(message.lines().all(is_one_line), "{message:?}");
+    }
 }

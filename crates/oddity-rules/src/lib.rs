@@ -92,7 +92,9 @@
 //! (games by name and each game's facts, actions, turns, tokens); `game`
 //! (the [`Game`] trait and specs) and `drawn` (playouts whose stones a
 //! policy draws); the games `xodd_yodd`, `odd` and `onyx`; then `position`
-//! (any game at run time), `record`, `sgf` and `perft`.
+//! (any game at run time), `record`, `tree` (a game with variations),
+//! `sgf` and `perft`; `quote` (outside input quoted on one line in
+//! messages) serves them all.
 //!
 //! Each game's facts that the layers above need (whether colours are
 //! chosen, captures, the smallest group, symmetries) are asked of
@@ -130,6 +132,7 @@ pub use position::AnyGame;
 pub use random::Rng;
 pub use record::{Decision, GameRecord, Outcome, ReplayError, TokenPlayError};
 pub use topology::{BoardKind, Cell, SizeError, Topology};
+pub use tree::GameTree;
 pub use xodd_yodd::XoddYoddGame;
 
 /// Building blocks that oddity's other crates share with the rules: values
