@@ -133,16 +133,18 @@ impl Session {
         work
     }
 
-    /// The worker has started, with `threads` search threads.
+    /// The worker has started, with `threads` search threads; `why`, when
+    /// given, says why it has no more (shown beside the engine's name).
     #[wasm_bindgen(js_name = engineStarted)]
-    pub fn engine_started(&mut self, threads: usize) {
+    pub fn engine_started(&mut self, threads: usize, why: Option<String>) {
         self.booting = false;
         let threads = match threads {
             1 => "one thread".to_string(),
             n => format!("{n} threads"),
         };
+        let why = why.map(|w| format!(": {w}")).unwrap_or_default();
         let identity = format!(
-            "oddity {} in this tab, {threads}",
+            "oddity {} in this tab, {threads}{why}",
             env!("CARGO_PKG_VERSION")
         );
         self.session.engine_started(&self.engine, Some(identity));

@@ -27,7 +27,7 @@ fn drive(s: &mut Session, engine: &mut Engine, visits: f64) -> Vec<String> {
         let w = parse(&work);
         if w.get("boot").is_some() {
             seen.push("boot".into());
-            s.engine_started(1);
+            s.engine_started(1, None);
         } else if let Some(job) = w.get("start") {
             seen.push("start".into());
             engine.set_sgf(job["sgf"].as_str().unwrap()).unwrap();
@@ -142,6 +142,9 @@ fn stale_searches_are_stopped_and_ignored() {
         r#"{"best":"W:A1","candidates":[{"turn":"W:A1","visits":9,"value":0.5,"pv":["W:A1"]}]}"#;
     s.engine_report(generation as f64, old, true);
     assert_eq!(record(&s).moves().len(), 1, "a stale turn is not played");
+    // An analysis is started again whenever it ends: with it on, there
+    // would always be work.
+    request(&mut s, "analyze", json!({"on": false}));
     assert_eq!(drive(&mut s, &mut engine, 20.0), ["start"]);
     assert_eq!(record(&s).moves().len(), 2, "the engine's turn");
 }
@@ -159,7 +162,7 @@ fn a_restarted_worker_takes_the_work_up() {
     s.engine_restarting();
     assert_eq!(state(&s)["engines"][0]["status"], "starting");
     assert!(s.engine_work().is_none(), "nothing until it is ready");
-    s.engine_started(2);
+    s.engine_started(2, None);
     let st = state(&s);
     assert!(
         st["engines"][0]["identity"]
