@@ -10,6 +10,7 @@ use oddity_rules::topology::Cell;
 /// The candidates' search effort on one cell.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CellHeat {
+    /// The cell.
     pub cell: Cell,
     /// Visits of all candidate turns that put a stone here.
     pub visits: u64,
@@ -18,7 +19,9 @@ pub struct CellHeat {
     /// The most visited of those turns (the first of equally visited
     /// ones): its place in the candidate list, its visits and win rate.
     pub top: usize,
+    /// Its visits.
     pub top_visits: u64,
+    /// Its win rate.
     pub winrate: f64,
 }
 

@@ -8,6 +8,8 @@
 //! The same code draws the pictures of the command line, of `oddity gui`
 //! and of the static page in the browser (compiled to WebAssembly there).
 
+#![warn(missing_docs)]
+
 pub mod board;
 pub mod geometry;
 pub mod graph;

@@ -12,7 +12,9 @@ use oddity_rules::topology::{BoardKind, Topology};
 /// `GET /api/games`.
 #[derive(Serialize)]
 pub struct Catalogue {
+    /// Every game, with its sizes and facts.
     pub games: Vec<GameChoice>,
+    /// The colours of the heat map.
     pub heat: HeatPalette,
 }
 
@@ -94,6 +96,7 @@ pub struct HeatPalette {
     pub high: [u8; 3],
 }
 
+/// What the new-game form offers: every game of the rules, and the heat palette.
 pub fn catalogue() -> Catalogue {
     let style = Style::default();
     let rgb = |c: oddity_render::Rgb| [c.0, c.1, c.2];

@@ -17,10 +17,17 @@ use oddity_rules::quote::quoted;
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum EngineTurnError {
     #[error("answered a malformed turn: {0}")]
+    /// The engine's answer is not a token.
     Malformed(#[source] TokenError),
     /// `why` is the rules' reason, with the cells named on the board.
     #[error("answered an illegal turn {}: {why}", quoted(.token))]
-    Illegal { token: String, why: String },
+    /// The engine's turn is not legal.
+    Illegal {
+        /// The engine's answer.
+        token: String,
+        /// The rules' reason.
+        why: String,
+    },
 }
 
 /// Candidates kept from each analysis, most visited first: enough for the
@@ -199,6 +206,7 @@ impl Session {
             .or_else(|| self.engines.first().map(|e| e.name.clone()))
     }
 
+    /// Sets what an engine is doing (`idle`, `thinking`, `analysing`, ...).
     pub fn set_engine_status(&mut self, name: &str, status: &'static str) {
         if let Some(e) = self.engines.iter_mut().find(|e| e.name == name)
             && e.status != status

@@ -17,6 +17,8 @@
 //!   board from an analysis);
 //! - `catalogue`: what the new-game form offers, and the heat palette.
 
+#![warn(missing_docs)]
+
 mod api;
 mod board;
 mod catalogue;

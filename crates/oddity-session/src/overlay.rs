@@ -25,6 +25,7 @@ pub struct Candidate {
 /// ([`cell_heat`]).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct HeatSpot {
+    /// The cell's name.
     pub cell: String,
     /// The cell's visits as a share of the most visited cell's, 0..1.
     pub share: f64,
@@ -63,6 +64,7 @@ pub fn heat_spots(pos: &AnyGame, seat: Colour, candidates: &[Candidate]) -> Vec<
 /// where a turn may be two stones.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct BestTurn {
+    /// The turn, as a token.
     pub token: String,
     /// Its stones: cell and colour (`B` or `W`).
     pub stones: Vec<(String, char)>,

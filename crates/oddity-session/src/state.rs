@@ -27,64 +27,113 @@ use oddity_rules::tree::{GameTree, NodeId};
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SessionError {
     #[error(transparent)]
+    /// The game's name is not one of the four.
     UnknownGame(#[from] UnknownGame),
     #[error(transparent)]
+    /// The game's size or rules cannot be.
     Spec(#[from] SpecError),
     #[error(
         "unknown player {}: 'human' or an engine given on the command line ({})",
         quoted(.name), .engines.join(", ")
     )]
-    UnknownPlayer { name: String, engines: Vec<String> },
+    /// A seat given to no one known.
+    UnknownPlayer {
+        /// The player asked for.
+        name: String,
+        /// The engines there are.
+        engines: Vec<String>,
+    },
     #[error("seconds per turn must be above 0 and at most {MAX_SECONDS}")]
+    /// The thinking time is out of range.
     Seconds,
     #[error("pause is for games between engines: a person plays here")]
+    /// Pause asked for a game a person plays.
     PauseWithPerson,
     #[error("you are looking at turn {view} of {turns}: go to the end to resign")]
-    NotAtEnd { view: usize, turns: usize },
+    /// Resign asked while reviewing an earlier turn.
+    NotAtEnd {
+        /// The turn viewed.
+        view: usize,
+        /// The turns of the line.
+        turns: usize,
+    },
     #[error("the game is over")]
+    /// The game is over.
     GameOver,
     #[error("it is {engine}'s turn ({})", .seat.name())]
-    EngineToMove { engine: String, seat: Colour },
+    /// A person's turn asked for where an engine is to move.
+    EngineToMove {
+        /// The engine whose turn it is.
+        engine: String,
+        /// Its seat.
+        seat: Colour,
+    },
     #[error("{} is not a stone colour (B or W)", quoted(.0))]
+    /// A stone colour that is neither `B` nor `W`.
     BadColour(String),
     #[error(transparent)]
+    /// A turn's token that cannot be read.
     Token(#[from] TokenError),
     /// The rules' reason, with the cells named on the board.
     #[error("{0}")]
     Illegal(String),
     #[error("no person plays in this game")]
+    /// Undo or resign asked where no person plays.
     NoPerson,
     #[error("there is no turn to take back")]
+    /// Undo asked before the person has played.
     NothingToUndo,
     #[error("turn {turn} does not exist (the game has {turns})")]
-    NoSuchTurn { turn: usize, turns: usize },
+    /// A turn past the end of the line.
+    NoSuchTurn {
+        /// The turn asked for.
+        turn: usize,
+        /// The turns of the line.
+        turns: usize,
+    },
     #[error("games in a file are numbered from 1")]
+    /// Game 0 of a file asked for.
     GameZero,
     #[error("cannot read this SGF: {0}")]
+    /// An SGF file that cannot be read.
     Sgf(#[source] SgfError),
     #[error("this file holds {count} game(s): there is no game {game}")]
-    NoSuchGame { game: usize, count: usize },
+    /// A game the file does not hold.
+    NoSuchGame {
+        /// The game asked for, from 1.
+        game: usize,
+        /// The games the file holds.
+        count: usize,
+    },
     #[error("no engine named {}", quoted(.0))]
+    /// No engine has this name.
     NoSuchEngine(String),
     #[error("no turn {0} in the game tree")]
+    /// No node of the game tree has this id.
     NoSuchNode(NodeId),
     #[error("the start of the game cannot be deleted")]
+    /// The root of the game tree cannot be deleted.
     DeleteStart,
     #[error(
         "a variation's name is one line of at most {MAX_NAME} characters, without control \
          characters"
     )]
+    /// A variation's name that is not one short line.
     BadName,
     #[error("engine {0} failed to start: restart it under Engines, or choose another player")]
+    /// A seat given to an engine that could not start.
     FailedEngine(String),
     #[error("engine {0} is stopped: restart it under Engines to analyse")]
+    /// Analysis asked of a stopped engine.
     EngineDown(String),
 }
 
 /// Who plays a seat.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Seat {
+    /// A person, at the page.
     Human,
+    /// An engine, by its name.
     Engine(String),
 }
 
@@ -100,11 +149,14 @@ impl Seat {
 /// The latest analysis of one position.
 #[derive(Clone, Debug, Serialize)]
 pub struct Analysis {
+    /// The engine that made it.
     pub engine: String,
     #[serde(serialize_with = "seat_letter")]
+    /// The seat it analysed for.
     pub seat: Colour,
     /// The position analysed: after this many turns.
     pub turn: usize,
+    /// Its candidate turns, most visited first.
     pub candidates: Vec<Candidate>,
     /// The candidates' heat map.
     pub heat: Vec<HeatSpot>,
@@ -121,6 +173,7 @@ pub struct Analysis {
 /// What an engine is doing, as the page shows it.
 #[derive(Clone, Debug, Serialize)]
 pub struct EngineInfo {
+    /// Its name, as given on the command line (or the tab's).
     pub name: String,
     /// `starting`, `idle` (started and ready), `thinking`, `analysing`,
     /// `failed` (could not be started) or `stopped` (crashed, hung or
@@ -133,9 +186,11 @@ pub struct EngineInfo {
 }
 
 #[derive(Clone, Debug, Serialize)]
+/// A message for the person, shown until the next change.
 pub struct Notice {
     /// `error` or `info`.
     pub level: &'static str,
+    /// The message.
     pub text: String,
 }
 
@@ -143,7 +198,9 @@ pub struct Notice {
 #[derive(Clone, Debug, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NewGame {
+    /// `xodd`, `yodd`, `odd` or `onyx`.
     pub game: String,
+    /// The board's size (default: the game's standard one).
     pub size: Option<usize>,
     /// Odd: smallest group that counts (default: the board side).
     pub min_group: Option<usize>,
@@ -154,6 +211,7 @@ pub struct NewGame {
     pub swap: Option<bool>,
     /// `human` or an engine name, for each seat.
     pub black: String,
+    /// `human` or an engine name, for White.
     pub white: String,
     /// Engines' thinking time per turn, seconds.
     pub seconds: Option<f64>,
@@ -163,6 +221,7 @@ pub struct NewGame {
 #[derive(Clone, Debug, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PendingStone {
+    /// The cell's name.
     pub cell: String,
     /// `B` or `W`.
     pub colour: String,
@@ -184,7 +243,9 @@ pub struct Preview {
 /// Work for the engines that the current state asks for.
 #[derive(Clone)]
 pub struct Job {
+    /// The engine to do it.
     pub engine: String,
+    /// The seat it thinks for.
     pub seat: Colour,
     /// The game up to the position to search.
     pub record: GameRecord,
@@ -192,7 +253,9 @@ pub struct Job {
     pub node: NodeId,
     /// True: choose and play a turn; false: analyse until told to stop.
     pub genmove: bool,
+    /// The thinking time of a turn, seconds.
     pub seconds: f64,
+    /// The state's generation when it was asked for: reports of older jobs are stale.
     pub generation: u64,
 }
 
@@ -202,6 +265,7 @@ const MAX_SECONDS: f64 = 600.0;
 /// The longest name of a variation, in characters.
 const MAX_NAME: usize = 100;
 
+/// The game a page shows, its players and their engines' work (see the crate docs).
 pub struct Session {
     /// Every turn tried, with its variations.
     pub(crate) tree: GameTree,
@@ -242,6 +306,7 @@ fn seat_letter<S: serde::Serializer>(c: &Colour, s: S) -> Result<S::Ok, S::Error
 }
 
 impl Session {
+    /// A new session: Odd at its standard size, a person as Black and the first of `engines` (if any) as White, every engine starting.
     pub fn new(engines: &[String]) -> Session {
         let spec = GameSpec::default_for(GameKind::Odd);
         let white = engines
@@ -280,18 +345,22 @@ impl Session {
         s
     }
 
+    /// Counts every change: the page is told of a state whose version moved.
     pub fn version(&self) -> u64 {
         self.version
     }
 
+    /// Counts the changes that make engine work stale.
     pub fn generation(&self) -> u64 {
         self.generation
     }
 
+    /// The game's record along the line being played.
     pub fn record(&self) -> &GameRecord {
         &self.record
     }
 
+    /// The turn viewed: the position after that many turns of the line.
     pub fn view(&self) -> usize {
         self.view
     }
@@ -410,6 +479,7 @@ impl Session {
         })
     }
 
+    /// Starts the game of the new-game form, or refuses it changing nothing.
     pub fn new_game(&mut self, form: &NewGame) -> Result<(), SessionError> {
         let kind: GameKind = form.game.parse()?;
         let rules = Rules {
