@@ -185,8 +185,9 @@ impl Session {
     }
 
     /// A report of the search of job `generation` (JSON, the worker's
-    /// [`Thought`]); `done` when it is the search's last. The last report
-    /// of an engine's turn plays its best turn.
+    /// [`Thought`](crate::engine::Thought)); `done` when it is the
+    /// search's last. The last report of an engine's turn plays its best
+    /// turn.
     #[wasm_bindgen(js_name = engineReport)]
     pub fn engine_report(&mut self, generation: f64, report: &str, done: bool) {
         let Some(job) = self
