@@ -16,7 +16,7 @@ the rules crate. In the plain page a person also plays Odd 5 against the
 engine by clicks, with the engine analysing while the person thinks: the
 heat map and the candidates show while it thinks, an illegal click is
 refused, Undo takes the person's turn back, and the game is downloaded as
-SGF; the time from each click to its stone on the board is printed (its
+SGF and opened again; the time from each click to its stone on the board is printed (its
 median too), and so is the time from the page's start to a playable
 board.
 
@@ -294,6 +294,13 @@ def person_plays(d, downloads):
     if played != len(s["moves"]) or f"RE[{s['result']['code']}]" not in text:
         fail(f"the downloaded SGF has {played} turns for {len(s['moves'])}: {text[:200]!r}")
     log(f"person: {len(s['moves'])} turns, {status!r}; SGF downloaded with every turn")
+    new_game(d, "xodd", 4, "human", "human", 1)
+    d.find_element(By.ID, "upload").send_keys(path)
+    opened = wait(d, f"return state.game == 'odd' && state.moves.length == {len(s['moves'])} && state", 30,
+                  "the downloaded SGF opened again")
+    if [m["token"] for m in opened["moves"]] != [m["token"] for m in s["moves"]] or not opened["over"]:
+        fail("the SGF opened again is another game")
+    log("person: the SGF opened again in the page: the same game, over")
     return s, times
 
 
