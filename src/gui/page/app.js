@@ -1117,6 +1117,8 @@ async function start() {
   try {
     transport = await openTransport();
   } catch (e) {
+    // Nothing here could work: the message alone.
+    document.querySelector("main").hidden = true;
     pageAlert(e.message || String(e));
     return;
   }
