@@ -12,22 +12,23 @@
 //! the balance study found for each board) and `version` (which build this
 //! is) serve several of them.
 
+pub use oddity_fairness as fairness;
 pub use oddity_patterns as patterns;
+pub use oddity_render as render;
 pub use oddity_rules as rules;
 pub use oddity_rules::with_game;
 pub use oddity_search as search;
+#[cfg(feature = "gui")]
+pub use oddity_session as session;
 pub use oddity_solver as solver;
 
 pub mod analysis;
 pub mod cli;
 pub mod engine;
-pub mod fairness;
 pub mod gtp;
 #[cfg(feature = "gui")]
 pub mod gui;
-pub mod heat;
 pub mod lines;
-pub mod render;
 pub mod tournament;
 pub mod version;
 

@@ -14,29 +14,25 @@ use std::path::{Path, PathBuf};
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 /// The library crates, lowest first, as the application names them.
-const CRATES: [(&str, &str); 5] = [
+const CRATES: [(&str, &str); 8] = [
     ("oddity-rules", "rules"),
+    ("oddity-fairness", "fairness"),
     ("oddity-solver", "solver"),
     ("oddity-patterns", "patterns"),
     ("oddity-search", "search"),
+    ("oddity-render", "render"),
+    ("oddity-session", "session"),
     ("oddity-web", "web"),
 ];
 
 /// What every top-level module of the application may use.
-const SHARED: [&str; 5] = ["rules", "lines", "heat", "fairness", "version"];
+const SHARED: [&str; 4] = ["rules", "fairness", "lines", "version"];
 
 /// Each top-level module of the application, what it is, and what it may
 /// use besides [`SHARED`] (`*`: everything).
-const ALLOWED: [(&str, &str, &[&str]); 11] = [
-    ("render", "board pictures", &[]),
+const ALLOWED: [(&str, &str, &[&str]); 8] = [
     ("engine", "engine processes, as a client", &[]),
-    ("heat", "per-cell heat of candidate turns", &[]),
     ("lines", "text lines read as bytes", &[]),
-    (
-        "fairness",
-        "what the balance study found for each board",
-        &[],
-    ),
     ("version", "which build this is", &[]),
     (
         "tournament",
@@ -55,8 +51,8 @@ const ALLOWED: [(&str, &str, &[&str]); 11] = [
     ),
     (
         "gui",
-        "the web page: it plays through GTP engines, never the search itself",
-        &["engine", "render"],
+        "`oddity gui`: the session's page over HTTP, played through GTP engines, never the search itself",
+        &["engine", "session"],
     ),
     ("cli", "the front door of each command", &["*"]),
 ];

@@ -1,9 +1,12 @@
-//! The static page of `web/build.sh` in a real headless browser:
+//! The static page of `web/build.sh` (`oddity gui`'s page with its session
+//! compiled to WebAssembly in the tab) in a real headless browser:
 //! `tests/peers/web_play.py` serves the folder from a plain static server
 //! (one thread) and from one that sends COOP/COEP (WebAssembly threads),
 //! has the in-tab engine play a whole game of each of the four games
-//! against itself in each, watches that no request leaves the tab, and
-//! checks the fallback messages (see that script). This test then replays
+//! against itself in each, has a person play Odd against it by clicks
+//! (heat map while it thinks, a refused click, undo, SGF download),
+//! watches that no request leaves the tab, and checks the fallback
+//! messages (see that script). This test then replays
 //! every game with the rules crate and checks that it is over with the
 //! winner the page announced.
 //!
@@ -13,8 +16,8 @@
 //! unless `ODDITY_PEERS=1` is set: then it fails.
 //!
 //! `ODDITY_WEB_DIR=target/web-site ODDITY_PEERS=1 cargo test --test web_browser -- --nocapture`
-//! Screenshots: `target/web-screenshots/web-{plain,isolated}.png` and one
-//! per fallback message.
+//! Screenshots: `target/web-screenshots/web-{plain,isolated}-GAME.png`,
+//! `web-thinking.png`, `web-person-end.png` and one per fallback message.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Writes the static page to DIR: the page, its engine worker and the two
-# WebAssembly modules, ready for any static host (see README, "Play in
+# Writes the static page to DIR: `oddity gui`'s page (src/gui/page/) with
+# its session in the tab (web/static/tab.js), the engine's worker and the
+# two WebAssembly modules, ready for any static host (see README, "Play in
 # your browser"). Installs its tools first (web/tools.sh).
 #
 #   pkg/          one thread, for every browser
@@ -43,5 +44,9 @@ RUSTFLAGS="-C target-feature=+atomics,+bulk-memory,+mutable-globals $stack $shar
 wasm-bindgen --target web --no-typescript --out-dir "$out/pkg-threads" \
     "$target/threads/$wasm/web/oddity_web.wasm"
 
-cp web/static/* "$out/"
+# The same page as `oddity gui`'s, told that its session runs in the tab.
+sed 's/<html lang="en" data-session="server">/<html lang="en" data-session="tab">/' \
+    src/gui/page/index.html >"$out/index.html"
+grep -q 'data-session="tab"' "$out/index.html"
+cp src/gui/page/app.js src/gui/page/style.css web/static/* "$out/"
 echo "web/build.sh: wrote $out" >&2

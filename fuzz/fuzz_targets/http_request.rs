@@ -11,8 +11,8 @@ use libfuzzer_sys::fuzz_target;
 use oddity::gui::engines::Shared;
 use oddity::gui::http::{App, router};
 use oddity::gui::server::serve_connection;
-use oddity::gui::session::Session;
 use oddity::rules::quote::is_one_line;
+use oddity::session::Session;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 const AUTHORITY: &str = "127.0.0.1:8080";

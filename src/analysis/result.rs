@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::heat::cell_heat;
+use crate::render::heat::cell_heat;
 use crate::rules::moves::{Colour, Turn};
 use crate::rules::record::GameRecord;
 use crate::search::{Engine, Limits, Progress, Report, SearchParams, StopFlag};

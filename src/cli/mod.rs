@@ -124,7 +124,10 @@ mod tests {
 
     fn refusal_for(args: &[&str]) -> String {
         let args: Vec<OsString> = args.iter().map(OsString::from).collect();
-        parse(&args).expect_err("the command line is refused")
+        match parse(&args) {
+            Err(message) => message,
+            Ok(_) => panic!("{args:?} is accepted"),
+        }
     }
 
     #[test]

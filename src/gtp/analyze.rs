@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use super::think::{Candidate, Report};
-use crate::heat::{cell_heat, most_visits};
+use crate::render::heat::{cell_heat, most_visits};
 use crate::rules::moves::{Colour, Turn};
 use crate::rules::position::AnyGame;
 use crate::rules::topology::Cell;

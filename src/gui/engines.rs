@@ -14,11 +14,11 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::watch;
 
-use super::session::{Analysis, EngineTurnError, Job, Session, best_turns, heat_spots};
 use crate::engine::info::parse_info;
 use crate::engine::sync::{EngineGame, TimeSetting};
 use crate::engine::{EngineProcess, EngineSpec, Fault};
 use crate::rules::moves::Turn;
+use crate::session::{Analysis, Candidate, EngineTurnError, Job, Session};
 
 /// The version sent when the server stops.
 pub const STOPPED: u64 = u64::MAX;
@@ -96,9 +96,6 @@ const INTERVAL_CS: u32 = 10;
 /// The shortest wait between two analyses passed to the page; the first
 /// and the last of each search always pass.
 const PAGE_INTERVAL: Duration = Duration::from_millis(300);
-
-/// Candidates kept from each analysis line, most visited first.
-const MAX_CANDIDATES: usize = 200;
 
 struct Running {
     process: EngineProcess,
@@ -310,7 +307,6 @@ fn run_job(
     shared.update(|s| s.set_engine_status(&job.engine, status));
 
     let stale = || shared.stopping() || shared.lock().generation() != job.generation;
-    let turn_index = job.record.moves().len();
     let mut played: Option<String> = None;
     let mut last_sent: Option<Instant> = None;
     // The latest analysis not yet passed to the page.
@@ -325,20 +321,18 @@ fn run_job(
             if let Some(a) = held.take() {
                 send(a);
             }
-        } else if let Some(mut candidates) = parse_info(line) {
-            // Enough for the heat map; keeps the page's updates small.
-            candidates.sort_by_key(|c| std::cmp::Reverse(c.visits));
-            candidates.truncate(MAX_CANDIDATES);
-            let analysis = Analysis {
-                engine: job.engine.clone(),
-                seat: job.seat,
-                turn: turn_index,
-                heat: heat_spots(job.record.position(), job.seat, &candidates),
-                best: best_turns(job.record.position(), job.seat, &candidates),
-                candidates,
-                genmove: job.genmove,
-                node: job.node,
-            };
+        } else if let Some(candidates) = parse_info(line) {
+            let analysis = job.analysis(
+                candidates
+                    .into_iter()
+                    .map(|c| Candidate {
+                        token: c.token,
+                        visits: c.visits,
+                        winrate: c.winrate,
+                        pv: c.pv,
+                    })
+                    .collect(),
+            );
             if last_sent.is_none_or(|t| t.elapsed() >= PAGE_INTERVAL) {
                 last_sent = Some(Instant::now());
                 held = None;

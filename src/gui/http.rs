@@ -21,16 +21,12 @@ use axum::middleware::{self, Next};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use serde::Deserialize;
-use serde::de::DeserializeOwned;
 use tokio_stream::StreamExt;
 use tokio_stream::wrappers::WatchStream;
 
-use super::board;
 use super::engines::{STOPPED, Shared};
-use super::games;
-use super::session::{NewGame, PendingStone, Session, SessionError};
 use crate::rules::quote::{Escaped, quoted};
+use crate::session::{self, NAMES, catalogue};
 
 /// The largest JSON request body.
 pub const JSON_LIMIT: usize = 16 * 1024;
@@ -48,22 +44,18 @@ pub struct App {
 }
 
 pub fn router(app: Arc<App>) -> Router {
-    let json_routes = Router::new()
-        .route("/api/new", post(new_game))
-        .route("/api/preview", post(preview))
-        .route("/api/play", post(play))
-        .route("/api/undo", post(undo))
-        .route("/api/resign", post(resign))
-        .route("/api/seats", post(seats))
-        .route("/api/analyze", post(analyze))
-        .route("/api/view", post(view))
-        .route("/api/branch", post(branch))
-        .route("/api/node", post(go_to_node))
-        .route("/api/name", post(name_node))
-        .route("/api/delete", post(delete_node))
-        .route("/api/engine/restart", post(restart_engine))
-        .route("/api/pause", post(pause))
-        .layer(DefaultBodyLimit::max(JSON_LIMIT));
+    let mut json_routes = Router::new();
+    for name in NAMES {
+        json_routes = json_routes.route(
+            &format!("/api/{name}"),
+            post(
+                move |State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>| async move {
+                    request(&app, name, body)
+                },
+            ),
+        );
+    }
+    let json_routes = json_routes.layer(DefaultBodyLimit::max(JSON_LIMIT));
     let sgf_routes = Router::new()
         .route("/api/sgf", get(download_sgf).post(upload_sgf))
         .layer(DefaultBodyLimit::max(SGF_LIMIT));
@@ -80,10 +72,7 @@ pub fn router(app: Arc<App>) -> Router {
             "/style.css",
             get(|| async { page(STYLE_CSS, "text/css; charset=utf-8") }),
         )
-        .route(
-            "/api/games",
-            get(|| async { axum::Json(games::catalogue()) }),
-        )
+        .route("/api/games", get(|| async { axum::Json(catalogue()) }))
         .route("/api/state", get(state))
         .route("/api/events", get(events))
         .merge(json_routes)
@@ -113,10 +102,6 @@ fn page(body: &'static str, kind: &'static str) -> Response {
 fn error(status: StatusCode, message: impl Into<String>) -> Response {
     let body = serde_json::json!({ "error": message.into() });
     (status, axum::Json(body)).into_response()
-}
-
-fn done() -> Response {
-    axum::Json(serde_json::json!({ "ok": true })).into_response()
 }
 
 /// Why the guard refuses a request: not addressed to this server by one of
@@ -220,10 +205,9 @@ impl IntoResponse for Refusal {
     }
 }
 
-/// Reads a JSON body, with a clear error for a body that is too large or
-/// does not parse.
-fn json<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Result<T, Refusal> {
-    let bytes = body.map_err(|e| {
+/// A request body that cannot be read: too large, or cut short.
+impl From<BytesRejection> for Refusal {
+    fn from(e: BytesRejection) -> Refusal {
         let status = e.status();
         if status == StatusCode::PAYLOAD_TOO_LARGE {
             Refusal(
@@ -233,26 +217,12 @@ fn json<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Result<T, R
         } else {
             Refusal(status, e.body_text())
         }
-    })?;
-    serde_json::from_slice(&bytes).map_err(|e| {
-        Refusal(
-            StatusCode::BAD_REQUEST,
-            format!("malformed JSON: {}", Escaped(&e.to_string())),
-        )
-    })
-}
-
-/// Applies a session change and answers `{"ok":true}` or the reason.
-fn change(app: &App, f: impl FnOnce(&mut Session) -> Result<(), SessionError>) -> Response {
-    match app.shared.update(f) {
-        Ok(()) => done(),
-        Err(why) => error(StatusCode::CONFLICT, why.to_string()),
     }
 }
 
 fn state_json(app: &App) -> String {
     let s = app.shared.lock();
-    serde_json::to_string(&s.state(board::svg)).expect("the state serialises")
+    serde_json::to_string(&s.state()).expect("the state serialises")
 }
 
 async fn state(State(app): State<Arc<App>>) -> Response {
@@ -275,154 +245,21 @@ async fn events(State(app): State<Arc<App>>) -> impl IntoResponse {
     Sse::new(stream).keep_alive(KeepAlive::default())
 }
 
-async fn new_game(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Response {
-    match json::<NewGame>(body) {
-        Ok(form) => change(&app, |s| s.new_game(&form)),
-        Err(r) => r.into_response(),
-    }
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PreviewRequest {
-    stones: Vec<PendingStone>,
-}
-
-async fn preview(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Response {
-    match json::<PreviewRequest>(body) {
-        Ok(req) => axum::Json(app.shared.lock().preview(&req.stones)).into_response(),
-        Err(r) => r.into_response(),
-    }
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PlayRequest {
-    token: String,
-}
-
-async fn play(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Response {
-    match json::<PlayRequest>(body) {
-        Ok(req) => change(&app, |s| s.play_human(&req.token)),
-        Err(r) => r.into_response(),
-    }
-}
-
-async fn undo(State(app): State<Arc<App>>) -> Response {
-    change(&app, Session::undo)
-}
-
-async fn resign(State(app): State<Arc<App>>) -> Response {
-    change(&app, Session::resign)
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SeatsRequest {
-    black: String,
-    white: String,
-}
-
-async fn seats(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Response {
-    match json::<SeatsRequest>(body) {
-        Ok(req) => change(&app, |s| s.set_seats(&req.black, &req.white)),
-        Err(r) => r.into_response(),
-    }
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct AnalyzeRequest {
-    on: bool,
-}
-
-async fn analyze(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Response {
-    match json::<AnalyzeRequest>(body) {
-        Ok(req) => change(&app, |s| s.set_analysis_wanted(req.on)),
-        Err(r) => r.into_response(),
-    }
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ViewRequest {
-    turn: usize,
-}
-
-async fn view(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Response {
-    match json::<ViewRequest>(body) {
-        Ok(req) => change(&app, |s| s.set_view(req.turn)),
-        Err(r) => r.into_response(),
-    }
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PauseRequest {
-    on: bool,
-}
-
-async fn pause(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Response {
-    match json::<PauseRequest>(body) {
-        Ok(req) => change(&app, |s| s.set_paused(req.on)),
-        Err(r) => r.into_response(),
-    }
-}
-
-async fn branch(State(app): State<Arc<App>>) -> Response {
-    change(&app, |s| {
-        s.branch_here();
-        Ok(())
-    })
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct NodeRequest {
-    node: usize,
-}
-
-async fn go_to_node(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Response {
-    match json::<NodeRequest>(body) {
-        Ok(req) => change(&app, |s| s.go_to_node(req.node)),
-        Err(r) => r.into_response(),
-    }
-}
-
-async fn delete_node(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Response {
-    match json::<NodeRequest>(body) {
-        Ok(req) => change(&app, |s| s.delete_node(req.node)),
-        Err(r) => r.into_response(),
-    }
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct NameRequest {
-    node: usize,
-    name: String,
-}
-
-async fn name_node(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Response {
-    match json::<NameRequest>(body) {
-        Ok(req) => change(&app, |s| s.name_node(req.node, &req.name)),
-        Err(r) => r.into_response(),
-    }
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RestartRequest {
-    name: String,
-}
-
-async fn restart_engine(
-    State(app): State<Arc<App>>,
-    body: Result<Bytes, BytesRejection>,
-) -> Response {
-    match json::<RestartRequest>(body) {
-        Ok(req) => change(&app, |s| s.restart_engine(&req.name)),
-        Err(r) => r.into_response(),
+/// Request `name` of the session's API with its JSON body: `{"ok":true}`,
+/// or a preview; a body that does not parse is refused (400), and so is a
+/// change the session refuses (409), changing nothing.
+fn request(app: &App, name: &str, body: Result<Bytes, BytesRejection>) -> Response {
+    let bytes = match body {
+        Ok(bytes) => bytes,
+        Err(e) => return Refusal::from(e).into_response(),
+    };
+    let request = match session::Request::read(name, &bytes) {
+        Ok(r) => r,
+        Err(why) => return error(StatusCode::BAD_REQUEST, why.to_string()),
+    };
+    match app.shared.update(|s| s.answer(request)) {
+        Ok(answer) => ([(header::CONTENT_TYPE, "application/json")], answer.json()).into_response(),
+        Err(why) => error(StatusCode::CONFLICT, why.to_string()),
     }
 }
 

@@ -3,25 +3,23 @@
 //! records. A layer over the rules and over engine processes: it never
 //! calls the search itself.
 //!
-//! Parts: `session` (the game, checked by the rules), `engines` (the thread
-//! that drives the engine processes), `http` (the page, the JSON API and
-//! the event stream, with their guards), `server` (connections, with their
-//! deadlines and cap), `board` (pictures of positions), `games` (what the
-//! new-game form offers, and the heat palette).
+//! The game itself, its checks, what the page draws and the page's
+//! requests are the session crate's (`oddity-session`, which the static
+//! page runs in the tab too). Parts here: `engines` (the thread that drives
+//! the engine processes), `http` (the page, the JSON API and the event
+//! stream, with their guards), `server` (connections, with their deadlines
+//! and cap).
 
-mod board;
 pub mod engines;
-mod games;
 pub mod http;
 pub mod server;
-pub mod session;
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
 use crate::engine::EngineSpec;
+use crate::session::Session;
 use engines::Shared;
-use session::Session;
 
 pub struct Config {
     pub engines: Vec<EngineSpec>,

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::stats::{Sprt, Verdict, elo_with_error, los};
 use crate::lines;
+use crate::rules::quote::{Escaped, escaped};
 
 /// Reason of a game that hit the runner's length cap. The rules have no such
 /// limit; the game has no result and is left out of all statistics.
@@ -149,9 +150,10 @@ pub enum ResultsError {
         why: String,
     },
     #[error(
-        "game {id} appears with different engines or games ({} vs {} in {} / {} vs {} in {}): \
+        "game {} appears with different engines or games ({} vs {} in {} / {} vs {} in {}): \
          are these files from the same tournament?",
-        first.black, first.white, first.game, second.black, second.white, second.game
+        Escaped(id), Escaped(&first.black), Escaped(&first.white), Escaped(&first.game),
+        Escaped(&second.black), Escaped(&second.white), Escaped(&second.game)
     )]
     Conflict {
         id: String,
@@ -167,25 +169,38 @@ pub fn read_results(path: &Path) -> Result<Vec<GameResult>, ResultsError> {
         path: path.to_path_buf(),
         source,
     })?;
-    let count = lines::numbered(&bytes).count();
+    let (results, unfinished) = parse_results(&bytes, path)?;
+    if let Some(why) = unfinished {
+        eprintln!(
+            "warning: {}: ignoring the unfinished last line ({why})",
+            path.display()
+        );
+    }
+    Ok(results)
+}
+
+/// The games of a results file's bytes (`path` names it in errors), and
+/// why its last line was skipped when a kill left it unfinished (no
+/// newline after it and not a whole record).
+pub fn parse_results(
+    bytes: &[u8],
+    path: &Path,
+) -> Result<(Vec<GameResult>, Option<String>), ResultsError> {
+    let count = lines::numbered(bytes).count();
     let mut out = Vec::new();
-    for (n, line) in lines::numbered(&bytes) {
+    let mut unfinished = None;
+    for (n, line) in lines::numbered(bytes) {
         let parsed = line
             .map_err(|e| e.to_string())
             .and_then(|line| match line.trim() {
                 "" => Ok(None),
                 line => serde_json::from_str::<GameResult>(line)
                     .map(Some)
-                    .map_err(|e| e.to_string()),
+                    .map_err(|e| escaped(&e.to_string())),
             });
         match parsed {
             Ok(r) => out.extend(r),
-            Err(e) if n == count && !bytes.ends_with(b"\n") => {
-                eprintln!(
-                    "warning: {}: ignoring the unfinished last line ({e})",
-                    path.display()
-                );
-            }
+            Err(why) if n == count && !bytes.ends_with(b"\n") => unfinished = Some(why),
             Err(why) => {
                 return Err(ResultsError::BadLine {
                     path: path.to_path_buf(),
@@ -195,7 +210,7 @@ pub fn read_results(path: &Path) -> Result<Vec<GameResult>, ResultsError> {
             }
         }
     }
-    Ok(out)
+    Ok((out, unfinished))
 }
 
 /// Cuts a last line left unfinished by a killed run, so that appended
@@ -536,5 +551,39 @@ fn fmt_elo(elo: f64, err: f64) -> String {
         "+inf".into()
     } else {
         "-inf".into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::quote::is_one_line;
+
+    const GAME: &str = r#"{"id":"p0.r0.a","pair":0,"black":"a","white":"b","winner":"a","winner_seat":"b","reason":"rules","game":"odd","size":3,"opening":[],"turns":["B:A1"],"time_used":{"black":0.5,"white":0.25}}"#;
+
+    #[test]
+    fn an_unfinished_last_line_is_set_aside_and_a_bad_line_elsewhere_refused() {
+        let path = Path::new("r.jsonl");
+        let text = format!("{GAME}\n{}", &GAME[..40]);
+        let (games, unfinished) = parse_results(text.as_bytes(), path).unwrap();
+        assert_eq!((games.len(), unfinished.is_some()), (1, true));
+        let text = format!("{}\n{GAME}\n", &GAME[..40]);
+        let e = parse_results(text.as_bytes(), path).unwrap_err();
+        assert!(matches!(e, ResultsError::BadLine { line: 1, .. }), "{e}");
+    }
+
+    #[test]
+    fn a_conflict_names_the_engines_escaped() {
+        let (games, _) = parse_results(GAME.as_bytes(), Path::new("r.jsonl")).unwrap();
+        let mut other = games[0].clone();
+        other.black = "x\n\u{1b}[2J".to_string();
+        let e = ResultsError::Conflict {
+            id: other.id.clone(),
+            first: Box::new(games[0].clone()),
+            second: Box::new(other),
+        };
+        let message = e.to_string();
+        assert!(is_one_line(&message), "{message:?}");
+        assert!(message.contains("x\\n\\u{1b}[2J"), "{message}");
     }
 }

@@ -1,41 +1,42 @@
 // The engine's dedicated Web Worker: loads the WebAssembly module (with
 // threads where the page is cross-origin isolated, else the plain one),
-// searches when the page asks, and sends its progress and answers back.
-// The page never waits for it.
+// searches when the page's session asks, and sends its progress and
+// answers back. The page never waits for it.
 //
 // Messages in:  {type: 'start', memory}            (once)
-//               {type: 'think', game, size, moves, millis, every}
+//               {type: 'think', generation, sgf, millis, every, stop}
+//                 (stop: an Int32Array on a SharedArrayBuffer, or null)
 //               {type: 'bench', what: 'playouts'|'search', game, size, millis, threads}
-// Messages out: {type: 'ready', threads, isolated, why}
-//               {type: 'progress', thought} and {type: 'best', thought}
+// Messages out: {type: 'ready', threads, isolated}
+//               {type: 'progress', generation, thought} and {type: 'best', generation, thought}
 //               {type: 'bench', rate}
-//               {type: 'error', message, memory}   (memory: it ran out)
+//               {type: 'error', message, memory, starting}
+//                 (memory: it ran out; starting: it could not start)
 
 let wasm = null;
 let module = null;
 let engine = null;
 
-function fail(error) {
-  let message = String(error && error.message ? error.message : error);
-  let memory = false;
-  // A WebAssembly trap after an allocation the memory could not grow for:
-  // the memory is exhausted when it cannot grow by one more MiB.
-  if (error instanceof WebAssembly.RuntimeError && wasm && wasm.memory) {
+function fail(error, starting) {
+  const message = String(error && error.message ? error.message : error);
+  // The module's allocator refused to take its heap past the page's
+  // budget, or the browser refused to grow the memory.
+  let memory = (module && module.memoryRefused && module.memoryRefused()) ||
+    (error instanceof RangeError && /memory/i.test(message));
+  if (!memory && error instanceof WebAssembly.RuntimeError && wasm && wasm.memory) {
     try {
       wasm.memory.grow(16);
     } catch (e) {
       memory = true;
     }
   }
-  if (error instanceof RangeError && /memory/i.test(message)) memory = true;
   engine = null;
-  postMessage({ type: 'error', message, memory });
+  postMessage({ type: 'error', message, memory, starting });
 }
 
 async function start(memory) {
   const isolated = self.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function';
   let threads = 1;
-  let why = '';
   if (isolated) {
     module = await import('./pkg-threads/oddity_web.js');
     wasm = await module.default();
@@ -44,25 +45,17 @@ async function start(memory) {
   } else {
     module = await import('./pkg/oddity_web.js');
     wasm = await module.default();
-    why = self.crossOriginIsolated === true
-      ? 'this browser gives no SharedArrayBuffer'
-      : 'this page is not cross-origin isolated';
   }
+  module.setMemoryLimit(memory);
   engine = new module.Engine(memory, threads, BigInt(Date.now() % 1000000));
-  postMessage({ type: 'ready', threads, isolated, why });
+  postMessage({ type: 'ready', threads, isolated });
 }
 
 function think(m) {
-  const game = new module.Game(m.game, m.size);
-  try {
-    for (const token of m.moves) game.play(token);
-    engine.setGame(game);
-  } finally {
-    game.free();
-  }
-  const progress = (text) => postMessage({ type: 'progress', thought: JSON.parse(text) });
-  const text = engine.think(m.millis, null, progress, m.every || 200);
-  postMessage({ type: 'best', thought: JSON.parse(text) });
+  engine.setSgf(m.sgf);
+  const progress = (text) => postMessage({ type: 'progress', generation: m.generation, thought: JSON.parse(text) });
+  const text = engine.think(m.millis, null, progress, m.every || 200, m.stop || null);
+  postMessage({ type: 'best', generation: m.generation, thought: JSON.parse(text) });
 }
 
 function bench(m) {
@@ -75,11 +68,16 @@ function bench(m) {
 onmessage = async (event) => {
   const m = event.data;
   try {
-    if (m.type === 'start') await start(m.memory);
-    else if (!engine) postMessage({ type: 'error', message: 'the engine is not running', memory: false });
+    if (m.type === 'start') {
+      try {
+        await start(m.memory);
+      } catch (error) {
+        fail(error, true);
+      }
+    } else if (!engine) postMessage({ type: 'error', message: 'the engine is not running', memory: false });
     else if (m.type === 'think') think(m);
     else if (m.type === 'bench') bench(m);
   } catch (error) {
-    fail(error);
+    fail(error, false);
   }
 };

@@ -5,13 +5,12 @@
 
 use std::time::Duration;
 
-use oddity_rules::{AnyGame, Game as _, GameRecord, Rng};
+use oddity_rules::{AnyGame, Game as _, GameKind, GameRecord, GameSpec, Rng, Rules};
 use oddity_search::{Engine, Limits, SearchParams, StopFlag};
 use serde::Serialize;
 use wasm_bindgen::prelude::wasm_bindgen;
 use web_time::Instant;
 
-use crate::game::Game;
 use crate::memory;
 
 /// One benchmark's figure, with the fields of `oddity bench`'s line.
@@ -36,8 +35,7 @@ pub struct Rate {
 /// [`Rate`].
 #[wasm_bindgen(js_name = benchPlayouts)]
 pub fn bench_playouts(game: &str, size: Option<usize>, millis: f64) -> Result<String, String> {
-    let g = Game::new(game, size)?;
-    let start = g.record().position();
+    let start = &start_of(game, size)?;
     let time = Duration::from_secs_f64(millis.max(0.0) / 1000.0);
     let (count, elapsed) = oddity_rules::with_game!(start, s => {
         let mut rng = Rng::seeded(0);
@@ -66,8 +64,7 @@ pub fn bench_search(
     threads: usize,
     budget_mb: usize,
 ) -> Result<String, String> {
-    let g = Game::new(game, size)?;
-    let start: &AnyGame = g.record().position();
+    let start = &start_of(game, size)?;
     let mut engine = Engine::new(SearchParams {
         threads: threads.max(1),
         memory_mb: memory::search_mb(budget_mb)?,
@@ -85,6 +82,14 @@ pub fn bench_search(
         report.iterations,
         report.elapsed,
     ))
+}
+
+/// The standard start of `game` (`xodd`, `yodd`, `odd`, `onyx`) at `size`
+/// or the game's standard size.
+fn start_of(game: &str, size: Option<usize>) -> Result<AnyGame, String> {
+    let kind = GameKind::parse(game).ok_or_else(|| format!("unknown game '{game}'"))?;
+    let spec = GameSpec::from_options(kind, size, Rules::default()).map_err(|e| e.to_string())?;
+    Ok(AnyGame::new(&spec))
 }
 
 fn rate(start: &AnyGame, threads: usize, count: u64, elapsed: Duration) -> String {

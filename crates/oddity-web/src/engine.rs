@@ -1,14 +1,17 @@
 //! The engine for the page's Web Worker: the search with the solver near
-//! the end, one game at a time, within the page's memory budget.
+//! the end, one game at a time, within the page's memory budget. The game
+//! comes as an SGF record (the session's job, see [`crate::session`]), so
+//! that its rule options travel with it.
 
 use std::time::Duration;
 
+use oddity_rules::{AnyGame, GameRecord, sgf};
 use oddity_search::{Candidate, Engine as Search, Limits, Report, SearchParams, StopFlag};
 use serde::Serialize;
 use wasm_bindgen::JsValue;
 use wasm_bindgen::prelude::wasm_bindgen;
+use web_time::Instant;
 
-use crate::game::Game;
 use crate::memory;
 
 /// Whether this module was built with WebAssembly threads (and so needs a
@@ -23,8 +26,12 @@ pub fn threads_built() -> bool {
 #[wasm_bindgen]
 pub struct Engine {
     search: Search,
-    game: Option<Game>,
+    record: Option<GameRecord>,
 }
+
+/// How often a search looks at its stop flag: a stopped search ends within
+/// about this long.
+const STOP_POLL: Duration = Duration::from_millis(20);
 
 /// A search's report as the page reads it ([`Engine::think`]).
 #[derive(Debug, Serialize)]
@@ -80,48 +87,67 @@ impl Engine {
         };
         Ok(Engine {
             search: Search::new(params),
-            game: None,
+            record: None,
         })
     }
 
-    /// Sets the game to think about (a copy: the page keeps its own). The
-    /// tree is kept when the game extends the previous one.
-    #[wasm_bindgen(js_name = setGame)]
-    pub fn set_game(&mut self, game: &Game) {
-        self.search.set_position(game.record());
-        self.game = Some(game.clone());
+    /// Sets the game to think about: the main line of an SGF record (its
+    /// rule options included). The tree is kept when the game extends the
+    /// previous one. On an error the engine's game is unchanged.
+    #[wasm_bindgen(js_name = setSgf)]
+    pub fn set_sgf(&mut self, text: &str) -> Result<(), String> {
+        let record = sgf::read(text).map_err(|e| e.to_string())?;
+        self.set_record(record);
+        Ok(())
     }
 
     /// Searches for `millis` milliseconds (and at most `visits` iterations
     /// when given), calling `progress` with an interim report (JSON, see
-    /// [`Thought`]) every `every_millis`; returns the final report.
+    /// [`Thought`]) every `every_millis`; returns the final report. The
+    /// search ends early once element 0 of `stop` (an `Int32Array`, on a
+    /// `SharedArrayBuffer` the page can write while the worker searches)
+    /// is not 0.
     pub fn think(
         &mut self,
         millis: f64,
         visits: Option<f64>,
         progress: Option<js_sys::Function>,
         every_millis: f64,
+        stop: Option<js_sys::Int32Array>,
     ) -> Result<String, String> {
-        self.search_with(millis, visits, every_millis, &mut |text| {
+        let mut stopped = || {
+            stop.as_ref()
+                .is_some_and(|flag| js_sys::Atomics::load(flag, 0).is_ok_and(|v| v != 0))
+        };
+        let mut report = |text: String| {
             if let Some(f) = &progress {
                 // A failing callback is the page's problem; the search goes on.
                 let _ = f.call1(&JsValue::NULL, &JsValue::from_str(&text));
             }
-        })
+        };
+        self.search_with(millis, visits, every_millis, &mut report, &mut stopped)
     }
 }
 
 impl Engine {
+    /// Sets the game to think about ([`Engine::set_sgf`]).
+    pub fn set_record(&mut self, record: GameRecord) {
+        self.search.set_position(&record);
+        self.record = Some(record);
+    }
+
     /// [`Engine::think`] with the progress reports given to `progress` as
-    /// JSON text.
+    /// JSON text, and the search stopped once `stopped` says so (asked
+    /// every few milliseconds).
     pub fn search_with(
         &mut self,
         millis: f64,
         visits: Option<f64>,
         every_millis: f64,
         progress: &mut dyn FnMut(String),
+        stopped: &mut dyn FnMut() -> bool,
     ) -> Result<String, String> {
-        let Some(game) = &self.game else {
+        let Some(record) = &self.record else {
             return Err("no game set".into());
         };
         if !(millis.is_finite() && millis >= 0.0) {
@@ -132,12 +158,25 @@ impl Engine {
             time: Some(Duration::from_secs_f64(millis / 1000.0)),
             soft_time: None,
         };
-        let position = game.record().position().clone();
+        let position = record.position().clone();
         let every = Duration::from_secs_f64(every_millis.max(1.0) / 1000.0);
-        let mut forward = |r: &Report| progress(json(&thought(&position, r)));
+        let flag = StopFlag::new();
+        let mut next_report = Instant::now() + every;
+        // Called every STOP_POLL: the stop flag each time, a report every
+        // `every`.
+        let mut watch = |r: &Report| {
+            if stopped() {
+                flag.stop();
+            }
+            let now = Instant::now();
+            if now >= next_report {
+                next_report = now + every;
+                progress(json(&thought(&position, r)));
+            }
+        };
         let report = self
             .search
-            .search(&limits, &StopFlag::new(), Some((&mut forward, every)));
+            .search(&limits, &flag, Some((&mut watch, STOP_POLL.min(every))));
         Ok(json(&thought(&position, &report)))
     }
 }
@@ -147,7 +186,7 @@ fn json(t: &Thought) -> String {
 }
 
 /// The page's view of `report`, a search of `position`.
-pub fn thought(position: &oddity_rules::AnyGame, report: &Report) -> Thought {
+pub fn thought(position: &AnyGame, report: &Report) -> Thought {
     let line = |c: &Candidate| Line {
         turn: position.token(&c.turn),
         visits: c.visits,

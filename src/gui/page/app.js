@@ -1,7 +1,9 @@
-// The oddity GUI page. The session (the game tree, the rules' checks, the
-// engines' work) is kept by the server; this script draws the state it
-// sends, composes a person's turn, and draws the analysis over the board
-// picture. Everything it says to the session goes through `transport`.
+// The oddity page. The session (the game tree, the rules' checks, the
+// engines' work) is kept by `oddity gui`'s server, or, in the static folder
+// that web/build.sh writes, by the same Rust code compiled to WebAssembly
+// in this tab (tab.js); this script draws the state it sends, composes a
+// person's turn, and draws the analysis over the board picture.
+// Everything it says to the session goes through `transport`.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -20,6 +22,7 @@ let heldRows = new Map(); // their rows as last listed, by token
 let listedRows = [];    // the candidates listed now
 let formFilled = null;   // the game, size and seats the form last showed
 let stateAt = 0;        // when the last state arrived (performance.now())
+let playableAt = null;  // when a board a person may play on was first drawn
 let opened = null;      // the SGF file last opened: {name, text}
 
 // When the analysis is drawn on the board: "off", "thinking" (while an
@@ -65,18 +68,18 @@ const GROUP_COLOURS = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#
 // record out and in, the game catalogue, and the stream of states. Every
 // answer is a JSON object, `{error}` when refused. A page that runs the
 // session itself (compiled to WebAssembly) gives an object of the same
-// shape; nothing else in this script knows there is a server.
-const transport = {
+// shape (tab.js); nothing else in this script knows where the session is.
+const serverTransport = {
   // A change or a question (`play`, `view`, `node`, ...) with its JSON body.
   async request(name, body) {
     const options = { method: "POST", headers: { "Content-Type": "application/json" } };
     if (body !== undefined) options.body = JSON.stringify(body);
-    return this.answer(() => fetch(`/api/${name}`, options));
+    return this.answer(() => fetch(`api/${name}`, options));
   },
   // The game catalogue, or null while the server cannot be reached.
   async games() {
     try {
-      const response = await fetch("/api/games");
+      const response = await fetch("api/games");
       return response.ok ? await response.json() : null;
     } catch (e) {
       return null;
@@ -84,12 +87,12 @@ const transport = {
   },
   // Opens game `game` (from 1) of an SGF file's text: {ok, game, games}.
   async openSgf(text, game) {
-    return this.answer(() => fetch(`/api/sgf?game=${game}`, { method: "POST", body: text }));
+    return this.answer(() => fetch(`api/sgf?game=${game}`, { method: "POST", body: text }));
   },
   // The game as SGF text, or null.
   async sgf() {
     try {
-      const response = await fetch("/api/sgf");
+      const response = await fetch("api/sgf");
       return response.ok ? await response.text() : null;
     } catch (e) {
       return null;
@@ -98,7 +101,7 @@ const transport = {
   // Calls onState with every state, now and after each change, and
   // onLost(true/false) as the stream is lost and found again.
   subscribe(onState, onLost) {
-    const events = new EventSource("/api/events");
+    const events = new EventSource("api/events");
     events.addEventListener("state", (e) => { onLost(false); onState(JSON.parse(e.data)); });
     events.onerror = () => onLost(true);
   },
@@ -116,6 +119,37 @@ const transport = {
     }
   },
 };
+
+let transport = serverTransport;
+
+// The session of this page: the server's, or, where the page was written
+// as a static folder, the one of tab.js. Throws what the page should say.
+async function openTransport() {
+  if (document.documentElement.dataset.session !== "tab") return serverTransport;
+  if (typeof WebAssembly !== "object") {
+    throw new Error("This browser has no WebAssembly, which the game and its engine need: " +
+      "use a current Chrome, Firefox, Safari or Edge.");
+  }
+  let tab;
+  try {
+    tab = await import("./tab.js");
+  } catch (e) {
+    throw new Error(`The page's module could not be loaded (${e.message || e}). Reload the page; ` +
+      "if it goes on, the site is missing its files.");
+  }
+  try {
+    return await tab.open();
+  } catch (e) {
+    throw new Error(`The game's WebAssembly module could not be loaded (${e.message || e}). ` +
+      "Reload the page; if it goes on, the site is missing its files.");
+  }
+}
+
+function pageAlert(text) {
+  const a = $("page-alert");
+  a.textContent = text;
+  a.hidden = false;
+}
 
 function api(name, body) {
   return transport.request(name, body);
@@ -137,6 +171,7 @@ function connect() {
   transport.subscribe((s) => {
     stateAt = performance.now();
     draw(s);
+    if (playableAt === null && s.human_turn) playableAt = performance.now();
   }, (lost) => { $("connection").hidden = !lost; });
 }
 
@@ -1075,9 +1110,27 @@ function wire() {
   });
 }
 
-// The game list and the palette come from the server before anything is
+// The game list and the palette come from the session before anything is
 // drawn; until they do, the page says it has no connection and tries again.
+// Where the session cannot run in this tab, the page says why.
 async function start() {
+  try {
+    transport = await openTransport();
+  } catch (e) {
+    // Nothing here could work: the message alone.
+    document.querySelector("main").hidden = true;
+    pageAlert(e.message || String(e));
+    return;
+  }
+  if (transport.memory) {
+    for (const label of document.querySelectorAll(".tab-only")) label.hidden = false;
+    $("memory").value = transport.memory();
+    $("memory").addEventListener("change", (e) => {
+      const answer = transport.setMemory(Number(e.target.value));
+      if (answer.error) showReason(answer.error, false);
+      e.target.value = transport.memory();
+    });
+  }
   while (!(catalogue = await transport.games())) {
     $("connection").hidden = false;
     await new Promise((resolve) => setTimeout(resolve, 1000));

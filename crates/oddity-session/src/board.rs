@@ -2,9 +2,9 @@
 //! The page adds its own overlays (heat map, previewed lines, the turn being
 //! composed) over the cells, which carry `data-cell`.
 
-use crate::render::{Picture, Style, svg as render_svg};
-use crate::rules::moves::Turn;
-use crate::rules::position::AnyGame;
+use oddity_render::{Picture, Style, svg as render_svg};
+use oddity_rules::moves::Turn;
+use oddity_rules::position::AnyGame;
 
 /// `position` as SVG, with the stones of `last_turn` marked.
 pub fn svg(position: &AnyGame, last_turn: Option<Turn>) -> String {

@@ -43,12 +43,16 @@ fn fonts() -> Arc<usvg::fontdb::Database> {
 #[derive(Debug, thiserror::Error)]
 pub enum PngError {
     #[error("bad SVG: {0}")]
+    /// The SVG cannot be read.
     Svg(String),
     #[error("cannot draw a {0}x{1} picture")]
+    /// A picture of this width and height cannot be made.
     Size(u32, u32),
     #[error("cannot encode PNG: {0}")]
+    /// The PNG cannot be written.
     Encode(String),
     #[error("this oddity was built without PNG output (cargo feature `png`): write SVG instead")]
+    /// The `png` feature was not built in.
     NotBuilt,
 }
 

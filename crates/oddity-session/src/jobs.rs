@@ -1,18 +1,58 @@
 //! Engine work: which engine is due to think or analyse, and what comes
-//! back from it (analysis, turns, faults).
+//! back from it (analysis, turns, faults). This is the session's side of
+//! its engines, whatever runs them: the session says what work it wants
+//! ([`Session::next_job`]), and whoever runs the engines reports their
+//! state ([`Session::engine_started`], [`Session::set_engine_status`],
+//! [`Session::engine_fault`]), their analysis ([`Job::analysis`],
+//! [`Session::analysis_update`]) and their turns
+//! ([`Session::engine_turn`]). `oddity gui` runs GTP engine processes;
+//! the static page runs the engine in a Web Worker of the tab.
 
-use super::state::{Analysis, Job, Notice, Seat, Session, SessionError};
-use crate::rules::moves::{Colour, TokenError, Turn};
-use crate::rules::quote::quoted;
+use crate::overlay::{Candidate, best_turns, heat_spots};
+use crate::state::{Analysis, Job, Notice, Seat, Session, SessionError};
+use oddity_rules::moves::{Colour, TokenError, Turn};
+use oddity_rules::quote::quoted;
 
 /// Why an engine's answer to `genmove` cannot be played.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum EngineTurnError {
     #[error("answered a malformed turn: {0}")]
+    /// The engine's answer is not a token.
     Malformed(#[source] TokenError),
     /// `why` is the rules' reason, with the cells named on the board.
     #[error("answered an illegal turn {}: {why}", quoted(.token))]
-    Illegal { token: String, why: String },
+    /// The engine's turn is not legal.
+    Illegal {
+        /// The engine's answer.
+        token: String,
+        /// The rules' reason.
+        why: String,
+    },
+}
+
+/// Candidates kept from each analysis, most visited first: enough for the
+/// heat map, and the page's updates stay small.
+pub const MAX_CANDIDATES: usize = 200;
+
+impl Job {
+    /// The analysis of this job's position from an engine's `candidates`
+    /// (in the engine's order): the most visited first, at most
+    /// [`MAX_CANDIDATES`], with their heat map and best turns.
+    pub fn analysis(&self, mut candidates: Vec<Candidate>) -> Analysis {
+        candidates.sort_by_key(|c| std::cmp::Reverse(c.visits));
+        candidates.truncate(MAX_CANDIDATES);
+        let position = self.record.position();
+        Analysis {
+            engine: self.engine.clone(),
+            seat: self.seat,
+            turn: self.record.moves().len(),
+            heat: heat_spots(position, self.seat, &candidates),
+            best: best_turns(position, self.seat, &candidates),
+            candidates,
+            genmove: self.genmove,
+            node: self.node,
+        }
+    }
 }
 
 impl Session {
@@ -156,7 +196,7 @@ impl Session {
 
     /// The engine that analyses a person's turn: an engine in a seat, else
     /// the first one given.
-    pub(super) fn analysis_engine(&self) -> Option<String> {
+    pub(crate) fn analysis_engine(&self) -> Option<String> {
         self.seats
             .iter()
             .find_map(|s| match s {
@@ -166,6 +206,7 @@ impl Session {
             .or_else(|| self.engines.first().map(|e| e.name.clone()))
     }
 
+    /// Sets what an engine is doing (`idle`, `thinking`, `analysing`, ...).
     pub fn set_engine_status(&mut self, name: &str, status: &'static str) {
         if let Some(e) = self.engines.iter_mut().find(|e| e.name == name)
             && e.status != status

@@ -8,16 +8,19 @@
 
 use serde::Serialize;
 
-use crate::rules::topology::{BoardKind, Cell, Topology};
+use oddity_rules::topology::{BoardKind, Cell, Topology};
 
 /// A point in board units.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Point {
+    /// Across, from the left.
     pub x: f64,
+    /// Down, from the top.
     pub y: f64,
 }
 
 impl Point {
+    /// The point at `(x, y)`.
     pub fn new(x: f64, y: f64) -> Point {
         Point { x, y }
     }
@@ -49,7 +52,9 @@ pub struct CellGeometry {
     pub cell: Cell,
     /// The protocol's name of the cell (`C3`, `DE910`).
     pub name: String,
+    /// What is drawn there.
     pub kind: CellKind,
+    /// Its centre.
     pub centre: Point,
     /// Radius of a stone on this cell, and of its clickable disc on Onyx.
     pub radius: f64,
@@ -72,14 +77,18 @@ pub enum LineKind {
 /// A line of the Onyx lattice joining two adjacent points.
 #[derive(Clone, Debug, Serialize)]
 pub struct Segment {
+    /// What kind of line.
     pub kind: LineKind,
+    /// One end.
     pub from: Point,
+    /// The other end.
     pub to: Point,
 }
 
 /// An Onyx square: its midpoint's name and its corners.
 #[derive(Clone, Debug, Serialize)]
 pub struct SquareGeometry {
+    /// The name of its midpoint (Onyx).
     pub midpoint: String,
     /// Lower-left, lower-right, upper-right, upper-left.
     pub corners: [Point; 4],
@@ -88,6 +97,7 @@ pub struct SquareGeometry {
 /// A coordinate label on an edge of the board.
 #[derive(Clone, Debug, Serialize)]
 pub struct Label {
+    /// The text.
     pub text: String,
     /// The centre of the text.
     pub at: Point,
@@ -98,6 +108,7 @@ pub struct Label {
 pub struct Geometry {
     /// `square`, `hexhex` or `onyx`.
     pub board: &'static str,
+    /// The board's size.
     pub size: usize,
     /// `[x, y, width, height]` of the area holding board and labels.
     pub view_box: [f64; 4],
@@ -109,6 +120,7 @@ pub struct Geometry {
     pub lines: Vec<Segment>,
     /// Onyx: the squares. Other boards: empty.
     pub squares: Vec<SquareGeometry>,
+    /// The coordinates written around the board.
     pub labels: Vec<Label>,
     /// Font size of the labels, in board units.
     pub label_size: f64,

@@ -4,12 +4,13 @@
 
 use std::collections::BTreeMap;
 
-use crate::rules::moves::{Colour, Turn};
-use crate::rules::topology::Cell;
+use oddity_rules::moves::{Colour, Turn};
+use oddity_rules::topology::Cell;
 
 /// The candidates' search effort on one cell.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CellHeat {
+    /// The cell.
     pub cell: Cell,
     /// Visits of all candidate turns that put a stone here.
     pub visits: u64,
@@ -18,7 +19,9 @@ pub struct CellHeat {
     /// The most visited of those turns (the first of equally visited
     /// ones): its place in the candidate list, its visits and win rate.
     pub top: usize,
+    /// Its visits.
     pub top_visits: u64,
+    /// Its win rate.
     pub winrate: f64,
 }
 
@@ -72,7 +75,7 @@ pub fn most_visits(heat: &[CellHeat]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::moves::Stone;
+    use oddity_rules::moves::Stone;
 
     fn stone(cell: u16, colour: Colour) -> Stone {
         Stone {

@@ -4,17 +4,17 @@
 
 use serde::Serialize;
 
-use super::state::{Analysis, EngineInfo, Notice, Session};
-use crate::rules::moves::{Colour, Turn};
-use crate::rules::position::AnyGame;
-use crate::rules::record::{Decision, Outcome};
-use crate::rules::topology::Cell;
-use crate::rules::tree::{GameTree, NodeId};
+use crate::board;
+use crate::state::{Analysis, EngineInfo, Notice, Session};
+use oddity_rules::moves::{Colour, Turn};
+use oddity_rules::position::AnyGame;
+use oddity_rules::record::{Decision, Outcome};
+use oddity_rules::topology::Cell;
+use oddity_rules::tree::{GameTree, NodeId};
 
 impl Session {
     /// Everything the page draws, for the position viewed.
-    /// `board_svg` draws a position and the turn that led to it.
-    pub fn state(&self, board_svg: impl Fn(&AnyGame, Option<Turn>) -> String) -> State {
+    pub fn state(&self) -> State {
         let pos = self.viewed_position();
         let spec = *pos.spec();
         let topo = pos.topology();
@@ -113,7 +113,7 @@ impl Session {
             clock: self.clock(),
             captured: spec.kind.has_captures().then(|| self.captured()),
             paused: self.paused,
-            board: board_svg(&pos, last),
+            board: board::svg(&pos, last),
         }
     }
 
@@ -136,7 +136,7 @@ impl Session {
         })
     }
 
-    pub(super) fn clock(&self) -> Clock {
+    pub(crate) fn clock(&self) -> Clock {
         let mut used = [0.0; 2];
         for ((seat, _), node) in self.record.moves().iter().zip(&self.line[1..]) {
             used[seat.index()] += self.times.get(node).copied().unwrap_or(0.0);
@@ -361,12 +361,12 @@ fn tree_dots(tree: &GameTree, line: &[NodeId]) -> Vec<TreeDot> {
 
 #[derive(Serialize)]
 pub struct ResultInfo {
-    pub(super) winner: &'static str,
-    pub(super) text: String,
+    pub(crate) winner: &'static str,
+    pub(crate) text: String,
     /// As `final_score` gives it.
-    pub(super) code: String,
+    pub(crate) code: String,
     /// Onyx: the winning chain.
-    pub(super) chain: Vec<String>,
+    pub(crate) chain: Vec<String>,
 }
 
 /// The result of a finished game, for the page to say while reviewing it.
@@ -409,15 +409,15 @@ pub struct State {
     stones: std::collections::BTreeMap<String, String>,
     /// Groups as the game counts them, black then white.
     groups: [u32; 2],
-    pub(super) result: Option<ResultInfo>,
+    pub(crate) result: Option<ResultInfo>,
     over: bool,
     /// The record's result when the game is over, whatever turn is viewed.
     finished: Option<Finished>,
     /// At the end of a game decided by counting groups: every group of the
     /// final position, counted or too small to count.
-    pub(super) counted_groups: Option<Vec<GroupMark>>,
+    pub(crate) counted_groups: Option<Vec<GroupMark>>,
     analysis_wanted: bool,
-    pub(super) analysis: Option<Analysis>,
+    pub(crate) analysis: Option<Analysis>,
     /// An engine is searching the position viewed now.
     analysis_live: bool,
     winrates: Vec<Option<f64>>,
@@ -435,16 +435,16 @@ pub struct State {
 #[derive(Serialize)]
 pub struct Clock {
     /// Seconds, black first, the turn being played included.
-    pub(super) used: [f64; 2],
+    pub(crate) used: [f64; 2],
     /// `b` or `w` while the seat to move's clock runs.
-    pub(super) running: Option<&'static str>,
+    pub(crate) running: Option<&'static str>,
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::game::{GameSpec, Rules};
-    use crate::rules::kind::GameKind;
+    use oddity_rules::game::{GameSpec, Rules};
+    use oddity_rules::kind::GameKind;
 
     /// The groups marked are the rules' groups: as many counted groups of
     /// each colour as `group_counts` gives, every stone in one group, and

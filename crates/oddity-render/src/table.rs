@@ -10,7 +10,7 @@ use std::fmt::Write;
 
 use super::palette::{Rgb, Style};
 use super::primitives::{escape, open_chart};
-use crate::fairness::Verdict;
+use oddity_fairness::Verdict;
 
 /// One level of play of one board, as measured.
 #[derive(Clone, Debug, PartialEq)]
@@ -18,9 +18,13 @@ pub struct Measured {
     /// The first player's share of the games the rule read, and its 95%
     /// interval.
     pub share: f64,
+    /// The 95% interval's low end.
     pub low: f64,
+    /// Its high end.
     pub high: f64,
+    /// Games read.
     pub games: u64,
+    /// What the study decided.
     pub verdict: Verdict,
     /// Read to the rule's most games (or decided): the cell is finished.
     pub finished: bool,
@@ -29,13 +33,17 @@ pub struct Measured {
 /// What a cell shows beside its proof.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Body {
+    /// The first player's share, measured.
     Measured(Measured),
     /// Not played at this level, where a weaker level (`level`, seconds
     /// per move) decided for the first player (`true`) or the second.
     DecidedBelow {
+        /// Whether the first player is favoured.
         first: bool,
+        /// How strongly, in words.
         level: String,
     },
+    /// Not played.
     NotPlayed,
 }
 
@@ -44,16 +52,22 @@ pub enum Body {
 pub struct ShareCell {
     /// The proven winner: `Some(true)` the first player.
     pub proof: Option<bool>,
+    /// What it shows.
     pub body: Body,
 }
 
 /// Rows by columns of cells, with their labels.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ShareGrid {
+    /// The table's title.
     pub title: String,
+    /// What the rows are.
     pub row_title: String,
+    /// What the columns are.
     pub column_title: String,
+    /// The rows' titles.
     pub rows: Vec<String>,
+    /// The columns' titles.
     pub columns: Vec<String>,
     /// `cells[row][column]`; `None`: no such board (left blank).
     pub cells: Vec<Vec<Option<ShareCell>>>,

@@ -1,18 +1,31 @@
-//! What the page draws over the board from an engine's analysis: the heat
-//! map (one spot per cell the candidates put a stone on) and, where a turn
-//! may be two stones, the best turns.
+//! What the page draws over the board from an engine's analysis: the
+//! candidates themselves, the heat map (one spot per cell the candidates
+//! put a stone on) and, where a turn may be two stones, the best turns.
 
 use serde::Serialize;
 
-use crate::engine::info::Candidate;
-use crate::heat::{cell_heat, most_visits};
-use crate::rules::moves::{Colour, Turn};
-use crate::rules::position::AnyGame;
+use oddity_render::heat::{cell_heat, most_visits};
+use oddity_rules::moves::{Colour, Turn};
+use oddity_rules::position::AnyGame;
+
+/// One candidate turn of an engine's analysis.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Candidate {
+    /// The turn, as a token.
+    pub token: String,
+    /// The search's visits of the turn.
+    pub visits: u64,
+    /// Win rate of the seat analysed, 0..1.
+    pub winrate: f64,
+    /// The line of play the engine expects, starting with the turn.
+    pub pv: Vec<String>,
+}
 
 /// One cell of an analysis's heat map, as the page draws it
 /// ([`cell_heat`]).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct HeatSpot {
+    /// The cell's name.
     pub cell: String,
     /// The cell's visits as a share of the most visited cell's, 0..1.
     pub share: f64,
@@ -51,6 +64,7 @@ pub fn heat_spots(pos: &AnyGame, seat: Colour, candidates: &[Candidate]) -> Vec<
 /// where a turn may be two stones.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct BestTurn {
+    /// The turn, as a token.
     pub token: String,
     /// Its stones: cell and colour (`B` or `W`).
     pub stones: Vec<(String, char)>,
@@ -109,8 +123,8 @@ pub fn best_turns(pos: &AnyGame, seat: Colour, candidates: &[Candidate]) -> Vec<
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::game::{GameSpec, Rules};
-    use crate::rules::kind::GameKind;
+    use oddity_rules::game::{GameSpec, Rules};
+    use oddity_rules::kind::GameKind;
 
     fn candidate(token: &str, visits: u64, winrate: f64) -> Candidate {
         Candidate {

@@ -6,16 +6,24 @@
 //! games as they stand. Every verdict in it is the study's decision rule's
 //! (docs/balance.md, "The decision rule"); a share that leans one way
 //! without a verdict is said to lean, not to win.
+//!
+//! A crate of its own, on nothing else, so that every page that offers a
+//! new game (`oddity gui` and the static page in the browser) says the
+//! same as `oddity --help`.
+
+#![warn(missing_docs)]
 
 use std::sync::OnceLock;
 
 /// The committed summary.
-const SUMMARY: &str = include_str!("../docs/balance/summary.tsv");
+const SUMMARY: &str = include_str!("../../../docs/balance/summary.tsv");
 
 /// Who the study's decision rule says wins a cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
+    /// The first player wins.
     First,
+    /// The second player wins.
     Second,
     /// Neither, so far or at the rule's last game.
     Undecided,
@@ -25,21 +33,27 @@ pub enum Verdict {
 /// board with what the rule read there.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Finding {
+    /// The game's name (`odd`).
     pub game: String,
+    /// The board's size.
     pub size: usize,
     /// Rule options as in results files: `min_group=5`,
     /// `start=open,swap=on`, or empty.
     pub rules: String,
     /// Seconds per move (`0.05`), or `proven`.
     pub level: String,
-    /// The games the rule read: up to its verdict, else up to its most.
+    /// The games the rule read (up to its verdict, else up to its most)
+    /// that the first player won.
     pub first_wins: u64,
+    /// Those the second player won.
     pub second_wins: u64,
-    /// The first player's share of them and its 95% interval (1 or 0 when
-    /// proven).
+    /// The first player's share of them (1 or 0 when proven).
     pub share: f64,
+    /// The low end of the share's 95% interval.
     pub low: f64,
+    /// Its high end.
     pub high: f64,
+    /// What the decision rule says.
     pub verdict: Verdict,
     /// Decided, or read to the rule's most games without a verdict: the
     /// cell is finished. An unfinished cell may still be decided by more
@@ -48,6 +62,7 @@ pub struct Finding {
 }
 
 impl Finding {
+    /// Whether the board is proven (a level of `proven`).
     pub fn proven(&self) -> bool {
         self.level == "proven"
     }
@@ -56,6 +71,7 @@ impl Finding {
         self.level.parse().unwrap_or(f64::INFINITY)
     }
 
+    /// The games the rule read.
     pub fn games(&self) -> u64 {
         self.first_wins + self.second_wins
     }
@@ -69,6 +85,7 @@ impl Finding {
             .map(|(_, v)| v)
     }
 
+    /// Odd's smallest group that counts, where the rules give one.
     pub fn min_group(&self) -> Option<usize> {
         self.rule("min_group").and_then(|m| m.parse().ok())
     }

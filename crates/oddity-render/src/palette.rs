@@ -1,7 +1,7 @@
 //! The colours and sizes of pictures: [`Rgb`] and the [`Style`] every
 //! picture (boards, graphs, tables) is drawn in.
 
-use crate::rules::moves::Colour;
+use oddity_rules::moves::Colour;
 
 /// An sRGB colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,27 +26,39 @@ impl Rgb {
 pub struct Style {
     /// Pixels per board unit: sets the picture's width and height.
     pub scale: f64,
+    /// Around the board.
     pub background: Rgb,
+    /// The board itself.
     pub board: Rgb,
     /// Onyx: the fill of the squares.
     pub square: Rgb,
+    /// Its lines.
     pub line: Rgb,
     /// In board units.
     pub line_width: f64,
+    /// Black's stones.
     pub black: Rgb,
+    /// White's stones.
     pub white: Rgb,
+    /// The edge of every stone.
     pub stone_edge: Rgb,
+    /// The coordinates' text.
     pub label: Rgb,
+    /// The font of every text.
     pub font_family: String,
     /// The dot on the stones of the last turn.
     pub last_turn: Rgb,
     /// Heat map colours for the lowest and the highest value.
     pub heat_low: Rgb,
+    /// The highest value's colour.
     pub heat_high: Rgb,
+    /// How opaque the heat is.
     pub heat_opacity: f64,
     /// Verdict marks: a cell whose turns win, lose, or some of each.
     pub won: Rgb,
+    /// Cells lost for the side to move.
     pub lost: Rgb,
+    /// Cells whose value is mixed.
     pub mixed: Rgb,
 }
 
@@ -76,6 +88,7 @@ impl Default for Style {
 }
 
 impl Style {
+    /// The colour of `colour`'s stones.
     pub fn stone(&self, colour: Colour) -> Rgb {
         match colour {
             Colour::Black => self.black,

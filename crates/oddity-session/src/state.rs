@@ -8,88 +8,137 @@
 //! the line; nothing is thrown away but what is deleted.
 
 use std::collections::HashMap;
-use std::time::Instant;
 
 use serde::Serialize;
+use web_time::Instant;
 
-use super::overlay::{BestTurn, HeatSpot};
-use crate::engine::info::Candidate;
-use crate::rules::game::{GameSpec, Rules, SpecError};
-use crate::rules::kind::{GameKind, UnknownGame};
-use crate::rules::moves::{Colour, Stone, TokenError, Turn};
-use crate::rules::position::AnyGame;
-use crate::rules::quote::{is_one_line, quoted};
-use crate::rules::record::GameRecord;
-use crate::rules::sgf::{self, RecordInfo, SgfError};
-use crate::rules::tree::{GameTree, NodeId};
+use crate::overlay::{BestTurn, Candidate, HeatSpot};
+
+use oddity_rules::game::{GameSpec, Rules, SpecError};
+use oddity_rules::kind::{GameKind, UnknownGame};
+use oddity_rules::moves::{Colour, Stone, TokenError, Turn};
+use oddity_rules::position::AnyGame;
+use oddity_rules::quote::{is_one_line, quoted};
+use oddity_rules::record::GameRecord;
+use oddity_rules::sgf::{self, RecordInfo, SgfError};
+use oddity_rules::tree::{GameTree, NodeId};
 
 /// Why the page's request is refused; the page shows the message as it is.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SessionError {
     #[error(transparent)]
+    /// The game's name is not one of the four.
     UnknownGame(#[from] UnknownGame),
     #[error(transparent)]
+    /// The game's size or rules cannot be.
     Spec(#[from] SpecError),
     #[error(
         "unknown player {}: 'human' or an engine given on the command line ({})",
         quoted(.name), .engines.join(", ")
     )]
-    UnknownPlayer { name: String, engines: Vec<String> },
+    /// A seat given to no one known.
+    UnknownPlayer {
+        /// The player asked for.
+        name: String,
+        /// The engines there are.
+        engines: Vec<String>,
+    },
     #[error("seconds per turn must be above 0 and at most {MAX_SECONDS}")]
+    /// The thinking time is out of range.
     Seconds,
     #[error("pause is for games between engines: a person plays here")]
+    /// Pause asked for a game a person plays.
     PauseWithPerson,
     #[error("you are looking at turn {view} of {turns}: go to the end to resign")]
-    NotAtEnd { view: usize, turns: usize },
+    /// Resign asked while reviewing an earlier turn.
+    NotAtEnd {
+        /// The turn viewed.
+        view: usize,
+        /// The turns of the line.
+        turns: usize,
+    },
     #[error("the game is over")]
+    /// The game is over.
     GameOver,
     #[error("it is {engine}'s turn ({})", .seat.name())]
-    EngineToMove { engine: String, seat: Colour },
+    /// A person's turn asked for where an engine is to move.
+    EngineToMove {
+        /// The engine whose turn it is.
+        engine: String,
+        /// Its seat.
+        seat: Colour,
+    },
     #[error("{} is not a stone colour (B or W)", quoted(.0))]
+    /// A stone colour that is neither `B` nor `W`.
     BadColour(String),
     #[error(transparent)]
+    /// A turn's token that cannot be read.
     Token(#[from] TokenError),
     /// The rules' reason, with the cells named on the board.
     #[error("{0}")]
     Illegal(String),
     #[error("no person plays in this game")]
+    /// Undo or resign asked where no person plays.
     NoPerson,
     #[error("there is no turn to take back")]
+    /// Undo asked before the person has played.
     NothingToUndo,
     #[error("turn {turn} does not exist (the game has {turns})")]
-    NoSuchTurn { turn: usize, turns: usize },
+    /// A turn past the end of the line.
+    NoSuchTurn {
+        /// The turn asked for.
+        turn: usize,
+        /// The turns of the line.
+        turns: usize,
+    },
     #[error("games in a file are numbered from 1")]
+    /// Game 0 of a file asked for.
     GameZero,
     #[error("cannot read this SGF: {0}")]
+    /// An SGF file that cannot be read.
     Sgf(#[source] SgfError),
     #[error("this file holds {count} game(s): there is no game {game}")]
-    NoSuchGame { game: usize, count: usize },
+    /// A game the file does not hold.
+    NoSuchGame {
+        /// The game asked for, from 1.
+        game: usize,
+        /// The games the file holds.
+        count: usize,
+    },
     #[error("no engine named {}", quoted(.0))]
+    /// No engine has this name.
     NoSuchEngine(String),
     #[error("no turn {0} in the game tree")]
+    /// No node of the game tree has this id.
     NoSuchNode(NodeId),
     #[error("the start of the game cannot be deleted")]
+    /// The root of the game tree cannot be deleted.
     DeleteStart,
     #[error(
         "a variation's name is one line of at most {MAX_NAME} characters, without control \
          characters"
     )]
+    /// A variation's name that is not one short line.
     BadName,
     #[error("engine {0} failed to start: restart it under Engines, or choose another player")]
+    /// A seat given to an engine that could not start.
     FailedEngine(String),
     #[error("engine {0} is stopped: restart it under Engines to analyse")]
+    /// Analysis asked of a stopped engine.
     EngineDown(String),
 }
 
 /// Who plays a seat.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Seat {
+    /// A person, at the page.
     Human,
+    /// An engine, by its name.
     Engine(String),
 }
 
 impl Seat {
-    pub(super) fn label(&self) -> String {
+    pub(crate) fn label(&self) -> String {
         match self {
             Seat::Human => "human".into(),
             Seat::Engine(name) => name.clone(),
@@ -100,11 +149,14 @@ impl Seat {
 /// The latest analysis of one position.
 #[derive(Clone, Debug, Serialize)]
 pub struct Analysis {
+    /// The engine that made it.
     pub engine: String,
     #[serde(serialize_with = "seat_letter")]
+    /// The seat it analysed for.
     pub seat: Colour,
     /// The position analysed: after this many turns.
     pub turn: usize,
+    /// Its candidate turns, most visited first.
     pub candidates: Vec<Candidate>,
     /// The candidates' heat map.
     pub heat: Vec<HeatSpot>,
@@ -121,6 +173,7 @@ pub struct Analysis {
 /// What an engine is doing, as the page shows it.
 #[derive(Clone, Debug, Serialize)]
 pub struct EngineInfo {
+    /// Its name, as given on the command line (or the tab's).
     pub name: String,
     /// `starting`, `idle` (started and ready), `thinking`, `analysing`,
     /// `failed` (could not be started) or `stopped` (crashed, hung or
@@ -133,9 +186,11 @@ pub struct EngineInfo {
 }
 
 #[derive(Clone, Debug, Serialize)]
+/// A message for the person, shown until the next change.
 pub struct Notice {
     /// `error` or `info`.
     pub level: &'static str,
+    /// The message.
     pub text: String,
 }
 
@@ -143,7 +198,9 @@ pub struct Notice {
 #[derive(Clone, Debug, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NewGame {
+    /// `xodd`, `yodd`, `odd` or `onyx`.
     pub game: String,
+    /// The board's size (default: the game's standard one).
     pub size: Option<usize>,
     /// Odd: smallest group that counts (default: the board side).
     pub min_group: Option<usize>,
@@ -154,6 +211,7 @@ pub struct NewGame {
     pub swap: Option<bool>,
     /// `human` or an engine name, for each seat.
     pub black: String,
+    /// `human` or an engine name, for White.
     pub white: String,
     /// Engines' thinking time per turn, seconds.
     pub seconds: Option<f64>,
@@ -163,6 +221,7 @@ pub struct NewGame {
 #[derive(Clone, Debug, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PendingStone {
+    /// The cell's name.
     pub cell: String,
     /// `B` or `W`.
     pub colour: String,
@@ -184,7 +243,9 @@ pub struct Preview {
 /// Work for the engines that the current state asks for.
 #[derive(Clone)]
 pub struct Job {
+    /// The engine to do it.
     pub engine: String,
+    /// The seat it thinks for.
     pub seat: Colour,
     /// The game up to the position to search.
     pub record: GameRecord,
@@ -192,7 +253,9 @@ pub struct Job {
     pub node: NodeId,
     /// True: choose and play a turn; false: analyse until told to stop.
     pub genmove: bool,
+    /// The thinking time of a turn, seconds.
     pub seconds: f64,
+    /// The state's generation when it was asked for: reports of older jobs are stale.
     pub generation: u64,
 }
 
@@ -202,39 +265,40 @@ const MAX_SECONDS: f64 = 600.0;
 /// The longest name of a variation, in characters.
 const MAX_NAME: usize = 100;
 
+/// The game a page shows, its players and their engines' work (see the crate docs).
 pub struct Session {
     /// Every turn tried, with its variations.
-    pub(super) tree: GameTree,
+    pub(crate) tree: GameTree,
     /// The game being played: the nodes of the tree from the root to the
     /// last turn (`line[k]` after k turns).
-    pub(super) line: Vec<NodeId>,
+    pub(crate) line: Vec<NodeId>,
     /// The game along `line`.
-    pub(super) record: GameRecord,
-    pub(super) seats: [Seat; 2],
-    pub(super) seconds: f64,
+    pub(crate) record: GameRecord,
+    pub(crate) seats: [Seat; 2],
+    pub(crate) seconds: f64,
     /// Turns shown on the board (the record's length unless reviewing).
-    pub(super) view: usize,
-    pub(super) analysis_wanted: bool,
+    pub(crate) view: usize,
+    pub(crate) analysis_wanted: bool,
     /// The latest analysis of each node's position.
-    pub(super) analyses: HashMap<NodeId, Analysis>,
+    pub(crate) analyses: HashMap<NodeId, Analysis>,
     /// Black's win rate in each node's position, as last estimated.
-    pub(super) winrates: HashMap<NodeId, f64>,
-    pub(super) engines: Vec<EngineInfo>,
-    pub(super) notice: Option<Notice>,
+    pub(crate) winrates: HashMap<NodeId, f64>,
+    pub(crate) engines: Vec<EngineInfo>,
+    pub(crate) notice: Option<Notice>,
     /// Names written to a downloaded record (`PB`, `PW`).
-    pub(super) player_names: [String; 2],
+    pub(crate) player_names: [String; 2],
     /// Seconds the player of the turn that led to each node spent on it.
-    pub(super) times: HashMap<NodeId, f64>,
+    pub(crate) times: HashMap<NodeId, f64>,
     /// Seconds spent on the turn being played, before `since`.
-    pub(super) spent: f64,
+    pub(crate) spent: f64,
     /// When the clock of the turn being played last started.
-    pub(super) since: Option<Instant>,
+    pub(crate) since: Option<Instant>,
     /// Engines do not move until resumed.
-    pub(super) paused: bool,
+    pub(crate) paused: bool,
     /// Bumped by every change that makes a running engine job stale.
-    pub(super) generation: u64,
+    pub(crate) generation: u64,
     /// Bumped by every change the page should see.
-    pub(super) version: u64,
+    pub(crate) version: u64,
 }
 
 fn seat_letter<S: serde::Serializer>(c: &Colour, s: S) -> Result<S::Ok, S::Error> {
@@ -242,6 +306,7 @@ fn seat_letter<S: serde::Serializer>(c: &Colour, s: S) -> Result<S::Ok, S::Error
 }
 
 impl Session {
+    /// A new session: Odd at its standard size, a person as Black and the first of `engines` (if any) as White, every engine starting.
     pub fn new(engines: &[String]) -> Session {
         let spec = GameSpec::default_for(GameKind::Odd);
         let white = engines
@@ -280,29 +345,33 @@ impl Session {
         s
     }
 
+    /// Counts every change: the page is told of a state whose version moved.
     pub fn version(&self) -> u64 {
         self.version
     }
 
+    /// Counts the changes that make engine work stale.
     pub fn generation(&self) -> u64 {
         self.generation
     }
 
+    /// The game's record along the line being played.
     pub fn record(&self) -> &GameRecord {
         &self.record
     }
 
+    /// The turn viewed: the position after that many turns of the line.
     pub fn view(&self) -> usize {
         self.view
     }
 
     /// A change the page should see.
-    pub(super) fn touched(&mut self) {
+    pub(crate) fn touched(&mut self) {
         self.version += 1;
     }
 
     /// A change of the game: running engine work is stale.
-    pub(super) fn changed(&mut self) {
+    pub(crate) fn changed(&mut self) {
         self.generation += 1;
         self.retime();
         self.touched();
@@ -310,7 +379,7 @@ impl Session {
 
     /// A new game or record (`tree`, played along its main line): nothing
     /// known of its positions.
-    pub(super) fn forget(&mut self, tree: GameTree) {
+    pub(crate) fn forget(&mut self, tree: GameTree) {
         self.tree = tree;
         self.set_line(self.tree.main_line());
         self.view = self.line.len() - 1;
@@ -322,18 +391,18 @@ impl Session {
     }
 
     /// Plays on along `line` (nodes of the tree from the root).
-    pub(super) fn set_line(&mut self, line: Vec<NodeId>) {
+    pub(crate) fn set_line(&mut self, line: Vec<NodeId>) {
         self.record = self.tree.record(*line.last().expect("the root"));
         self.line = line;
     }
 
     /// The node of the position viewed.
-    pub(super) fn viewed_node(&self) -> NodeId {
+    pub(crate) fn viewed_node(&self) -> NodeId {
         self.line[self.view]
     }
 
     /// The position viewed.
-    pub(super) fn viewed_position(&self) -> AnyGame {
+    pub(crate) fn viewed_position(&self) -> AnyGame {
         if self.at_end() {
             self.record.position().clone()
         } else {
@@ -351,13 +420,13 @@ impl Session {
 
     /// The clock runs while the player to move can play: not after the
     /// end, not while paused, not for a stopped engine.
-    pub(super) fn clock_should_run(&self) -> bool {
+    pub(crate) fn clock_should_run(&self) -> bool {
         !self.record.is_over() && !self.paused && self.stalled().is_none()
     }
 
     /// Starts or stops the clock of the turn being played as the state
     /// asks.
-    pub(super) fn retime(&mut self) {
+    pub(crate) fn retime(&mut self) {
         match (self.since, self.clock_should_run()) {
             (Some(t), false) => {
                 self.spent += t.elapsed().as_secs_f64();
@@ -369,22 +438,22 @@ impl Session {
     }
 
     /// Seconds spent on the turn being played so far.
-    pub(super) fn spent_now(&self) -> f64 {
+    pub(crate) fn spent_now(&self) -> f64 {
         self.spent + self.since.map_or(0.0, |t| t.elapsed().as_secs_f64())
     }
 
     /// The turn being played has just been added as `node`.
-    pub(super) fn turn_done(&mut self, node: NodeId) {
+    pub(crate) fn turn_done(&mut self, node: NodeId) {
         self.times.insert(node, self.spent_now());
         self.reset_clock();
     }
 
-    pub(super) fn reset_clock(&mut self) {
+    pub(crate) fn reset_clock(&mut self) {
         self.spent = 0.0;
         self.since = None;
     }
 
-    pub(super) fn name_players(&mut self) {
+    pub(crate) fn name_players(&mut self) {
         for (i, seat) in self.seats.iter().enumerate() {
             self.player_names[i] = match seat {
                 Seat::Human => "human".into(),
@@ -394,7 +463,7 @@ impl Session {
     }
 
     /// The player named `text`; an engine that failed to start is refused.
-    pub(super) fn parse_seat(&self, text: &str) -> Result<Seat, SessionError> {
+    pub(crate) fn parse_seat(&self, text: &str) -> Result<Seat, SessionError> {
         if text.eq_ignore_ascii_case("human") {
             return Ok(Seat::Human);
         }
@@ -410,6 +479,7 @@ impl Session {
         })
     }
 
+    /// Starts the game of the new-game form, or refuses it changing nothing.
     pub fn new_game(&mut self, form: &NewGame) -> Result<(), SessionError> {
         let kind: GameKind = form.game.parse()?;
         let rules = Rules {
@@ -457,7 +527,7 @@ impl Session {
     }
 
     /// The engine in the seat to move, when it is stopped: the game waits.
-    pub(super) fn stalled(&self) -> Option<&EngineInfo> {
+    pub(crate) fn stalled(&self) -> Option<&EngineInfo> {
         if self.record.is_over() {
             return None;
         }
@@ -470,7 +540,7 @@ impl Session {
         }
     }
 
-    pub(super) fn stalled_notice(&self) -> Option<Notice> {
+    pub(crate) fn stalled_notice(&self) -> Option<Notice> {
         let e = self.stalled()?;
         let seat = self.record.position().to_move().name();
         Some(Notice {
@@ -484,18 +554,18 @@ impl Session {
         })
     }
 
-    pub(super) fn seat(&self, c: Colour) -> &Seat {
+    pub(crate) fn seat(&self, c: Colour) -> &Seat {
         &self.seats[c.index()]
     }
 
-    pub(super) fn at_end(&self) -> bool {
+    pub(crate) fn at_end(&self) -> bool {
         self.view == self.record.moves().len()
     }
 
     /// Refuses a person's turn unless a person plays the seat to move in
     /// the position viewed: at the end of the game, or earlier (a turn
     /// there starts a variation).
-    pub(super) fn human_may_play(&self) -> Result<Colour, SessionError> {
+    pub(crate) fn human_may_play(&self) -> Result<Colour, SessionError> {
         let pos = self.viewed_position();
         if pos.is_over() || (self.at_end() && self.record.is_over()) {
             return Err(SessionError::GameOver);
@@ -579,7 +649,7 @@ impl Session {
     /// line it goes on with the game; earlier, the game's own next turn
     /// steps forward, and any other starts a variation there (or follows
     /// the one that has that turn already), which becomes the line.
-    pub(super) fn play_in_view(&mut self, seat: Colour, turn: Turn) -> Result<(), SessionError> {
+    pub(crate) fn play_in_view(&mut self, seat: Colour, turn: Turn) -> Result<(), SessionError> {
         let parent = self.viewed_node();
         let known = self.tree.child_with(parent, seat, turn);
         if known.is_some() && known == self.line.get(self.view + 1).copied() {
@@ -776,7 +846,7 @@ impl Session {
     }
 
     /// `B+3`, `W+`, `B+R`, as `final_score` gives the result.
-    pub(super) fn result_code(&self) -> Option<String> {
+    pub(crate) fn result_code(&self) -> Option<String> {
         self.record.outcome().map(|o| o.score())
     }
 }
@@ -811,7 +881,7 @@ fn stone_token(pos: &AnyGame, stones: &[PendingStone]) -> Result<String, Session
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gui::session::heat_spots;
+    use crate::overlay::heat_spots;
 
     fn form(game: &str, size: usize, black: &str, white: &str) -> NewGame {
         NewGame {
@@ -944,9 +1014,7 @@ mod tests {
     }
 
     fn shown(s: &Session) -> Option<(usize, bool)> {
-        s.state(|_, _| String::new())
-            .analysis
-            .map(|a| (a.turn, a.genmove))
+        s.state().analysis.map(|a| (a.turn, a.genmove))
     }
 
     #[test]
@@ -1192,7 +1260,7 @@ mod tests {
         for t in ["A1", "D4", "A2", "D3", "A3", "D2", "A4"] {
             s.play_human(t).unwrap();
         }
-        let st = s.state(|_, _| String::new());
+        let st = s.state();
         let r = st.result.expect("black has connected");
         assert_eq!(r.winner, "b");
         assert_eq!(r.chain, vec!["A1", "A2", "A3", "A4"]);

@@ -9,9 +9,9 @@
 
 use std::fmt::Write;
 
-use crate::rules::moves::{Colour, Turn};
-use crate::rules::position::AnyGame;
-use crate::rules::topology::Cell;
+use oddity_rules::moves::{Colour, Turn};
+use oddity_rules::position::AnyGame;
+use oddity_rules::topology::Cell;
 
 use super::geometry::{CellGeometry, Geometry, LineKind};
 use super::palette::{Rgb, Style};
@@ -26,13 +26,16 @@ pub struct HeatMap {
     pub values: Vec<(Cell, f64)>,
     /// Legend text at the low and the high end of the scale.
     pub low: String,
+    /// The legend at the high end.
     pub high: String,
 }
 
 /// What the turns played on a cell are worth, as proven.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
+    /// Won for the side to move.
     Won,
+    /// Lost for the side to move.
     Lost,
     /// Some turns on the cell win and some lose (or win for neither).
     Mixed,
@@ -42,18 +45,23 @@ pub enum Verdict {
 /// that win there).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Mark {
+    /// The cell marked.
     pub cell: Cell,
+    /// What is known of it.
     pub verdict: Verdict,
+    /// The text written on it.
     pub label: String,
 }
 
 /// What to draw.
 #[derive(Clone)]
 pub struct Picture<'a> {
+    /// The position drawn.
     pub position: &'a AnyGame,
     /// The turn that led to the position: the stones it put down get a dot
     /// (a swap's: the white stone it put down).
     pub last_turn: Option<Turn>,
+    /// The heat map over it, if any.
     pub heat: Option<HeatMap>,
     /// A line of play from the position, its stones numbered from 1.
     pub best_line: Vec<Turn>,

@@ -4,15 +4,17 @@
 
 use serde::Serialize;
 
-use crate::fairness;
-use crate::render::Style;
-use crate::rules::kind::GameKind;
-use crate::rules::topology::{BoardKind, Topology};
+use oddity_fairness as fairness;
+use oddity_render::Style;
+use oddity_rules::kind::GameKind;
+use oddity_rules::topology::{BoardKind, Topology};
 
 /// `GET /api/games`.
 #[derive(Serialize)]
 pub struct Catalogue {
+    /// Every game, with its sizes and facts.
     pub games: Vec<GameChoice>,
+    /// The colours of the heat map.
     pub heat: HeatPalette,
 }
 
@@ -94,9 +96,10 @@ pub struct HeatPalette {
     pub high: [u8; 3],
 }
 
+/// What the new-game form offers: every game of the rules, and the heat palette.
 pub fn catalogue() -> Catalogue {
     let style = Style::default();
-    let rgb = |c: crate::render::Rgb| [c.0, c.1, c.2];
+    let rgb = |c: oddity_render::Rgb| [c.0, c.1, c.2];
     Catalogue {
         games: GameKind::ALL.iter().map(|&kind| choice(kind)).collect(),
         heat: HeatPalette {

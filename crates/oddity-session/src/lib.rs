@@ -1,0 +1,37 @@
+//! The game a page shows, for `oddity gui` and for the static page in the
+//! browser alike: its game tree with variations, who sits in each seat,
+//! the turn being viewed, the engines' analysis and the last message.
+//! Every change is checked with the rules before it is made, so an illegal
+//! placement is refused with its reason before any engine hears of it.
+//! Nothing here talks to processes or to the network, and nothing reads the
+//! system's clock but through `web-time`, so the same code runs natively
+//! and compiled to WebAssembly in the tab.
+//!
+//! - `state`: the session and its checked changes;
+//! - `api`: the page's requests by name with their JSON bodies, and their
+//!   answers (the HTTP API's, and the static page's);
+//! - `jobs`: engine work, the session's side of its engines, whatever
+//!   runs them (GTP processes, or the engine in a Web Worker);
+//! - `view`: what the page draws (the state it receives), with `board`
+//!   (the picture of the position) and `overlay` (what it draws over the
+//!   board from an analysis);
+//! - `catalogue`: what the new-game form offers, and the heat palette.
+
+#![warn(missing_docs)]
+
+mod api;
+mod board;
+mod catalogue;
+mod jobs;
+mod overlay;
+mod state;
+mod view;
+
+pub use api::{Answer, NAMES, Request, RequestError};
+pub use catalogue::{Catalogue, catalogue};
+pub use jobs::{EngineTurnError, MAX_CANDIDATES};
+pub use overlay::{BestTurn, Candidate, HeatSpot, best_turns, heat_spots};
+pub use state::{
+    Analysis, EngineInfo, Job, NewGame, Notice, PendingStone, Preview, Seat, Session, SessionError,
+};
+pub use view::State;

@@ -1,0 +1,71 @@
+//! The files `oddity match` and `oddity balance` read, on any bytes: a
+//! results file (`--resume`, the balance study's records) when the first
+//! byte is even, else an openings file (`--openings`) for the game and
+//! size the next two bytes choose. Reading never panics and a refusal is
+//! one line; results it accepts, written and read again, are the same
+//! games, and so are openings it accepts.
+#![no_main]
+
+use std::path::Path;
+
+use libfuzzer_sys::fuzz_target;
+use oddity::rules::quote::is_one_line;
+use oddity::rules::{AnyGame, GameKind, GameSpec, Rules};
+use oddity::tournament::results::parse_results;
+use oddity::tournament::schedule::read_openings;
+
+fuzz_target!(|data: &[u8]| {
+    let [mode, game, size, rest @ ..] = data else {
+        return;
+    };
+    if mode % 2 == 0 {
+        results(rest);
+    } else {
+        openings(*game, *size, rest);
+    }
+});
+
+fn results(bytes: &[u8]) {
+    let path = Path::new("results.jsonl");
+    let (games, unfinished) = match parse_results(bytes, path) {
+        Ok(read) => read,
+        Err(e) => {
+            assert!(is_one_line(&e.to_string()), "{e}");
+            return;
+        }
+    };
+    if let Some(why) = unfinished {
+        assert!(is_one_line(&why), "{why}");
+    }
+    let mut written = String::new();
+    for game in &games {
+        written.push_str(&serde_json::to_string(game).expect("a game writes as JSON"));
+        written.push('\n');
+    }
+    match parse_results(written.as_bytes(), path) {
+        Ok((again, None)) => assert_eq!(again, games, "{written}"),
+        other => panic!("written results read as {other:?}:\n{written}"),
+    }
+}
+
+fn openings(game: u8, size: u8, bytes: &[u8]) {
+    let kind = GameKind::ALL[usize::from(game) % 4];
+    let (lo, hi) = kind.board().size_range();
+    let size = lo + usize::from(size) % (hi - lo + 1);
+    let Ok(spec) = GameSpec::new(kind, size, Rules::default()) else {
+        return;
+    };
+    let start = AnyGame::new(&spec);
+    let openings = match read_openings(bytes, &start) {
+        Ok(openings) => openings,
+        Err(e) => {
+            assert!(is_one_line(&e.to_string()), "{e}");
+            return;
+        }
+    };
+    let written: String = openings.iter().map(|o| o.join(" ") + "\n").collect();
+    match read_openings(written.as_bytes(), &start) {
+        Ok(again) => assert_eq!(again, openings, "{written}"),
+        Err(e) => panic!("written openings are refused: {e}\n{written}"),
+    }
+}

@@ -1,0 +1,178 @@
+// The page's session in this tab: the same session as `oddity gui`'s,
+// compiled to WebAssembly (the module's Session: the game tree, the rules'
+// checks, the page's requests and state), with the engine in a dedicated
+// Web Worker (engine-worker.js) so that the page never waits for it.
+// app.js talks to it through the same interface as to the server
+// (`open()` gives that object). Nothing leaves the tab: the page loads
+// only its own files, and the game stays here unless the player
+// downloads it.
+
+import init, { Session } from "./pkg/oddity_web.js";
+
+// The engine's name in the seats and the engines list.
+const ENGINE = "oddity";
+// The engine's memory unless the player chose another (MiB): sized for a
+// phone. Kept in the browser across reloads.
+const DEFAULT_MEMORY = 256;
+const MEMORY_KEY = "oddity-engine-memory";
+
+// What the page holds, for the console and the tests.
+const ui = { ready: false, threads: 0, readyMillis: null, worker: null, bench: null, error: null };
+window.oddity = ui;
+
+function savedMemory() {
+  let mb = NaN;
+  try { mb = Number(localStorage.getItem(MEMORY_KEY)); } catch (e) { /* storage refused */ }
+  return Number.isInteger(mb) && mb >= 16 && mb <= 4096 ? mb : DEFAULT_MEMORY;
+}
+
+// Why search threads are not available here, or null.
+function noThreads() {
+  if (self.crossOriginIsolated !== true) {
+    return "this page is not cross-origin isolated (the COOP and COEP headers), so there is no SharedArrayBuffer for threads";
+  }
+  if (typeof SharedArrayBuffer !== "function") return "this browser gives no SharedArrayBuffer";
+  return null;
+}
+
+// Drives the worker as the session asks (Session.engineWork), and gives
+// the session the worker's news.
+class Driver {
+  constructor(session) {
+    this.session = session;
+    this.worker = null;
+    this.memory = savedMemory();
+    // Written by the page to stop a search, where memory can be shared.
+    this.stop = typeof SharedArrayBuffer === "function"
+      ? new Int32Array(new SharedArrayBuffer(4)) : null;
+  }
+
+  // Does what the session wants done, until it wants nothing more.
+  pump() {
+    let work;
+    while ((work = this.session.engineWork())) {
+      const w = JSON.parse(work);
+      if (w.boot) this.boot();
+      else if (w.start) this.think(w.start);
+      else if (w.stop !== undefined) this.halt();
+    }
+  }
+
+  boot() {
+    if (this.worker) this.worker.terminate();
+    this.worker = null;
+    ui.ready = false;
+    if (typeof Worker !== "function") {
+      this.session.engineFailed("this browser has no Web Workers, which the engine needs to think " +
+        "without freezing the page (people can still play each other here)");
+      return;
+    }
+    const worker = new Worker("engine-worker.js", { type: "module" });
+    this.worker = worker;
+    ui.worker = worker;
+    worker.onmessage = (event) => { if (this.worker === worker) this.receive(event.data); };
+    worker.onerror = (event) => {
+      event.preventDefault();
+      if (this.worker !== worker) return;
+      this.worker = null;
+      this.session.engineFailed(`its module could not be loaded (${event.message || "the script did not load"})`);
+      this.pump();
+    };
+    worker.postMessage({ type: "start", memory: this.memory });
+  }
+
+  think(job) {
+    if (this.stop) Atomics.store(this.stop, 0, 0);
+    this.worker.postMessage({
+      type: "think", generation: job.generation, sgf: job.sgf,
+      millis: job.millis, every: job.every, stop: this.stop,
+    });
+  }
+
+  // Ends the search running: through the shared flag, or, where memory
+  // cannot be shared, by starting the worker again.
+  halt() {
+    if (this.stop) {
+      Atomics.store(this.stop, 0, 1);
+      return;
+    }
+    this.session.engineRestarting();
+    this.boot();
+  }
+
+  receive(m) {
+    if (m.type === "ready") {
+      ui.ready = true;
+      ui.threads = m.threads;
+      if (ui.readyMillis === null) ui.readyMillis = performance.now();
+      this.session.engineStarted(m.threads, noThreads() || undefined);
+    } else if (m.type === "progress") {
+      this.session.engineReport(m.generation, JSON.stringify(m.thought), false);
+    } else if (m.type === "best") {
+      this.session.engineReport(m.generation, JSON.stringify(m.thought), true);
+    } else if (m.type === "bench") {
+      ui.bench = m.rate;
+    } else if (m.type === "error") {
+      ui.ready = false;
+      const why = m.memory
+        ? `it ran out of memory (${m.message}); lower its memory below and press Restart. ` +
+          "The game is kept, and can still be downloaded as SGF"
+        : `it stopped: ${m.message}. The game is kept, and can still be downloaded as SGF`;
+      ui.error = why;
+      if (m.starting) this.session.engineFailed(why);
+      else this.session.engineStopped(why);
+    }
+    this.pump();
+  }
+
+  // A new memory budget: the engine starts again with it.
+  setMemory(mb) {
+    if (!(Number.isInteger(mb) && mb >= 16 && mb <= 4096)) {
+      return { error: "the engine's memory is a whole number of MiB from 16 to 4096" };
+    }
+    this.memory = mb;
+    try { localStorage.setItem(MEMORY_KEY, String(mb)); } catch (e) { /* kept for this page */ }
+    this.session.engineRestarting();
+    this.boot();
+    this.pump();
+    return { ok: true };
+  }
+}
+
+// The session in this tab, behind the interface app.js uses for the
+// server's (requests by name, the catalogue, SGF out and in, the states).
+export async function open() {
+  await init();
+  let listener = null;
+  const session = new Session(ENGINE, (text) => { if (listener) listener(JSON.parse(text)); });
+  const driver = new Driver(session);
+  const after = (text) => {
+    driver.pump();
+    return JSON.parse(text);
+  };
+  return {
+    async request(name, body) {
+      return after(session.request(name, body === undefined ? "{}" : JSON.stringify(body)));
+    },
+    async games() {
+      return JSON.parse(session.games());
+    },
+    async openSgf(text, game) {
+      return after(session.openSgf(text, game));
+    },
+    async sgf() {
+      return session.sgf();
+    },
+    subscribe(onState) {
+      listener = onState;
+      onState(JSON.parse(session.state()));
+      driver.pump();
+    },
+    memory() {
+      return driver.memory;
+    },
+    setMemory(mb) {
+      return driver.setMemory(mb);
+    },
+  };
+}
