@@ -30,7 +30,7 @@ fn fixed_seed_one_thread_analysis_is_stable() {
     for (kind, size, moves) in [
         (GameKind::Xodd, 5, "B:C3"),
         (GameKind::Yodd, 3, "B:C3 W:A1,W:E5"),
-        (GameKind::Odd, 3, "B:C3 W:A1"),
+        (GameKind::Odd, 4, "B:C3 W:A1"),
         (GameKind::Onyx, 8, "D4"),
     ] {
         let spec = GameSpec::new(kind, size, Rules::default()).unwrap();
@@ -548,7 +548,7 @@ fn heat_winrate_shows_the_most_visited_turn_per_cell() {
             "--game",
             "odd",
             "--size",
-            "3",
+            "4",
             "--moves",
             "B:C3",
             "--visits",
