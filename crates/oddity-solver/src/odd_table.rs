@@ -9,14 +9,14 @@
 //! opponent.
 //!
 //! A position is one digit per empty cell of the root (0 empty, 1 black,
-//! 2 white, over the same [`Graph`] as the byte table). The lowest
-//! [`LOW`] digits are written in base 4 inside one 64-bit word (bit
+//! 2 white, over the same `Graph` as the byte table). The lowest
+//! `LOW` (3) digits are written in base 4 inside one 64-bit word (bit
 //! `l0 + 4 l1 + 16 l2`; the 37 bits with a digit 3 are unused), the others
 //! in base 3 as the word's index. Every position of a word has the same
 //! high digits, so a child through a high digit is the same bit of another
 //! word, and the whole word takes it with one load and one OR; a child
 //! through a low digit is the same word shifted. A word is valued in
-//! [`LOW`] + 1 steps, the positions with the most low digits filled first
+//! `LOW` + 1 steps, the positions with the most low digits filled first
 //! (their low children come later in no step), and the words from the
 //! largest index down (every child through a high digit has a larger one).
 //! The table takes `3^(empty - 3)` words: 12.75 MB for 16 empty cells,
