@@ -24,7 +24,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::retrograde::{ExactTable, Graph, MAX_EMPTY, RetrogradeError};
+use crate::retrograde::{ExactTable, Graph, MAX_EMPTY, RetrogradeError, count_down};
 use oddity_rules::game::{Game, GameSpec};
 use oddity_rules::kind::GameKind;
 use oddity_rules::moves::Colour;
@@ -286,27 +286,7 @@ impl OddTable {
                 value = m.fill_low::<0>(value, wins_high);
             }
             self.words[word].store(value, Ordering::Relaxed);
-            for (h, digit) in digits[..free].iter_mut().enumerate() {
-                let bit = 1u64 << (low + h);
-                match *digit {
-                    2 => {
-                        *digit = 1;
-                        w &= !bit;
-                        b |= bit;
-                        break;
-                    }
-                    1 => {
-                        *digit = 0;
-                        b &= !bit;
-                        break;
-                    }
-                    _ => {
-                        // Borrow: this digit wraps round to 2.
-                        *digit = 2;
-                        w |= bit;
-                    }
-                }
-            }
+            count_down(&mut digits[..free], low, &mut b, &mut w);
         }
     }
 }

@@ -337,27 +337,7 @@ impl Retrograde {
                 GameKind::Onyx => unreachable!("no table is made for a game with captures"),
             };
             self.values[at].store(value, Ordering::Relaxed);
-            for (d, digit) in digits[..free].iter_mut().enumerate() {
-                let bit = 1u64 << d;
-                match *digit {
-                    2 => {
-                        *digit = 1;
-                        w &= !bit;
-                        b |= bit;
-                        break;
-                    }
-                    1 => {
-                        *digit = 0;
-                        b &= !bit;
-                        break;
-                    }
-                    _ => {
-                        // Borrow: this digit wraps round to 2.
-                        *digit = 2;
-                        w |= bit;
-                    }
-                }
-            }
+            count_down(&mut digits[..free], 0, &mut b, &mut w);
         }
     }
 
@@ -618,5 +598,33 @@ pub struct RetrogradeGuide<'a, T: ExactTable> {
 impl<G: Game, T: ExactTable> Guide<G> for RetrogradeGuide<'_, T> {
     fn actions(&mut self, game: &G) -> Vec<Action> {
         self.table.winning_actions(game, self.winner)
+    }
+}
+
+/// One step down of an odometer of base-3 digits (0 empty, 1 black, 2
+/// white) whose digit `d` is the cell at bit `first + d` of the stone
+/// masks `black` and `white`, which follow the digits.
+#[inline]
+pub(crate) fn count_down(digits: &mut [u8], first: usize, black: &mut u64, white: &mut u64) {
+    for (d, digit) in digits.iter_mut().enumerate() {
+        let bit = 1u64 << (first + d);
+        match *digit {
+            2 => {
+                *digit = 1;
+                *white &= !bit;
+                *black |= bit;
+                return;
+            }
+            1 => {
+                *digit = 0;
+                *black &= !bit;
+                return;
+            }
+            _ => {
+                // Borrow: this digit wraps round to 2.
+                *digit = 2;
+                *white |= bit;
+            }
+        }
     }
 }

@@ -691,15 +691,7 @@ fn random_setup(spec: &GameSpec, empty: usize, rng: &mut Rng) -> AnyGame {
 #[test]
 fn the_retrograde_table_values_late_positions_of_large_boards_as_minimax_does() {
     let mut rng = Rng::seeded(5);
-    let odd5_m3 = GameSpec::new(
-        GameKind::Odd,
-        5,
-        Rules {
-            min_group: Some(3),
-            ..Rules::default()
-        },
-    )
-    .unwrap();
+    let odd5_m3 = odd5_m3();
     for (spec, empty) in [
         (spec(GameKind::Xodd, 12), 6),
         (spec(GameKind::Yodd, 8), 6),
@@ -766,15 +758,7 @@ fn the_retrograde_table_refuses_a_position_of_too_many_points() {
 #[test]
 fn the_odd_bit_table_agrees_with_the_byte_table() {
     let mut rng = Rng::seeded(17);
-    let odd5_m3 = GameSpec::new(
-        GameKind::Odd,
-        5,
-        Rules {
-            min_group: Some(3),
-            ..Rules::default()
-        },
-    )
-    .unwrap();
+    let odd5_m3 = odd5_m3();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(3)
         .build()
@@ -814,4 +798,18 @@ fn the_odd_bit_table_agrees_with_the_byte_table() {
         }
     }
     assert_eq!(values.len(), 2, "won and lost roots both compared");
+}
+
+/// Odd 5 with a counted size of 3: a board of more than 64 cells whose
+/// late positions have many groups to count.
+fn odd5_m3() -> GameSpec {
+    GameSpec::new(
+        GameKind::Odd,
+        5,
+        Rules {
+            min_group: Some(3),
+            ..Rules::default()
+        },
+    )
+    .unwrap()
 }
