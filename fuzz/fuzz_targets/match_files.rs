@@ -3,7 +3,8 @@
 //! byte is even, else an openings file (`--openings`) for the game and
 //! size the next two bytes choose. Reading never panics and a refusal is
 //! one line; results it accepts, written and read again, are the same
-//! games, and so are openings it accepts.
+//! games (their seconds to within an ulp or two), and so are openings it
+//! accepts.
 #![no_main]
 
 use std::path::Path;
@@ -42,9 +43,20 @@ fn results(bytes: &[u8]) {
         written.push_str(&serde_json::to_string(game).expect("a game writes as JSON"));
         written.push('\n');
     }
-    match parse_results(written.as_bytes(), path) {
-        Ok((again, None)) => assert_eq!(again, games, "{written}"),
+    let again = match parse_results(written.as_bytes(), path) {
+        Ok((again, None)) => again,
         other => panic!("written results read as {other:?}:\n{written}"),
+    };
+    assert_eq!(again.len(), games.len(), "{written}");
+    for (a, g) in again.iter().zip(&games) {
+        // serde_json reads a number of many digits to within an ulp or
+        // two, so the seconds are compared as closely as that.
+        let close = |x: f64, y: f64| (x - y).abs() <= 1e-12 * x.abs().max(1.0);
+        assert!(close(a.time_used.black, g.time_used.black), "{written}");
+        assert!(close(a.time_used.white, g.time_used.white), "{written}");
+        let mut a = a.clone();
+        a.time_used = g.time_used;
+        assert_eq!(&a, g, "{written}");
     }
 }
 
