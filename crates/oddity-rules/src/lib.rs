@@ -110,6 +110,7 @@ pub mod kind;
 pub mod moves;
 pub mod odd;
 pub mod odd_ending;
+pub mod odd_settled;
 mod once_map;
 pub mod onyx;
 pub mod perft;

@@ -96,6 +96,12 @@ pub struct Resolved {
     /// exactly, by a table of every position that can follow them, where
     /// the game has one ([`Knowledge::exact_winner`]); 0: none.
     pub tree_solve: u32,
+    /// The tree keeps one move on the cells whose colour cannot change the
+    /// result instead of all of them ([`Knowledge::keep_one_tempo_move`]).
+    pub settled_moves: bool,
+    /// Leaves where nothing left to play can change the result are proven
+    /// ([`Knowledge::settled_winner`]).
+    pub settled_leaves: bool,
 }
 
 /// The default policy's settings for `kind`, before any override.
@@ -121,6 +127,8 @@ pub fn defaults(kind: GameKind) -> Resolved {
         endgame_empty: 14,
         endgame_table: 11,
         tree_solve: 0,
+        settled_moves: false,
+        settled_leaves: false,
     };
     match kind {
         // AMAF keyed by (cell, colour) misleads in the parity games, where
@@ -324,6 +332,21 @@ pub trait Knowledge: Game {
         let _ = action;
         false
     }
+
+    /// Odd: where empty cells are settled (their colour cannot change the
+    /// result, [`OddGame::settled_cells`]), every move on them, of either
+    /// colour, only passes the turn, so all are worth the same: keeps one
+    /// of them (the first in `actions`) and drops the others. The other games keep
+    /// every action.
+    fn keep_one_tempo_move(&self, actions: &mut Vec<Action>) {
+        let _ = actions;
+    }
+
+    /// The winner when nothing left to play can change it (Odd: every
+    /// empty cell settled); `None` otherwise and in the other games.
+    fn settled_winner(&self) -> Option<Colour> {
+        None
+    }
 }
 
 /// Odd: uniformly random playouts, their last cells played perfectly
@@ -346,6 +369,29 @@ impl<const W: usize> Knowledge for OddGame<W> {
             Some(p) => self.playout_drawing(rng, p),
             None => self.playout(rng),
         }
+    }
+
+    fn keep_one_tempo_move(&self, actions: &mut Vec<Action>) {
+        let settled = self.settled_cells();
+        if settled.is_empty() {
+            return;
+        }
+        let mut kept = false;
+        actions.retain(|a| {
+            if !a.is_stone() || !settled.get(a.cell().index()) {
+                return true;
+            }
+            !std::mem::replace(&mut kept, true)
+        });
+    }
+
+    fn settled_winner(&self) -> Option<Colour> {
+        if self.is_over() || !self.all_settled() {
+            return None;
+        }
+        // Any completion: a settled cell's colour changes nothing.
+        let mut full = self.clone();
+        Some(full.playout(&mut Rng::seeded(0)))
     }
 
     fn exact_winner(&self) -> Option<Colour> {

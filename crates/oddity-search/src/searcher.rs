@@ -41,6 +41,8 @@ fn tree_config(kind: GameKind, params: &SearchParams) -> TreeConfig {
             .filter(|_| r.pattern_playouts),
         playout: crate::knowledge::PlayoutOptions::of(&r),
         solve_empty: r.tree_solve,
+        settled_moves: r.settled_moves,
+        settled_leaves: r.settled_leaves,
     }
 }
 

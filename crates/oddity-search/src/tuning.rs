@@ -72,10 +72,14 @@ pub struct Tuning {
     /// Leaves of the tree with at most this many empty points are valued
     /// exactly by a table (Odd); 0: none.
     pub tree_solve: Option<u32>,
+    /// The tree keeps one move on Odd's settled cells instead of all.
+    pub settled_moves: Option<bool>,
+    /// Odd leaves whose empty cells are all settled are proven.
+    pub settled_leaves: Option<bool>,
 }
 
 /// The names [`Tuning::set`] accepts, in listing order.
-pub const NAMES: [&str; 21] = [
+pub const NAMES: [&str; 23] = [
     "rave",
     "rave_equiv",
     "rave_depth",
@@ -97,6 +101,8 @@ pub const NAMES: [&str; 21] = [
     "endgame_empty",
     "endgame_table",
     "tree_solve",
+    "settled_moves",
+    "settled_leaves",
 ];
 
 /// Why a tuning parameter was refused.
@@ -203,6 +209,8 @@ impl Tuning {
             "tree_solve" => {
                 self.tree_solve = parse_number(value, 0.0, 16.0)?.map(|x| x.round() as u32);
             }
+            "settled_moves" => self.settled_moves = parse_switch(value)?,
+            "settled_leaves" => self.settled_leaves = parse_switch(value)?,
             _ => return Err(TuningError::UnknownName),
         }
         Ok(())
@@ -234,6 +242,8 @@ impl Tuning {
             "endgame_empty" => show(self.endgame_empty),
             "endgame_table" => show(self.endgame_table),
             "tree_solve" => show(self.tree_solve),
+            "settled_moves" => show_switch(self.settled_moves),
+            "settled_leaves" => show_switch(self.settled_leaves),
             _ => return None,
         })
     }
@@ -268,6 +278,8 @@ impl Tuning {
                 endgame: false,
                 tree_solve: 0,
                 exact_ending: 0,
+                settled_moves: false,
+                settled_leaves: false,
                 ..d
             },
             Policy::Default => Resolved {
@@ -292,6 +304,8 @@ impl Tuning {
                 endgame_empty: self.endgame_empty.unwrap_or(d.endgame_empty),
                 endgame_table: self.endgame_table.unwrap_or(d.endgame_table),
                 tree_solve: self.tree_solve.unwrap_or(d.tree_solve),
+                settled_moves: self.settled_moves.unwrap_or(d.settled_moves),
+                settled_leaves: self.settled_leaves.unwrap_or(d.settled_leaves),
             },
         }
     }

@@ -44,4 +44,10 @@ pub(crate) struct TreeConfig {
     /// Leaves with at most this many empty points are proven at once by
     /// [`crate::knowledge::Knowledge::exact_winner`] (0: never).
     pub(crate) solve_empty: u32,
+    /// Keep one move on the cells whose colour cannot change the result
+    /// ([`crate::knowledge::Knowledge::keep_one_tempo_move`]).
+    pub(crate) settled_moves: bool,
+    /// Prove leaves where nothing left to play can change the result
+    /// ([`crate::knowledge::Knowledge::settled_winner`]).
+    pub(crate) settled_leaves: bool,
 }

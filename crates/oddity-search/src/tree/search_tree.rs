@@ -228,10 +228,16 @@ impl<G: Knowledge> Tree<G> {
         }
     }
 
-    /// The winner of the leaf `game` with best play, when it has few
-    /// enough empty points ([`TreeConfig::solve_empty`]) and the game a
+    /// The winner of the leaf `game` with best play, when nothing left to
+    /// play can change it ([`TreeConfig::settled_leaves`]), or when it has
+    /// few enough empty points ([`TreeConfig::solve_empty`]) and the game a
     /// table for them.
     fn solve_leaf(&self, game: &G) -> Option<Colour> {
+        if self.config.settled_leaves
+            && let Some(winner) = game.settled_winner()
+        {
+            return Some(winner);
+        }
         if self.config.solve_empty == 0 || game.is_over() {
             return None;
         }
@@ -364,6 +370,9 @@ impl<G: Knowledge> Tree<G> {
         if let Some(f) = &self.filter {
             let depth = game.turns_played() - self.root_game.turns_played();
             f.retain(&mut w.actions, game.to_move(), depth);
+        }
+        if self.config.settled_moves {
+            game.keep_one_tempo_move(&mut w.actions);
         }
         let n = w.actions.len();
         let first = if n == 0 || n > usize::from(u16::MAX) {
@@ -617,6 +626,8 @@ mod tests {
             leaf_playouts: 1,
             playout: PlayoutOptions::default(),
             solve_empty: 0,
+            settled_moves: false,
+            settled_leaves: false,
             smart_playouts: false,
             pattern_playouts: None,
             pattern_temperature: 1.0,
