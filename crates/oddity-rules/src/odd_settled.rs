@@ -57,7 +57,7 @@ impl<const W: usize> OddGame<W> {
         while rest.any() {
             let region = t.flood(rest.lowest_bit(), &passable);
             if region.count() < m {
-                neutral = neutral | (region & self.empty);
+                neutral |= region & self.empty;
             }
             rest = rest.and_not(&region);
         }
@@ -74,9 +74,9 @@ impl<const W: usize> OddGame<W> {
             let outside = own.and_not(&group) | self.empty.and_not(&touching);
             let mut inside = self.empty.and_not(&t.expand(&outside));
             if m <= 1 {
-                inside = inside & touching;
+                inside &= touching;
             }
-            neutral = neutral | inside;
+            neutral |= inside;
         }
         neutral
     }

@@ -623,3 +623,69 @@ fn stones(game: &AnyGame) -> usize {
         .filter(|&&c| game.stone_at(c).is_some())
         .count()
 }
+
+/// Odd's settled points in the tree: with `settled_moves` the root keeps
+/// one move on its settled points (`OddGame::settled_cells`) and both
+/// stones on every other empty point; with `settled_leaves` as well, a
+/// proof the search finds is the value the retrograde table gives, and
+/// leaves whose points are all settled let it prove roots that the same
+/// visits leave open without them.
+#[test]
+fn odd_settled_points_keep_one_move_and_prove_leaves() {
+    use oddity_rules::game::Game;
+    use oddity_rules::odd::OddGame;
+    use oddity_solver::solve_retrograde;
+    let spec = spec(GameKind::Odd, 4);
+    let mut rng = oddity_rules::Rng::seeded(12);
+    let (mut pruned, mut proven_with, mut proven_without) = (0, 0, 0);
+    for _ in 0..16 {
+        let mut record = GameRecord::new(AnyGame::new(&spec));
+        while record.position().topology().cell_count() - stones(record.position()) > 9 {
+            let turns = record.position().legal_turns();
+            let k = rng.below(turns.len() as u32) as usize;
+            let mover = record.position().to_move();
+            record.play(mover, turns[k]).unwrap();
+        }
+        let position = record.position();
+        let setup: Vec<Stone> = position
+            .topology()
+            .cells()
+            .iter()
+            .filter_map(|&cell| position.stone_at(cell).map(|colour| Stone { cell, colour }))
+            .collect();
+        let odd = OddGame::<1>::from_setup(&spec, &setup, position.to_move()).unwrap();
+        let settled = odd.settled_cells().count() as usize;
+        let empty = position.topology().cell_count() - stones(position);
+        let with = |on: &str| {
+            let mut p = params(1, 4);
+            p.tuning.set("endgame", "off").unwrap();
+            p.tuning.set("settled_moves", on).unwrap();
+            p.tuning.set("settled_leaves", on).unwrap();
+            search(&record, p, visits(3000))
+        };
+        let report = with("on");
+        let expected = if settled > 0 {
+            pruned += 1;
+            2 * (empty - settled) + 1
+        } else {
+            2 * empty
+        };
+        assert_eq!(report.candidates.len(), expected);
+        let (exact, _) = solve_retrograde(position, 64).unwrap();
+        if let Some(proof) = report.proven {
+            assert_eq!(Some(proof), exact.winner());
+            proven_with += 1;
+        }
+        let without = with("off");
+        assert_eq!(without.candidates.len(), 2 * empty);
+        if let Some(proof) = without.proven {
+            assert_eq!(Some(proof), exact.winner());
+            proven_without += 1;
+        }
+    }
+    assert!(pruned >= 4, "{pruned} roots with settled points");
+    assert!(
+        proven_with > proven_without,
+        "{proven_with} proven with, {proven_without} without"
+    );
+}
