@@ -16,12 +16,16 @@
 //!   colour (connected through them) holds fewer than the smallest counted
 //!   size; no group of that colour through the cell can ever count, and any
 //!   groups it would join lie in that region too.
-//! - **Inside one counted group**: the colour's stones next to the cell all
-//!   belong to one group G that already counts, and every empty cell next
-//!   to it touches G. A stone of the colour there only joins G's group
-//!   (every stone of the colour that can ever touch it is in G's group), so
-//!   it neither adds nor merges a counted group. (With a smallest size of
-//!   one, the cell must touch G itself: a lone stone counts.)
+//! - **Beside one counted group**: the cell touches a group G that already
+//!   counts, and each of its other neighbours that is empty or of the
+//!   colour either touches G (so it is in G's group whenever it is of the
+//!   colour) or lies in a region of empty cells and stones of the colour,
+//!   not counting the cell, that holds no part of G and is too small. A
+//!   stone of the colour there joins G's group and, at most, groups that
+//!   can never count on their own: it neither adds nor removes a counted
+//!   group. A cell that does not touch G qualifies when every neighbour
+//!   that is empty or of the colour touches G (the stone is then alone or
+//!   in G's group) and the smallest counted size is above one.
 //!
 //! Both tests only get easier as the board fills (regions shrink, groups
 //! grow), so a settled cell stays settled, and settled cells are settled
@@ -61,8 +65,10 @@ impl<const W: usize> OddGame<W> {
             }
             rest = rest.and_not(&region);
         }
-        // Inside one counted group G: no neighbour that is an own stone
-        // outside G or an empty cell not next to G.
+        // Beside one counted group G: the cell touches G, and each of its
+        // other neighbours of the colour or empty either touches G or lies
+        // in a region (without the cell) that holds no part of G and is
+        // too small.
         let mut rest = own;
         while rest.any() {
             let group = t.flood(rest.lowest_bit(), &own);
@@ -71,12 +77,28 @@ impl<const W: usize> OddGame<W> {
                 continue;
             }
             let touching = t.expand(&group);
-            let outside = own.and_not(&group) | self.empty.and_not(&touching);
-            let mut inside = self.empty.and_not(&t.expand(&outside));
-            if m <= 1 {
-                inside &= touching;
+            let joins_group = group | (self.empty & touching);
+            // Not touching G, but with every neighbour of the colour or
+            // empty touching it: the stone is alone or in G's group.
+            if m >= 2 {
+                let outside = passable.and_not(&joins_group);
+                neutral |= self.empty.and_not(&touching).and_not(&t.expand(&outside));
             }
-            neutral |= inside;
+            for e in (self.empty & touching).and_not(&neutral).iter() {
+                let mut cell = Bitboard::EMPTY;
+                cell.set(e);
+                let mut others = (t.expand(&cell) & passable).and_not(&joins_group);
+                let without = passable.and_not(&cell);
+                let mut small = true;
+                while small && others.any() {
+                    let region = t.flood(others.lowest_bit(), &without);
+                    small = region.count() < m && !region.intersects(&group);
+                    others = others.and_not(&region);
+                }
+                if small {
+                    neutral |= cell;
+                }
+            }
         }
         neutral
     }
