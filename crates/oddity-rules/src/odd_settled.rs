@@ -45,7 +45,8 @@ impl<const W: usize> OddGame<W> {
     /// Whether every empty cell is settled: the winner is then that of any
     /// completion of the board ([`crate::game::Game::playout`] gives one).
     pub fn all_settled(&self) -> bool {
-        self.settled_cells() == self.empty
+        // Black's test first: most positions fail it and skip White's.
+        (0..2).all(|c| self.neutral_cells(c) & self.empty == self.empty)
     }
 
     /// The empty cells where a stone of colour `c` (its index) changes
