@@ -33,7 +33,7 @@ use oddity_rules::game::Game;
 use oddity_rules::kind::GameKind;
 use oddity_rules::moves::{Action, Colour};
 use oddity_rules::odd::OddGame;
-use oddity_rules::onyx::OnyxGame;
+use oddity_rules::onyx::{OnyxGame, Race};
 use oddity_rules::topology::Cell;
 use oddity_rules::xodd_yodd::{ColourChoice, XoddYoddGame};
 use oddity_solver::odd_table::OddTable;
@@ -76,6 +76,9 @@ pub struct Resolved {
     pub replies: u32,
     /// Onyx playout replies also answer cuts of two-point bridges.
     pub bridges: bool,
+    /// Onyx priors: the weight of the connection race ([`race_priors`]);
+    /// 0: off.
+    pub race: f32,
     /// Odd playouts: the last this many cells (at most
     /// [`oddity_rules::odd_ending::MAX_EXACT`]) are played perfectly.
     pub exact_ending: u32,
@@ -113,6 +116,7 @@ pub fn defaults(kind: GameKind) -> Resolved {
         pattern_temperature: 1.0,
         replies: 100,
         bridges: false,
+        race: 0.0,
         exact_ending: 0,
         expand: EXPAND_DIVISOR,
         leaf_playouts: 1,
@@ -170,17 +174,28 @@ pub fn defaults(kind: GameKind) -> Resolved {
 /// stones are known there, as at the tree's root), else [`hand_priors`].
 pub fn default_priors<G: Knowledge>(game: &G, actions: &[Action], out: &mut Vec<f32>) -> bool {
     let kind = game.spec().kind;
-    let patterns = Weights::builtin(kind).filter(|_| defaults(kind).patterns);
-    action_priors(game, patterns, || [None, None], actions, &mut None, out)
+    let d = defaults(kind);
+    let patterns = Weights::builtin(kind).filter(|_| d.patterns);
+    action_priors(
+        game,
+        patterns,
+        d.race,
+        || [None, None],
+        actions,
+        &mut None,
+        out,
+    )
 }
 
 /// The priors of `actions` (legal in `game`) as the tree gives them: the
 /// learned patterns' ([`oddity_patterns::priors`]) when `patterns` has
-/// weights, else the hand-written [`hand_priors`]. `last` (the last stones
-/// placed, newest first) and `features` serve the patterns only.
+/// weights, else the hand-written [`hand_priors`], raised by the
+/// connection race at weight `race` ([`race_priors`]; 0: not). `last` (the
+/// last stones placed, newest first) and `features` serve the patterns only.
 pub(crate) fn action_priors<G: Knowledge>(
     game: &G,
     patterns: Option<&Weights>,
+    race: f32,
     last: impl FnOnce() -> [Option<Cell>; 2],
     actions: &[Action],
     features: &mut Option<FeatureBoard>,
@@ -191,7 +206,42 @@ pub(crate) fn action_priors<G: Knowledge>(
             oddity_patterns::priors(game, weights, &last(), actions, features, out);
             true
         }
-        None => hand_priors(game, actions, out),
+        None => {
+            let known = hand_priors(game, actions, out);
+            if known && race > 0.0 {
+                race_priors(game, actions, race, out);
+            }
+            known
+        }
+    }
+}
+
+/// Onyx: raises each stone's prior in `out` (one per action of `actions`)
+/// to `weight` times how near the stone lies to both colours' shortest
+/// connections of their edges ([`oddity_rules::onyx::Race`]): each colour
+/// gives `2^-slack` (1 on one of its shortest connections, half for a
+/// connection one stone longer, 0 where none runs), and the two are
+/// averaged, so a point both colours need scores highest. Other games: no
+/// change.
+pub(crate) fn race_priors<G: Knowledge>(
+    game: &G,
+    actions: &[Action],
+    weight: f32,
+    out: &mut [f32],
+) {
+    let Some(race) = game.race() else {
+        return;
+    };
+    let near = |colour: Colour, p: usize| {
+        race.slack(colour, p)
+            .map_or(0.0, |slack| 0.5f32.powi(i32::from(slack.min(30))))
+    };
+    for (prior, &a) in out.iter_mut().zip(actions) {
+        if a.is_stone() {
+            let p = a.cell().index();
+            let score = (near(Colour::Black, p) + near(Colour::White, p)) / 2.0;
+            *prior = prior.max(weight * score);
+        }
     }
 }
 
@@ -307,6 +357,12 @@ pub trait Knowledge: Game {
     fn is_capture_point(&self, cell: Cell) -> bool {
         let _ = cell;
         false
+    }
+
+    /// Onyx: the connection race of the position ([`OnyxGame::race`]).
+    /// `None` in the other games.
+    fn race(&self) -> Option<Race> {
+        None
     }
 
     /// The winner with best play from both sides, when a table of every
@@ -426,6 +482,10 @@ impl<const W: usize> Knowledge for OnyxGame<W> {
 
     fn wins_at_once(&self, action: Action) -> bool {
         action.is_stone() && self.stone_wins(action.cell())
+    }
+
+    fn race(&self) -> Option<Race> {
+        Some(OnyxGame::race(self))
     }
 }
 

@@ -51,6 +51,8 @@ pub struct Tuning {
     pub replies: Option<u32>,
     /// Onyx playout replies also answer cuts of two-point bridges.
     pub bridges: Option<bool>,
+    /// Onyx priors: the weight (0..=1) of the connection race; 0: off.
+    pub race: Option<f32>,
     /// Odd playouts play their last this many cells perfectly.
     pub exact_ending: Option<u32>,
     /// A leaf with `k` siblings is expanded after `k / expand` visits.
@@ -75,7 +77,7 @@ pub struct Tuning {
 }
 
 /// The names [`Tuning::set`] accepts, in listing order.
-pub const NAMES: [&str; 21] = [
+pub const NAMES: [&str; 22] = [
     "rave",
     "rave_equiv",
     "rave_depth",
@@ -89,6 +91,7 @@ pub const NAMES: [&str; 21] = [
     "pattern_temperature",
     "replies",
     "bridges",
+    "race",
     "exact_ending",
     "expand",
     "leaf_playouts",
@@ -181,6 +184,7 @@ impl Tuning {
                 self.replies = parse_number(value, 0.0, 100.0)?.map(|x| x.round() as u32);
             }
             "bridges" => self.bridges = parse_switch(value)?,
+            "race" => self.race = parse_number(value, 0.0, 1.0)?,
             "exact_ending" => {
                 let most = oddity_rules::odd_ending::MAX_EXACT as f32;
                 self.exact_ending = parse_number(value, 0.0, most)?.map(|x| x.round() as u32);
@@ -226,6 +230,7 @@ impl Tuning {
             "pattern_temperature" => show(self.pattern_temperature),
             "replies" => show(self.replies),
             "bridges" => show_switch(self.bridges),
+            "race" => show(self.race),
             "exact_ending" => show(self.exact_ending),
             "expand" => show(self.expand),
             "leaf_playouts" => show(self.leaf_playouts),
@@ -284,6 +289,7 @@ impl Tuning {
                 pattern_temperature: self.pattern_temperature.unwrap_or(d.pattern_temperature),
                 replies: self.replies.unwrap_or(d.replies),
                 bridges: self.bridges.unwrap_or(d.bridges),
+                race: self.race.unwrap_or(d.race),
                 exact_ending: self.exact_ending.unwrap_or(d.exact_ending),
                 expand: self.expand.unwrap_or(d.expand),
                 leaf_playouts: self.leaf_playouts.unwrap_or(d.leaf_playouts),

@@ -387,6 +387,7 @@ impl<G: Knowledge> Tree<G> {
             && action_priors(
                 game,
                 self.config.patterns,
+                self.config.race,
                 || self.last_stones(&w.path),
                 &w.actions,
                 &mut w.features,
