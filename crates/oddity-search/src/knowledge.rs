@@ -513,6 +513,63 @@ mod tests {
     use oddity_rules::position::AnyGame;
     use oddity_rules::with_game;
 
+    /// The race priors: off (weight 0) they are the capture priors; on,
+    /// a stone that completes a one-stone connection of either colour gets
+    /// at least half the weight (its colour's slack is 0), a point no
+    /// connection of either colour runs through keeps its capture prior,
+    /// and no prior falls.
+    #[test]
+    fn race_priors_favour_the_shortest_connections() {
+        let spec = GameSpec::new(GameKind::Onyx, 8, Rules::default()).unwrap();
+        let mut rng = Rng::seeded(54);
+        let (mut actions, mut plain, mut raced) = (Vec::new(), Vec::new(), Vec::new());
+        let mut finishing = 0;
+        for _ in 0..100 {
+            let mut game = AnyGame::new(&spec);
+            let plies = 10 + rng.below_precise(40);
+            with_game!(&mut game, g => {
+                for _ in 0..plies {
+                    actions.clear();
+                    g.legal_actions(&mut actions);
+                    if g.is_over() {
+                        break;
+                    }
+                    g.apply(actions[rng.below_precise(actions.len() as u32) as usize]);
+                }
+                if g.is_over() {
+                    continue;
+                }
+                actions.clear();
+                g.legal_actions(&mut actions);
+                assert!(action_priors(g, None, 0.0, || [None, None], &actions, &mut None, &mut plain));
+                assert!(hand_priors(g, &actions, &mut raced));
+                assert_eq!(plain, raced);
+                assert!(action_priors(g, None, 0.8, || [None, None], &actions, &mut None, &mut raced));
+                let race = Knowledge::race(g).unwrap();
+                for ((&a, &before), &after) in actions.iter().zip(&plain).zip(&raced) {
+                    assert!(after >= before);
+                    if !a.is_stone() {
+                        assert_eq!(after, before);
+                        continue;
+                    }
+                    let p = a.cell().index();
+                    let slack = Colour::BOTH.map(|c| race.slack(c, p));
+                    if slack == [None, None] {
+                        assert_eq!(after, before);
+                    }
+                    let finishes = Colour::BOTH
+                        .iter()
+                        .any(|&c| race.distance[c.index()] == 1 && race.slack(c, p) == Some(0));
+                    if finishes {
+                        assert!(after >= 0.4, "{after}");
+                        finishing += 1;
+                    }
+                }
+            });
+        }
+        assert!(finishing > 10, "only {finishing} finishing points");
+    }
+
     /// The search's hook plays Onyx pattern playouts with this policy,
     /// kept between playouts and rebuilt for other settings.
     #[test]

@@ -105,10 +105,8 @@ impl<const W: usize> OnyxGame<W> {
         // Points reached at the distance being worked on, and at the next.
         let mut now: Vec<u16> = Vec::with_capacity(bits);
         let mut next: Vec<u16> = Vec::with_capacity(bits);
-        for p in 0..bits {
-            if self.tables.points[p].edges[colour.index()] >> edge & 1 == 0 {
-                continue;
-            }
+        let on_edge = |p: &usize| self.tables.points[*p].edges[colour.index()] >> edge & 1 != 0;
+        for p in (0..bits).filter(on_edge) {
             match self.stone_cost(colour, p) {
                 Some(0) => {
                     dist[p] = 0;

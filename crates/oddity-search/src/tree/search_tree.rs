@@ -611,6 +611,7 @@ mod tests {
             priors: false,
             prior_weight: 0.0,
             patterns: None,
+            race: 0.0,
             rave: true,
             rave_equiv: 1000.0,
             rave_depth: u32::MAX,
