@@ -79,6 +79,10 @@ pub struct Resolved {
     /// Onyx priors: the weight of the connection race ([`race_priors`]);
     /// 0: off.
     pub race: f32,
+    /// Onyx priors: the prior of a capture point whose stones at stake are
+    /// off both colours' near-shortest connections ([`race_priors`]); 1:
+    /// as any capture point.
+    pub capture_grade: f32,
     /// Odd playouts: the last this many cells (at most
     /// [`oddity_rules::odd_ending::MAX_EXACT`]) are played perfectly.
     pub exact_ending: u32,
@@ -117,6 +121,7 @@ pub fn defaults(kind: GameKind) -> Resolved {
         replies: 100,
         bridges: false,
         race: 0.0,
+        capture_grade: 1.0,
         exact_ending: 0,
         expand: EXPAND_DIVISOR,
         leaf_playouts: 1,
@@ -179,7 +184,7 @@ pub fn default_priors<G: Knowledge>(game: &G, actions: &[Action], out: &mut Vec<
     action_priors(
         game,
         patterns,
-        d.race,
+        RaceWeights::of(&d),
         || [None, None],
         actions,
         &mut None,
@@ -189,13 +194,13 @@ pub fn default_priors<G: Knowledge>(game: &G, actions: &[Action], out: &mut Vec<
 
 /// The priors of `actions` (legal in `game`) as the tree gives them: the
 /// learned patterns' ([`oddity_patterns::priors`]) when `patterns` has
-/// weights, else the hand-written [`hand_priors`], raised by the
-/// connection race at weight `race` ([`race_priors`]; 0: not). `last` (the
-/// last stones placed, newest first) and `features` serve the patterns only.
+/// weights, else the hand-written [`hand_priors`], adjusted by the
+/// connection race as `race` asks ([`race_priors`]). `last` (the last
+/// stones placed, newest first) and `features` serve the patterns only.
 pub(crate) fn action_priors<G: Knowledge>(
     game: &G,
     patterns: Option<&Weights>,
-    race: f32,
+    race: RaceWeights,
     last: impl FnOnce() -> [Option<Cell>; 2],
     actions: &[Action],
     features: &mut Option<FeatureBoard>,
@@ -208,7 +213,7 @@ pub(crate) fn action_priors<G: Knowledge>(
         }
         None => {
             let known = hand_priors(game, actions, out);
-            if known && race > 0.0 {
+            if known && race.any() {
                 race_priors(game, actions, race, out);
             }
             known
@@ -216,9 +221,36 @@ pub(crate) fn action_priors<G: Knowledge>(
     }
 }
 
-/// Onyx: raises each stone's prior in `out` (one per action of `actions`)
-/// to `weight` times how near the stone lies to both colours' shortest
-/// connections of their edges ([`oddity_rules::onyx::Race`]): each colour
+/// How the connection race adjusts the Onyx priors ([`race_priors`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct RaceWeights {
+    /// The weight of a point's nearness to the shortest connections.
+    pub(crate) near: f32,
+    /// The prior of a capture point off the race.
+    pub(crate) capture_grade: f32,
+}
+
+impl RaceWeights {
+    /// The race weights of `settings`.
+    pub(crate) fn of(settings: &Resolved) -> RaceWeights {
+        RaceWeights {
+            near: settings.race,
+            capture_grade: settings.capture_grade,
+        }
+    }
+
+    /// Whether they change any prior.
+    fn any(self) -> bool {
+        self.near > 0.0 || self.capture_grade < 1.0
+    }
+}
+
+/// Onyx: adjusts the priors in `out` (one per action of `actions`, the
+/// capture priors) by the connection race ([`oddity_rules::onyx::Race`]).
+/// A capture point none of whose stones at stake lies on a connection at
+/// most one stone longer than its colour's shortest has its prior cut to
+/// `capture_grade`. Then each stone's prior is raised to `near` times how
+/// near the point lies to both colours' shortest connections: each colour
 /// gives `2^-slack` (1 on one of its shortest connections, half for a
 /// connection one stone longer, 0 where none runs), and the two are
 /// averaged, so a point both colours need scores highest. Other games: no
@@ -226,12 +258,16 @@ pub(crate) fn action_priors<G: Knowledge>(
 pub(crate) fn race_priors<G: Knowledge>(
     game: &G,
     actions: &[Action],
-    weight: f32,
+    weights: RaceWeights,
     out: &mut [f32],
 ) {
     let Some(race) = game.race() else {
         return;
     };
+    let RaceWeights {
+        near: weight,
+        capture_grade,
+    } = weights;
     let near = |colour: Colour, p: usize| {
         race.slack(colour, p)
             .map_or(0.0, |slack| 0.5f32.powi(i32::from(slack.min(30))))
@@ -239,6 +275,9 @@ pub(crate) fn race_priors<G: Knowledge>(
     for (prior, &a) in out.iter_mut().zip(actions) {
         if a.is_stone() {
             let p = a.cell().index();
+            if capture_grade < 1.0 && *prior > 0.0 && !game.capture_in_race(&race, a.cell()) {
+                *prior = capture_grade;
+            }
             let score = (near(Colour::Black, p) + near(Colour::White, p)) / 2.0;
             *prior = prior.max(weight * score);
         }
@@ -365,6 +404,14 @@ pub trait Knowledge: Game {
         None
     }
 
+    /// Onyx: whether a capture at `cell` takes a stone of a connection at
+    /// most one stone longer than its colour's shortest
+    /// ([`OnyxGame::capture_in_race`]). False in the other games.
+    fn capture_in_race(&self, race: &Race, cell: Cell) -> bool {
+        let _ = (race, cell);
+        false
+    }
+
     /// The winner with best play from both sides, when a table of every
     /// position that can follow serves this game (Odd: [`OddTable`]);
     /// `None` in the others.
@@ -487,6 +534,10 @@ impl<const W: usize> Knowledge for OnyxGame<W> {
     fn race(&self) -> Option<Race> {
         Some(OnyxGame::race(self))
     }
+
+    fn capture_in_race(&self, race: &Race, cell: Cell) -> bool {
+        OnyxGame::capture_in_race(self, race, cell, 1)
+    }
 }
 
 /// Xodd/Yodd playouts: of the two colours a stone can take, the one that
@@ -517,13 +568,15 @@ mod tests {
     /// a stone that completes a one-stone connection of either colour gets
     /// at least half the weight (its colour's slack is 0), a point no
     /// connection of either colour runs through keeps its capture prior,
-    /// and no prior falls.
+    /// and no prior falls. With `capture_grade`, exactly the capture points
+    /// off the race take it as their prior.
     #[test]
     fn race_priors_favour_the_shortest_connections() {
         let spec = GameSpec::new(GameKind::Onyx, 8, Rules::default()).unwrap();
         let mut rng = Rng::seeded(54);
         let (mut actions, mut plain, mut raced) = (Vec::new(), Vec::new(), Vec::new());
-        let mut finishing = 0;
+        let (mut finishing, mut graded, mut kept) = (0, 0, 0);
+        let mut graded_priors = Vec::new();
         for _ in 0..100 {
             let mut game = AnyGame::new(&spec);
             let plies = 10 + rng.below_precise(40);
@@ -541,11 +594,22 @@ mod tests {
                 }
                 actions.clear();
                 g.legal_actions(&mut actions);
-                assert!(action_priors(g, None, 0.0, || [None, None], &actions, &mut None, &mut plain));
+                assert!(action_priors(g, None, RaceWeights { near: 0.0, capture_grade: 1.0 }, || [None, None], &actions, &mut None, &mut plain));
                 assert!(hand_priors(g, &actions, &mut raced));
                 assert_eq!(plain, raced);
-                assert!(action_priors(g, None, 0.8, || [None, None], &actions, &mut None, &mut raced));
+                assert!(action_priors(g, None, RaceWeights { near: 0.8, capture_grade: 1.0 }, || [None, None], &actions, &mut None, &mut raced));
                 let race = Knowledge::race(g).unwrap();
+                let grades = RaceWeights { near: 0.0, capture_grade: 0.25 };
+                assert!(action_priors(g, None, grades, || [None, None], &actions, &mut None, &mut graded_priors));
+                for ((&a, &before), &after) in actions.iter().zip(&plain).zip(&graded_priors) {
+                    if before == 1.0 && !Knowledge::capture_in_race(g, &race, a.cell()) {
+                        assert_eq!(after, 0.25);
+                        graded += 1;
+                    } else {
+                        assert_eq!(after, before);
+                        kept += usize::from(before == 1.0);
+                    }
+                }
                 for ((&a, &before), &after) in actions.iter().zip(&plain).zip(&raced) {
                     assert!(after >= before);
                     if !a.is_stone() {
@@ -568,6 +632,7 @@ mod tests {
             });
         }
         assert!(finishing > 10, "only {finishing} finishing points");
+        assert!(graded > 0 && kept > 0, "{graded} graded, {kept} kept");
     }
 
     /// The search's hook plays Onyx pattern playouts with this policy,

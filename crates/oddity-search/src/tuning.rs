@@ -53,6 +53,9 @@ pub struct Tuning {
     pub bridges: Option<bool>,
     /// Onyx priors: the weight (0..=1) of the connection race; 0: off.
     pub race: Option<f32>,
+    /// Onyx priors: the prior (0..=1) of a capture point off the race; 1:
+    /// as any capture point.
+    pub capture_grade: Option<f32>,
     /// Odd playouts play their last this many cells perfectly.
     pub exact_ending: Option<u32>,
     /// A leaf with `k` siblings is expanded after `k / expand` visits.
@@ -77,7 +80,7 @@ pub struct Tuning {
 }
 
 /// The names [`Tuning::set`] accepts, in listing order.
-pub const NAMES: [&str; 22] = [
+pub const NAMES: [&str; 23] = [
     "rave",
     "rave_equiv",
     "rave_depth",
@@ -92,6 +95,7 @@ pub const NAMES: [&str; 22] = [
     "replies",
     "bridges",
     "race",
+    "capture_grade",
     "exact_ending",
     "expand",
     "leaf_playouts",
@@ -185,6 +189,7 @@ impl Tuning {
             }
             "bridges" => self.bridges = parse_switch(value)?,
             "race" => self.race = parse_number(value, 0.0, 1.0)?,
+            "capture_grade" => self.capture_grade = parse_number(value, 0.0, 1.0)?,
             "exact_ending" => {
                 let most = oddity_rules::odd_ending::MAX_EXACT as f32;
                 self.exact_ending = parse_number(value, 0.0, most)?.map(|x| x.round() as u32);
@@ -231,6 +236,7 @@ impl Tuning {
             "replies" => show(self.replies),
             "bridges" => show_switch(self.bridges),
             "race" => show(self.race),
+            "capture_grade" => show(self.capture_grade),
             "exact_ending" => show(self.exact_ending),
             "expand" => show(self.expand),
             "leaf_playouts" => show(self.leaf_playouts),
@@ -290,6 +296,7 @@ impl Tuning {
                 replies: self.replies.unwrap_or(d.replies),
                 bridges: self.bridges.unwrap_or(d.bridges),
                 race: self.race.unwrap_or(d.race),
+                capture_grade: self.capture_grade.unwrap_or(d.capture_grade),
                 exact_ending: self.exact_ending.unwrap_or(d.exact_ending),
                 expand: self.expand.unwrap_or(d.expand),
                 leaf_playouts: self.leaf_playouts.unwrap_or(d.leaf_playouts),

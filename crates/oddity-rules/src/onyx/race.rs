@@ -9,6 +9,7 @@
 //! stands, the measure Hex programs call the shortest-path resistance.
 
 use crate::moves::Colour;
+use crate::topology::Cell;
 
 use super::game::{COLOUR_SLOTS, OnyxGame, colour_code};
 
@@ -80,6 +81,34 @@ impl<const W: usize> OnyxGame<W> {
             .map(|p| d[p])
             .min()
             .unwrap_or(NO_PATH)
+    }
+
+    /// The stones a stone of `colour` on the empty `cell` would capture
+    /// (as many as [`Self::captures`] counts).
+    pub fn capture_victims(&self, cell: Cell, colour: Colour) -> impl Iterator<Item = Cell> + '_ {
+        let p = cell.index();
+        let (me, them) = (colour_code(colour), colour_code(colour.opposite()));
+        let open = p < self.tables.corner_count && !self.occupied(p);
+        self.tables.points[p & (COLOUR_SLOTS - 1)]
+            .squares
+            .iter()
+            .filter(move |sq| {
+                open && self.colour_at(sq.midpoint) == 0
+                    && self.colour_at(sq.opposite) == me
+                    && sq.sides.iter().all(|&q| self.colour_at(q) == them)
+            })
+            .flat_map(|sq| sq.sides.map(Cell))
+    }
+
+    /// Whether a capture at `cell` (by a stone of either colour) is part of
+    /// the race: some stone it would take lies on a connection of its
+    /// colour at most `slack` stones longer than that colour's shortest.
+    pub fn capture_in_race(&self, race: &Race, cell: Cell, slack: u16) -> bool {
+        Colour::BOTH.into_iter().any(|colour| {
+            let victim = colour.opposite();
+            self.capture_victims(cell, colour)
+                .any(|q| race.slack(victim, q.index()).is_some_and(|s| s <= slack))
+        })
     }
 
     /// What a path of `colour` pays to pass point `p`: 0 for its own stone,
@@ -274,6 +303,41 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// `capture_victims` names the stones a stone of that colour on that
+    /// point removes when it is played, for every playable point of random
+    /// positions.
+    #[test]
+    fn capture_victims_are_the_stones_removed() {
+        let mut rng = Rng::seeded(9);
+        let mut seen = 0;
+        for _ in 0..200 {
+            let plies = 10 + rng.below_precise(50);
+            let game = random_game(8, plies, &mut rng);
+            if game.is_over() {
+                continue;
+            }
+            for p in (0..game.topo().bits).filter(|&p| game.playable.get(p)) {
+                for colour in Colour::BOTH {
+                    let mut victims: Vec<usize> = game
+                        .capture_victims(Cell(p as u16), colour)
+                        .map(Cell::index)
+                        .collect();
+                    victims.sort_unstable();
+                    let mut after = game.clone();
+                    after.to_move = colour;
+                    after.play_stone(p);
+                    let removed: Vec<usize> = (0..game.topo().bits)
+                        .filter(|&q| game.occupied(q) && !after.occupied(q))
+                        .collect();
+                    assert_eq!(victims, removed);
+                    assert_eq!(victims.len() as u32, game.captures(Cell(p as u16), colour));
+                    seen += victims.len();
+                }
+            }
+        }
+        assert!(seen > 50, "only {seen} captured stones");
     }
 
     /// Distance 0 means the colour has a chain between its edges: along

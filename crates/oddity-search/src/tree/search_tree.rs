@@ -597,7 +597,7 @@ impl<G: Knowledge> Tree<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::knowledge::PlayoutOptions;
+    use crate::knowledge::{PlayoutOptions, RaceWeights};
     use oddity_rules::Rng;
     use oddity_rules::game::Game;
     use oddity_rules::game::{GameSpec, Rules};
@@ -611,7 +611,10 @@ mod tests {
             priors: false,
             prior_weight: 0.0,
             patterns: None,
-            race: 0.0,
+            race: RaceWeights {
+                near: 0.0,
+                capture_grade: 1.0,
+            },
             rave: true,
             rave_equiv: 1000.0,
             rave_depth: u32::MAX,
