@@ -83,6 +83,10 @@ pub struct Resolved {
     /// off both colours' near-shortest connections ([`race_priors`]); 1:
     /// as any capture point.
     pub capture_grade: f32,
+    /// Onyx priors: when one stone would complete the opponent's chain,
+    /// the points where it would complete it get prior 1
+    /// ([`race_priors`]).
+    pub race_block: bool,
     /// Odd playouts: the last this many cells (at most
     /// [`oddity_rules::odd_ending::MAX_EXACT`]) are played perfectly.
     pub exact_ending: u32,
@@ -122,6 +126,7 @@ pub fn defaults(kind: GameKind) -> Resolved {
         bridges: false,
         race: 0.0,
         capture_grade: 1.0,
+        race_block: false,
         exact_ending: 0,
         expand: EXPAND_DIVISOR,
         leaf_playouts: 1,
@@ -228,6 +233,8 @@ pub(crate) struct RaceWeights {
     pub(crate) near: f32,
     /// The prior of a capture point off the race.
     pub(crate) capture_grade: f32,
+    /// Prior 1 for the points that block a one-stone connection.
+    pub(crate) block: bool,
 }
 
 impl RaceWeights {
@@ -236,12 +243,13 @@ impl RaceWeights {
         RaceWeights {
             near: settings.race,
             capture_grade: settings.capture_grade,
+            block: settings.race_block,
         }
     }
 
     /// Whether they change any prior.
     fn any(self) -> bool {
-        self.near > 0.0 || self.capture_grade < 1.0
+        self.near > 0.0 || self.capture_grade < 1.0 || self.block
     }
 }
 
@@ -253,8 +261,9 @@ impl RaceWeights {
 /// near the point lies to both colours' shortest connections: each colour
 /// gives `2^-slack` (1 on one of its shortest connections, half for a
 /// connection one stone longer, 0 where none runs), and the two are
-/// averaged, so a point both colours need scores highest. Other games: no
-/// change.
+/// averaged, so a point both colours need scores highest. With `block`,
+/// when one stone would complete the opponent's chain, every point where
+/// it would gets prior 1. Other games: no change.
 pub(crate) fn race_priors<G: Knowledge>(
     game: &G,
     actions: &[Action],
@@ -267,7 +276,10 @@ pub(crate) fn race_priors<G: Knowledge>(
     let RaceWeights {
         near: weight,
         capture_grade,
+        block,
     } = weights;
+    let opponent = game.to_move().opposite();
+    let threat = block && race.distance[opponent.index()] == 1;
     let near = |colour: Colour, p: usize| {
         race.slack(colour, p)
             .map_or(0.0, |slack| 0.5f32.powi(i32::from(slack.min(30))))
@@ -280,6 +292,9 @@ pub(crate) fn race_priors<G: Knowledge>(
             }
             let score = (near(Colour::Black, p) + near(Colour::White, p)) / 2.0;
             *prior = prior.max(weight * score);
+            if threat && race.slack(opponent, p) == Some(0) {
+                *prior = 1.0;
+            }
         }
     }
 }
@@ -577,9 +592,10 @@ mod tests {
         let (mut actions, mut plain, mut raced) = (Vec::new(), Vec::new(), Vec::new());
         let (mut finishing, mut graded, mut kept) = (0, 0, 0);
         let mut graded_priors = Vec::new();
-        for _ in 0..100 {
+        let mut blocks = 0;
+        for _ in 0..300 {
             let mut game = AnyGame::new(&spec);
-            let plies = 10 + rng.below_precise(40);
+            let plies = 10 + rng.below_precise(70);
             with_game!(&mut game, g => {
                 for _ in 0..plies {
                     actions.clear();
@@ -594,12 +610,29 @@ mod tests {
                 }
                 actions.clear();
                 g.legal_actions(&mut actions);
-                assert!(action_priors(g, None, RaceWeights { near: 0.0, capture_grade: 1.0 }, || [None, None], &actions, &mut None, &mut plain));
+                assert!(action_priors(g, None, RaceWeights { near: 0.0, capture_grade: 1.0, block: false }, || [None, None], &actions, &mut None, &mut plain));
                 assert!(hand_priors(g, &actions, &mut raced));
                 assert_eq!(plain, raced);
-                assert!(action_priors(g, None, RaceWeights { near: 0.8, capture_grade: 1.0 }, || [None, None], &actions, &mut None, &mut raced));
+                assert!(action_priors(g, None, RaceWeights { near: 0.8, capture_grade: 1.0, block: false }, || [None, None], &actions, &mut None, &mut raced));
                 let race = Knowledge::race(g).unwrap();
-                let grades = RaceWeights { near: 0.0, capture_grade: 0.25 };
+                let opponent = g.to_move().opposite();
+                let blocking = RaceWeights { near: 0.0, capture_grade: 1.0, block: true };
+                assert!(action_priors(g, None, blocking, || [None, None], &actions, &mut None, &mut graded_priors));
+                for ((&a, &before), &after) in actions.iter().zip(&plain).zip(&graded_priors) {
+                    // The one stone that would complete the opponent's chain.
+                    let completes = a.is_stone() && {
+                        let mut other = g.clone();
+                        other.set_to_move(opponent);
+                        other.wins_at_once(a)
+                    };
+                    if completes {
+                        assert_eq!(after, 1.0);
+                        blocks += 1;
+                    } else {
+                        assert_eq!(after, before);
+                    }
+                }
+                let grades = RaceWeights { near: 0.0, capture_grade: 0.25, block: false };
                 assert!(action_priors(g, None, grades, || [None, None], &actions, &mut None, &mut graded_priors));
                 for ((&a, &before), &after) in actions.iter().zip(&plain).zip(&graded_priors) {
                     if before == 1.0 && !Knowledge::capture_in_race(g, &race, a.cell()) {
@@ -633,6 +666,7 @@ mod tests {
         }
         assert!(finishing > 10, "only {finishing} finishing points");
         assert!(graded > 0 && kept > 0, "{graded} graded, {kept} kept");
+        assert!(blocks > 10, "only {blocks} blocks");
     }
 
     /// The search's hook plays Onyx pattern playouts with this policy,

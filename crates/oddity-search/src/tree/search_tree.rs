@@ -614,6 +614,7 @@ mod tests {
             race: RaceWeights {
                 near: 0.0,
                 capture_grade: 1.0,
+                block: false,
             },
             rave: true,
             rave_equiv: 1000.0,
