@@ -33,7 +33,7 @@ use oddity_rules::game::Game;
 use oddity_rules::kind::GameKind;
 use oddity_rules::moves::{Action, Colour};
 use oddity_rules::odd::OddGame;
-use oddity_rules::onyx::OnyxGame;
+use oddity_rules::onyx::{OnyxGame, Race};
 use oddity_rules::topology::Cell;
 use oddity_rules::xodd_yodd::{ColourChoice, XoddYoddGame};
 use oddity_solver::odd_table::OddTable;
@@ -76,6 +76,17 @@ pub struct Resolved {
     pub replies: u32,
     /// Onyx playout replies also answer cuts of two-point bridges.
     pub bridges: bool,
+    /// Onyx priors: the weight of the connection race ([`race_priors`]);
+    /// 0: off.
+    pub race: f32,
+    /// Onyx priors: the prior of a capture point whose stones at stake are
+    /// off both colours' near-shortest connections ([`race_priors`]); 1:
+    /// as any capture point.
+    pub capture_grade: f32,
+    /// Onyx priors: when one stone would complete the opponent's chain,
+    /// the points where it would complete it get prior 1
+    /// ([`race_priors`]).
+    pub race_block: bool,
     /// Odd playouts: the last this many cells (at most
     /// [`oddity_rules::odd_ending::MAX_EXACT`]) are played perfectly.
     pub exact_ending: u32,
@@ -119,6 +130,9 @@ pub fn defaults(kind: GameKind) -> Resolved {
         pattern_temperature: 1.0,
         replies: 100,
         bridges: false,
+        race: 0.0,
+        capture_grade: 1.0,
+        race_block: false,
         exact_ending: 0,
         expand: EXPAND_DIVISOR,
         leaf_playouts: 1,
@@ -178,17 +192,28 @@ pub fn defaults(kind: GameKind) -> Resolved {
 /// stones are known there, as at the tree's root), else [`hand_priors`].
 pub fn default_priors<G: Knowledge>(game: &G, actions: &[Action], out: &mut Vec<f32>) -> bool {
     let kind = game.spec().kind;
-    let patterns = Weights::builtin(kind).filter(|_| defaults(kind).patterns);
-    action_priors(game, patterns, || [None, None], actions, &mut None, out)
+    let d = defaults(kind);
+    let patterns = Weights::builtin(kind).filter(|_| d.patterns);
+    action_priors(
+        game,
+        patterns,
+        RaceWeights::of(&d),
+        || [None, None],
+        actions,
+        &mut None,
+        out,
+    )
 }
 
 /// The priors of `actions` (legal in `game`) as the tree gives them: the
 /// learned patterns' ([`oddity_patterns::priors`]) when `patterns` has
-/// weights, else the hand-written [`hand_priors`]. `last` (the last stones
-/// placed, newest first) and `features` serve the patterns only.
+/// weights, else the hand-written [`hand_priors`], adjusted by the
+/// connection race as `race` asks ([`race_priors`]). `last` (the last
+/// stones placed, newest first) and `features` serve the patterns only.
 pub(crate) fn action_priors<G: Knowledge>(
     game: &G,
     patterns: Option<&Weights>,
+    race: RaceWeights,
     last: impl FnOnce() -> [Option<Cell>; 2],
     actions: &[Action],
     features: &mut Option<FeatureBoard>,
@@ -199,7 +224,86 @@ pub(crate) fn action_priors<G: Knowledge>(
             oddity_patterns::priors(game, weights, &last(), actions, features, out);
             true
         }
-        None => hand_priors(game, actions, out),
+        None => {
+            let known = hand_priors(game, actions, out);
+            if known && race.any() {
+                race_priors(game, actions, race, out);
+            }
+            known
+        }
+    }
+}
+
+/// How the connection race adjusts the Onyx priors ([`race_priors`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct RaceWeights {
+    /// The weight of a point's nearness to the shortest connections.
+    pub(crate) near: f32,
+    /// The prior of a capture point off the race.
+    pub(crate) capture_grade: f32,
+    /// Prior 1 for the points that block a one-stone connection.
+    pub(crate) block: bool,
+}
+
+impl RaceWeights {
+    /// The race weights of `settings`.
+    pub(crate) fn of(settings: &Resolved) -> RaceWeights {
+        RaceWeights {
+            near: settings.race,
+            capture_grade: settings.capture_grade,
+            block: settings.race_block,
+        }
+    }
+
+    /// Whether they change any prior.
+    fn any(self) -> bool {
+        self.near > 0.0 || self.capture_grade < 1.0 || self.block
+    }
+}
+
+/// Onyx: adjusts the priors in `out` (one per action of `actions`, the
+/// capture priors) by the connection race ([`oddity_rules::onyx::Race`]).
+/// A capture point none of whose stones at stake lies on a connection at
+/// most one stone longer than its colour's shortest has its prior cut to
+/// `capture_grade`. Then each stone's prior is raised to `near` times how
+/// near the point lies to both colours' shortest connections: each colour
+/// gives `2^-slack` (1 on one of its shortest connections, half for a
+/// connection one stone longer, 0 where none runs), and the two are
+/// averaged, so a point both colours need scores highest. With `block`,
+/// when one stone would complete the opponent's chain, every point where
+/// it would gets prior 1. Other games: no change.
+pub(crate) fn race_priors<G: Knowledge>(
+    game: &G,
+    actions: &[Action],
+    weights: RaceWeights,
+    out: &mut [f32],
+) {
+    let Some(race) = game.race() else {
+        return;
+    };
+    let RaceWeights {
+        near: weight,
+        capture_grade,
+        block,
+    } = weights;
+    let opponent = game.to_move().opposite();
+    let threat = block && race.distance[opponent.index()] == 1;
+    let near = |colour: Colour, p: usize| {
+        race.slack(colour, p)
+            .map_or(0.0, |slack| 0.5f32.powi(i32::from(slack.min(30))))
+    };
+    for (prior, &a) in out.iter_mut().zip(actions) {
+        if a.is_stone() {
+            let p = a.cell().index();
+            if capture_grade < 1.0 && *prior > 0.0 && !game.capture_in_race(&race, a.cell()) {
+                *prior = capture_grade;
+            }
+            let score = (near(Colour::Black, p) + near(Colour::White, p)) / 2.0;
+            *prior = prior.max(weight * score);
+            if threat && race.slack(opponent, p) == Some(0) {
+                *prior = 1.0;
+            }
+        }
     }
 }
 
@@ -314,6 +418,20 @@ pub trait Knowledge: Game {
     /// capture. False in the other games.
     fn is_capture_point(&self, cell: Cell) -> bool {
         let _ = cell;
+        false
+    }
+
+    /// Onyx: the connection race of the position ([`OnyxGame::race`]).
+    /// `None` in the other games.
+    fn race(&self) -> Option<Race> {
+        None
+    }
+
+    /// Onyx: whether a capture at `cell` takes a stone of a connection at
+    /// most one stone longer than its colour's shortest
+    /// ([`OnyxGame::capture_in_race`]). False in the other games.
+    fn capture_in_race(&self, race: &Race, cell: Cell) -> bool {
+        let _ = (race, cell);
         false
     }
 
@@ -473,6 +591,14 @@ impl<const W: usize> Knowledge for OnyxGame<W> {
     fn wins_at_once(&self, action: Action) -> bool {
         action.is_stone() && self.stone_wins(action.cell())
     }
+
+    fn race(&self) -> Option<Race> {
+        Some(OnyxGame::race(self))
+    }
+
+    fn capture_in_race(&self, race: &Race, cell: Cell) -> bool {
+        OnyxGame::capture_in_race(self, race, cell, 1)
+    }
 }
 
 /// Xodd/Yodd playouts: of the two colours a stone can take, the one that
@@ -498,6 +624,96 @@ mod tests {
     use oddity_rules::game::{GameSpec, Rules};
     use oddity_rules::position::AnyGame;
     use oddity_rules::with_game;
+
+    /// The race priors: off (weight 0) they are the capture priors; on,
+    /// a stone that completes a one-stone connection of either colour gets
+    /// at least half the weight (its colour's slack is 0), a point no
+    /// connection of either colour runs through keeps its capture prior,
+    /// and no prior falls. With `capture_grade`, exactly the capture points
+    /// off the race take it as their prior.
+    #[test]
+    fn race_priors_favour_the_shortest_connections() {
+        let spec = GameSpec::new(GameKind::Onyx, 8, Rules::default()).unwrap();
+        let mut rng = Rng::seeded(54);
+        let (mut actions, mut plain, mut raced) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut finishing, mut graded, mut kept) = (0, 0, 0);
+        let mut graded_priors = Vec::new();
+        let mut blocks = 0;
+        for _ in 0..300 {
+            let mut game = AnyGame::new(&spec);
+            let plies = 10 + rng.below_precise(70);
+            with_game!(&mut game, g => {
+                for _ in 0..plies {
+                    actions.clear();
+                    g.legal_actions(&mut actions);
+                    if g.is_over() {
+                        break;
+                    }
+                    g.apply(actions[rng.below_precise(actions.len() as u32) as usize]);
+                }
+                if g.is_over() {
+                    continue;
+                }
+                actions.clear();
+                g.legal_actions(&mut actions);
+                assert!(action_priors(g, None, RaceWeights { near: 0.0, capture_grade: 1.0, block: false }, || [None, None], &actions, &mut None, &mut plain));
+                assert!(hand_priors(g, &actions, &mut raced));
+                assert_eq!(plain, raced);
+                assert!(action_priors(g, None, RaceWeights { near: 0.8, capture_grade: 1.0, block: false }, || [None, None], &actions, &mut None, &mut raced));
+                let race = Knowledge::race(g).unwrap();
+                let opponent = g.to_move().opposite();
+                let blocking = RaceWeights { near: 0.0, capture_grade: 1.0, block: true };
+                assert!(action_priors(g, None, blocking, || [None, None], &actions, &mut None, &mut graded_priors));
+                for ((&a, &before), &after) in actions.iter().zip(&plain).zip(&graded_priors) {
+                    // The one stone that would complete the opponent's chain.
+                    let completes = a.is_stone() && {
+                        let mut other = g.clone();
+                        other.set_to_move(opponent);
+                        other.wins_at_once(a)
+                    };
+                    if completes {
+                        assert_eq!(after, 1.0);
+                        blocks += 1;
+                    } else {
+                        assert_eq!(after, before);
+                    }
+                }
+                let grades = RaceWeights { near: 0.0, capture_grade: 0.25, block: false };
+                assert!(action_priors(g, None, grades, || [None, None], &actions, &mut None, &mut graded_priors));
+                for ((&a, &before), &after) in actions.iter().zip(&plain).zip(&graded_priors) {
+                    if before == 1.0 && !Knowledge::capture_in_race(g, &race, a.cell()) {
+                        assert_eq!(after, 0.25);
+                        graded += 1;
+                    } else {
+                        assert_eq!(after, before);
+                        kept += usize::from(before == 1.0);
+                    }
+                }
+                for ((&a, &before), &after) in actions.iter().zip(&plain).zip(&raced) {
+                    assert!(after >= before);
+                    if !a.is_stone() {
+                        assert_eq!(after, before);
+                        continue;
+                    }
+                    let p = a.cell().index();
+                    let slack = Colour::BOTH.map(|c| race.slack(c, p));
+                    if slack == [None, None] {
+                        assert_eq!(after, before);
+                    }
+                    let finishes = Colour::BOTH
+                        .iter()
+                        .any(|&c| race.distance[c.index()] == 1 && race.slack(c, p) == Some(0));
+                    if finishes {
+                        assert!(after >= 0.4, "{after}");
+                        finishing += 1;
+                    }
+                }
+            });
+        }
+        assert!(finishing > 10, "only {finishing} finishing points");
+        assert!(graded > 0 && kept > 0, "{graded} graded, {kept} kept");
+        assert!(blocks > 10, "only {blocks} blocks");
+    }
 
     /// The search's hook plays Onyx pattern playouts with this policy,
     /// kept between playouts and rebuilt for other settings.

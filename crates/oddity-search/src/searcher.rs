@@ -28,6 +28,7 @@ fn tree_config(kind: GameKind, params: &SearchParams) -> TreeConfig {
         priors: r.priors,
         prior_weight: r.prior_weight,
         patterns: params.tuning.weights_for(kind).filter(|_| r.patterns),
+        race: crate::knowledge::RaceWeights::of(&r),
         rave: r.rave,
         rave_equiv: r.rave_equiv,
         rave_depth: r.rave_depth,

@@ -51,6 +51,14 @@ pub struct Tuning {
     pub replies: Option<u32>,
     /// Onyx playout replies also answer cuts of two-point bridges.
     pub bridges: Option<bool>,
+    /// Onyx priors: the weight (0..=1) of the connection race; 0: off.
+    pub race: Option<f32>,
+    /// Onyx priors: the prior (0..=1) of a capture point off the race; 1:
+    /// as any capture point.
+    pub capture_grade: Option<f32>,
+    /// Onyx priors: prior 1 for the points that block a one-stone
+    /// connection of the opponent.
+    pub race_block: Option<bool>,
     /// Odd playouts play their last this many cells perfectly.
     pub exact_ending: Option<u32>,
     /// A leaf with `k` siblings is expanded after `k / expand` visits.
@@ -79,7 +87,7 @@ pub struct Tuning {
 }
 
 /// The names [`Tuning::set`] accepts, in listing order.
-pub const NAMES: [&str; 23] = [
+pub const NAMES: [&str; 26] = [
     "rave",
     "rave_equiv",
     "rave_depth",
@@ -93,6 +101,9 @@ pub const NAMES: [&str; 23] = [
     "pattern_temperature",
     "replies",
     "bridges",
+    "race",
+    "capture_grade",
+    "race_block",
     "exact_ending",
     "expand",
     "leaf_playouts",
@@ -187,6 +198,9 @@ impl Tuning {
                 self.replies = parse_number(value, 0.0, 100.0)?.map(|x| x.round() as u32);
             }
             "bridges" => self.bridges = parse_switch(value)?,
+            "race" => self.race = parse_number(value, 0.0, 1.0)?,
+            "capture_grade" => self.capture_grade = parse_number(value, 0.0, 1.0)?,
+            "race_block" => self.race_block = parse_switch(value)?,
             "exact_ending" => {
                 let most = oddity_rules::odd_ending::MAX_EXACT as f32;
                 self.exact_ending = parse_number(value, 0.0, most)?.map(|x| x.round() as u32);
@@ -234,6 +248,9 @@ impl Tuning {
             "pattern_temperature" => show(self.pattern_temperature),
             "replies" => show(self.replies),
             "bridges" => show_switch(self.bridges),
+            "race" => show(self.race),
+            "capture_grade" => show(self.capture_grade),
+            "race_block" => show_switch(self.race_block),
             "exact_ending" => show(self.exact_ending),
             "expand" => show(self.expand),
             "leaf_playouts" => show(self.leaf_playouts),
@@ -296,6 +313,9 @@ impl Tuning {
                 pattern_temperature: self.pattern_temperature.unwrap_or(d.pattern_temperature),
                 replies: self.replies.unwrap_or(d.replies),
                 bridges: self.bridges.unwrap_or(d.bridges),
+                race: self.race.unwrap_or(d.race),
+                capture_grade: self.capture_grade.unwrap_or(d.capture_grade),
+                race_block: self.race_block.unwrap_or(d.race_block),
                 exact_ending: self.exact_ending.unwrap_or(d.exact_ending),
                 expand: self.expand.unwrap_or(d.expand),
                 leaf_playouts: self.leaf_playouts.unwrap_or(d.leaf_playouts),

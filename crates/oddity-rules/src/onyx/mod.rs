@@ -9,15 +9,17 @@
 //!
 //! Modules, lowest first: `tables` (each board's rule tables), `groups`
 //! (the union-find of stones, on the crate's `forest`, as Xodd's and
-//! Yodd's), `game` (the
-//! position and its rules), `playout` (random and policy-drawn playouts)
-//! and `game_trait` (the [`crate::game::Game`] interface).
+//! Yodd's), `game` (the position and its rules), `playout` (random and
+//! policy-drawn playouts), `race` (each colour's distance to connect its
+//! edges) and `game_trait` (the [`crate::game::Game`] interface).
 
 mod game;
 mod game_trait;
 mod groups;
 mod playout;
+mod race;
 mod tables;
 
 pub use game::OnyxGame;
 pub use playout::PointDraw;
+pub use race::{NO_PATH, Race};

@@ -2,7 +2,7 @@
 
 use oddity_patterns::Weights;
 
-use crate::knowledge::PlayoutOptions;
+use crate::knowledge::{PlayoutOptions, RaceWeights};
 
 /// Search settings the tree needs on its hot path.
 #[derive(Clone, Copy, Debug)]
@@ -21,6 +21,9 @@ pub(crate) struct TreeConfig {
     /// ([`oddity_patterns::priors`]) instead of the hand-written ones
     /// ([`crate::knowledge::hand_priors`]).
     pub(crate) patterns: Option<&'static Weights>,
+    /// With hand-written priors: how the connection race adjusts them
+    /// ([`crate::knowledge::race_priors`]).
+    pub(crate) race: RaceWeights,
     /// Keep AMAF statistics and blend them into selection.
     pub(crate) rave: bool,
     /// Visits at which a child's own rate and its AMAF rate weigh the same.

@@ -396,6 +396,7 @@ impl<G: Knowledge> Tree<G> {
             && action_priors(
                 game,
                 self.config.patterns,
+                self.config.race,
                 || self.last_stones(&w.path),
                 &w.actions,
                 &mut w.features,
@@ -605,7 +606,7 @@ impl<G: Knowledge> Tree<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::knowledge::PlayoutOptions;
+    use crate::knowledge::{PlayoutOptions, RaceWeights};
     use oddity_rules::Rng;
     use oddity_rules::game::Game;
     use oddity_rules::game::{GameSpec, Rules};
@@ -619,6 +620,11 @@ mod tests {
             priors: false,
             prior_weight: 0.0,
             patterns: None,
+            race: RaceWeights {
+                near: 0.0,
+                capture_grade: 1.0,
+                block: false,
+            },
             rave: true,
             rave_equiv: 1000.0,
             rave_depth: u32::MAX,
