@@ -1,6 +1,6 @@
 //! The search settings the tree needs on its hot path.
 
-use oddity_patterns::Weights;
+use oddity_patterns::{ValueNet, Weights};
 
 use crate::knowledge::PlayoutOptions;
 
@@ -44,4 +44,10 @@ pub(crate) struct TreeConfig {
     /// Leaves with at most this many empty points are proven at once by
     /// [`crate::knowledge::Knowledge::exact_winner`] (0: never).
     pub(crate) solve_empty: u32,
+    /// A value network and the share of each leaf's visits it gives: that
+    /// share of the leaf's playouts (rounded at random) is not played, and
+    /// the network's chance of a win is counted for them instead, so the
+    /// expected result mixes the two as `(1 - share) * playouts + share *
+    /// network`.
+    pub(crate) value_net: Option<(&'static ValueNet, f32)>,
 }

@@ -275,6 +275,24 @@ impl<G: Knowledge> Tree<G> {
     ) -> (u32, [u32; 2]) {
         let playouts = self.config.leaf_playouts.min(max_playouts).max(1);
         let mut wins = [0u32; 2];
+        // With a value network, its share of the leaf's visits takes the
+        // network's value instead of playouts (rounded at random to whole
+        // visits and wins, so that the expected result is the mix).
+        let mut from_net = 0;
+        if let Some((net, share)) = self.config.value_net
+            && !game.is_over()
+        {
+            from_net = ((share * playouts as f32 + unit(&mut w.rng)) as u32).min(playouts);
+            if from_net > 0 {
+                let black = net.black_wins(&game) * from_net as f32 + unit(&mut w.rng);
+                let black = (black as u32).min(from_net);
+                wins[Colour::Black.index()] += black;
+                wins[Colour::White.index()] += from_net - black;
+            }
+            if from_net == playouts {
+                return (playouts, wins);
+            }
+        }
         let mut play_out = |mut end: G, w: &mut Worker| {
             let winner = self.playout(&mut end, w);
             if self.config.rave {
@@ -286,7 +304,7 @@ impl<G: Knowledge> Tree<G> {
             }
             wins[winner.index()] += 1;
         };
-        for _ in 1..playouts {
+        for _ in 1..playouts - from_net {
             play_out(game.clone(), w);
         }
         play_out(game, w);
@@ -738,4 +756,10 @@ mod tests {
         });
         assert_eq!(root, all);
     }
+}
+
+/// A uniform draw from `[0, 1)`, 24 bits.
+#[inline(always)]
+fn unit(rng: &mut oddity_rules::Rng) -> f32 {
+    (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32
 }
