@@ -100,7 +100,7 @@ fn self_play_positions_name_their_games_winner() {
         .skip(1)
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    let outcomes = train_data::read_outcomes("data.jsonl", &mut text.as_bytes()).unwrap();
+    let outcomes = train_data::read_outcomes("data.jsonl", &mut text.as_bytes(), 0).unwrap();
     assert_eq!(outcomes.positions.len(), positions);
     let games: Vec<usize> = outcomes.positions.iter().map(|(g, _)| *g).collect();
     assert_eq!(games.first(), Some(&0));
@@ -117,11 +117,26 @@ fn self_play_positions_name_their_games_winner() {
         let starts = s.moves.is_empty();
         assert_eq!(starts, k == 0 || games[k] != games[k - 1], "{k}");
     }
-    let without = text.replace(r#","winner":"b""#, "").replace(r#","winner":"w""#, "");
-    let e = train_data::read_outcomes("data.jsonl", &mut without.as_bytes())
+    // From the tenth turn on: the games' later positions, numbered alike.
+    let late = train_data::read_outcomes("data.jsonl", &mut text.as_bytes(), 10).unwrap();
+    let kept: Vec<usize> = samples
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.moves.split_whitespace().count() >= 10)
+        .map(|(k, _)| games[k])
+        .collect();
+    let late_games: Vec<usize> = late.positions.iter().map(|(g, _)| *g).collect();
+    assert_eq!(late_games, kept);
+    let without = text
+        .replace(r#","winner":"b""#, "")
+        .replace(r#","winner":"w""#, "");
+    let e = train_data::read_outcomes("data.jsonl", &mut without.as_bytes(), 0)
         .err()
         .unwrap();
-    assert!(e.contains("data.jsonl, line 2: the position names no winner"), "{e}");
+    assert!(
+        e.contains("data.jsonl, line 2: the position names no winner"),
+        "{e}"
+    );
 }
 
 /// Onyx self-play data read back with the Onyx features: every stone has

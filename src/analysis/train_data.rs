@@ -456,9 +456,14 @@ pub struct Outcomes {
     pub positions: Vec<(usize, Example)>,
 }
 
-/// Reads a self-play data file whose positions name their game's winner;
-/// `name` names it in errors.
-pub fn read_outcomes(name: &str, input: &mut dyn BufRead) -> Result<Outcomes, String> {
+/// Reads a self-play data file whose positions name their game's winner,
+/// keeping those with at least `min_turns` turns played (the others are
+/// skipped before games are told apart); `name` names it in errors.
+pub fn read_outcomes(
+    name: &str,
+    input: &mut dyn BufRead,
+    min_turns: usize,
+) -> Result<Outcomes, String> {
     let mut lines = input.lines().enumerate();
     let err = |k: usize, why: String| format!("{name}, line {}: {why}", k + 1);
     let (_, first) = lines
@@ -495,6 +500,9 @@ pub fn read_outcomes(name: &str, input: &mut dyn BufRead) -> Result<Outcomes, St
             None => return Err(err(k, "the position names no winner".into())),
         };
         let tokens: Vec<&str> = sample.moves.split_whitespace().collect();
+        if tokens.len() < min_turns {
+            continue;
+        }
         if last_turns.is_some_and(|n| tokens.len() <= n) {
             game += 1;
         }

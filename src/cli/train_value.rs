@@ -25,6 +25,10 @@ pub struct TrainValueArgs {
     /// selfplay` (repeatable); each position is labelled by its game's winner.
     #[arg(long = "data", required = true)]
     pub data: Vec<String>,
+    /// Only positions with at least this many turns played are fitted and
+    /// measured.
+    #[arg(long, default_value_t = 0)]
+    pub min_turns: usize,
     /// Every this many-th game is held out of the fit and measured.
     #[arg(long, default_value_t = 5)]
     pub holdout: usize,
@@ -66,14 +70,13 @@ pub fn run(args: &TrainValueArgs) -> Result<(), String> {
     if !(1..=MAX_HIDDEN).contains(&args.hidden) {
         return Err(format!("--hidden must be from 1 to {MAX_HIDDEN}"));
     }
-    if !(args.rate.is_finite() && args.rate > 0.0 && args.decay.is_finite() && args.decay >= 0.0)
-    {
+    if !(args.rate.is_finite() && args.rate > 0.0 && args.decay.is_finite() && args.decay >= 0.0) {
         return Err("--rate must be above 0 and --decay at least 0".into());
     }
     let mut sets: Vec<Outcomes> = Vec::new();
     for name in &args.data {
         let file = File::open(name).map_err(|e| format!("cannot open {name}: {e}"))?;
-        let set = train_data::read_outcomes(name, &mut BufReader::new(file))?;
+        let set = train_data::read_outcomes(name, &mut BufReader::new(file), args.min_turns)?;
         if let Some(first) = sets.first()
             && first.spec != set.spec
         {

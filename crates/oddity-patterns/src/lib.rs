@@ -40,8 +40,8 @@ pub use fit::{Decision, fit, hit_in_top};
 pub use grid::GridBoard;
 pub use groups::{Features, GROUP_NAMES, GROUPS, NONE, group_sizes};
 pub use net::{
-    Example, FitPlan, GLOBALS, MAX_HIDDEN, NET_FORMAT, NetFile, NetInput, ValueNet, cell_slots, fit_net,
-    net_loss,
+    Example, FitPlan, GLOBALS, MAX_HIDDEN, NET_FORMAT, NetFile, NetInput, ValueNet, cell_slots,
+    fit_net, net_loss,
 };
 pub use onyx::OnyxBoard;
 pub use onyx_playout::OnyxPlayout;

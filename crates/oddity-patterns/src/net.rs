@@ -654,16 +654,16 @@ mod tests {
             seed: 7,
         };
         let fitted = || {
-            let mut net = ValueNet::random(
-                "odd",
-                2,
-                &spec.rules_text(),
-                cells,
-                8,
-                &mut Rng::seeded(1),
-            );
+            let mut net =
+                ValueNet::random("odd", 2, &spec.rules_text(), cells, 8, &mut Rng::seeded(1));
             let before = net_loss(&net, &examples).0;
-            fit_net(&mut net, &examples, &[identity.clone()], &plan, &mut |_, _| {});
+            fit_net(
+                &mut net,
+                &examples,
+                &[identity.clone()],
+                &plan,
+                &mut |_, _| {},
+            );
             (before, net)
         };
         let (before, a) = fitted();

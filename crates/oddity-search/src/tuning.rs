@@ -455,7 +455,10 @@ mod tests {
         let before = t;
         assert_eq!(t.set("value_net", "1.5"), Err(TuningError::BadValue));
         std::fs::write(&path, "oddity-value-net 1\ngame odd\n").unwrap();
-        let e = t.set("net", path.to_str().unwrap()).unwrap_err().to_string();
+        let e = t
+            .set("net", path.to_str().unwrap())
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("odd3.txt: value net file, line 3"), "{e}");
         assert_eq!(t, before);
         std::fs::remove_dir_all(&dir).unwrap();
