@@ -635,6 +635,7 @@ mod tests {
             leaf_playouts: 1,
             playout: PlayoutOptions::default(),
             solve_empty: 0,
+            value_net: None,
             smart_playouts: false,
             pattern_playouts: None,
             pattern_temperature: 1.0,
@@ -691,6 +692,50 @@ mod tests {
             let (visits, wins) = tree.node(c).amaf();
             assert!(wins <= visits && u64::from(visits) <= root_visits);
         }
+    }
+
+    /// With `value_net` at share 1, a network sure that Black wins values
+    /// every leaf: the root's children (Black's moves) win every visit, and
+    /// the visits still count one per leaf playout. At share 0.5 about
+    /// half of them come from playouts.
+    #[test]
+    fn the_value_net_values_the_leaves_by_its_share() {
+        let spec = GameSpec::new(GameKind::Odd, 3, Rules::default()).unwrap();
+        let game = OddGame::<10>::new(&spec);
+        let mut net = oddity_patterns::ValueNet::random(
+            "odd",
+            3,
+            &spec.rules_text(),
+            oddity_patterns::cell_slots(game.topology()),
+            4,
+            &mut Rng::seeded(1),
+        );
+        net.w2.fill(0.0);
+        net.b2 = 40.0;
+        let net: &'static _ = Box::leak(Box::new(net));
+        let black_share = |share: f32| {
+            let config = TreeConfig {
+                leaf_playouts: 4,
+                value_net: Some((net, share)),
+                ..rave_config()
+            };
+            let tree = Tree::new(game.clone(), 1 << 16, config);
+            let mut w = Worker::new(Rng::seeded(1));
+            for _ in 0..400 {
+                tree.iterate(&mut w, u32::MAX);
+            }
+            tree.flush(&mut w);
+            assert_eq!(tree.root().visits(), 1600);
+            let (visits, wins) = tree.root().children().fold((0, 0), |(v, x), c| {
+                (v + tree.node(c).visits(), x + tree.node(c).wins())
+            });
+            assert_eq!(visits, 1600);
+            f64::from(wins) / f64::from(visits)
+        };
+        assert_eq!(black_share(1.0), 1.0);
+        let half = black_share(0.5);
+        let none = black_share(0.0);
+        assert!(none < 0.8 && half > none && half < 1.0, "{none} {half}");
     }
 
     /// A filter keeps the seat's forbidden stones out of the tree down to
