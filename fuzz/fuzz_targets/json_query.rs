@@ -14,7 +14,8 @@
 //! - with one worker and equal priorities, the queued work is answered in
 //!   input order.
 //!
-//! Lines asking for long searches or proofs are left out of the input
+//! Lines asking for long searches or proofs, and Odd positions valued by a
+//! retrograde table before any search, are left out of the input
 //! (searching is not what is fuzzed here).
 #![no_main]
 
@@ -27,6 +28,7 @@ use oddity::analysis::query::{Defaults, Viewpoint};
 use oddity::analysis::queue::{QUERY_LIMIT, serve};
 use oddity::analysis::result::Settings;
 use oddity::lines::LineReader;
+use oddity::rules::kind::GameKind;
 use oddity::rules::quote::is_one_line;
 use serde_json::Value;
 
@@ -44,9 +46,35 @@ fn costly(line: &[u8]) -> bool {
     let short_proof =
         proof_time.is_some_and(|t| t <= 0.05) || proof_nodes.is_some_and(|n| n <= 1000.0);
     number("maxTime").is_some()
+        || valued_by_table(&query)
         || number("maxVisits").is_some_and(|v| v > 50.0)
         || turns > 20
         || ((proof_time.is_some() || proof_nodes.is_some()) && !short_proof)
+}
+
+/// Whether a query's position is one of Odd that the engine values by a
+/// retrograde table before searching, whatever its visits: at most
+/// `endgame_table` (18) empty points on a board of more than 12 cells, up
+/// to 3^18 positions, seconds in a fuzz build. (Odd 2's proven answers
+/// stay in.)
+fn valued_by_table(query: &serde_json::Map<String, Value>) -> bool {
+    let odd = query
+        .get("game")
+        .and_then(Value::as_str)
+        .is_some_and(|g| g.eq_ignore_ascii_case("odd"));
+    let side = query
+        .get("size")
+        .and_then(Value::as_f64)
+        .unwrap_or(GameKind::Odd.default_size() as f64);
+    let cells = 3.0 * side * (side - 1.0) + 1.0;
+    let listed = |field: &str| {
+        query
+            .get(field)
+            .and_then(Value::as_array)
+            .map_or(0, Vec::len)
+    };
+    let stones = (listed("moves") + listed("initialStones")) as f64;
+    odd && cells > 12.0 && cells - stones <= 18.0
 }
 
 /// An answer's key: its `id` as JSON text and its `turnNumber`, if any.

@@ -4,13 +4,11 @@
 //! - [`process`]: starting an engine process and talking GTP to it with a
 //!   timeout on every wait;
 //! - [`sync`]: bringing an engine's game up to date with a record, sending
-//!   only what it lacks;
-//! - [`info`]: reading the analysis lines engines stream.
+//!   only what it lacks.
 //!
 //! `oddity match` (`tournament`) and `oddity gui` (`gui`) both drive their
 //! engines through this layer.
 
-pub mod info;
 pub mod process;
 pub mod sync;
 

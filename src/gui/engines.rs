@@ -14,11 +14,11 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::watch;
 
-use crate::engine::info::parse_info;
+use super::info::parse_info;
 use crate::engine::sync::{EngineGame, TimeSetting};
 use crate::engine::{EngineProcess, EngineSpec, Fault};
 use crate::rules::moves::Turn;
-use crate::session::{Analysis, Candidate, EngineTurnError, Job, Session};
+use crate::session::{Analysis, EngineTurnError, Job, Session};
 
 /// The version sent when the server stops.
 pub const STOPPED: u64 = u64::MAX;
@@ -322,17 +322,7 @@ fn run_job(
                 send(a);
             }
         } else if let Some(candidates) = parse_info(line) {
-            let analysis = job.analysis(
-                candidates
-                    .into_iter()
-                    .map(|c| Candidate {
-                        token: c.token,
-                        visits: c.visits,
-                        winrate: c.winrate,
-                        pv: c.pv,
-                    })
-                    .collect(),
-            );
+            let analysis = job.analysis(candidates);
             if last_sent.is_none_or(|t| t.elapsed() >= PAGE_INTERVAL) {
                 last_sent = Some(Instant::now());
                 held = None;

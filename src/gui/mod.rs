@@ -6,12 +6,14 @@
 //! The game itself, its checks, what the page draws and the page's
 //! requests are the session crate's (`oddity-session`, which the static
 //! page runs in the tab too). Parts here: `engines` (the thread that drives
-//! the engine processes), `http` (the page, the JSON API and the event
+//! the engine processes), `info` (the analysis lines engines stream, read
+//! into the session's candidates), `http` (the page, the JSON API and the event
 //! stream, with their guards), `server` (connections, with their deadlines
 //! and cap).
 
 pub mod engines;
 pub mod http;
+pub mod info;
 pub mod server;
 
 use std::net::{IpAddr, SocketAddr};

@@ -237,7 +237,7 @@ def person_plays(d, downloads):
     d.find_element(By.ID, "analyze").click()
     wait(d, "return state.analysis_wanted", 30, "analysis of my turn on")
     times = []
-    refused = undone = thinking = False
+    refused = undone = thinking = reloaded = False
     while True:
         s = wait(d, "return (state.over || (state.human_turn && state.engines[0].status == 'analysing'"
                     " && state.analysis && state.analysis.turn == state.view)) && state",
@@ -276,6 +276,23 @@ def person_plays(d, downloads):
             wait(d, f"return state.moves.length == {before - 2} && state.human_turn", 30, "undo")
             log(f"person: Undo takes the turn back ({before} to {before - 2} turns)")
             undone = True
+        if undone and not reloaded:
+            n = len(state(d)["moves"])
+            wait(d, "const k = JSON.parse(localStorage.getItem('oddity-game') || 'null');"
+                    " return k && k.sgf.split(';B[').length + k.sgf.split(';W[').length - 2 == " + str(n),
+                 30, "the game kept in the browser")
+            d.refresh()
+            back = wait(d, "return window.oddity && window.oddity.ready && typeof state !== 'undefined'"
+                           f" && state && state.moves.length == {n} && state", 120,
+                        "the game back after a reload")
+            if back["game"] != "odd" or back["seats"] != ["human", "oddity"]:
+                fail(f"after a reload: {back['game']} with seats {back['seats']}")
+            d.find_element(By.ID, "analyze").click()
+            wait(d, "return state.analysis_wanted", 30, "analysis of my turn on again")
+            log(f"person: a reload brings the game back ({n} turns, the same seats)")
+            reloaded = True
+    if not reloaded:
+        fail("the game ended before a reload could be tried")
     s = state(d)
     status = check_end(d, s, "person")
     screenshot(d, "web-person-end.png")

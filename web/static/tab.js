@@ -4,8 +4,9 @@
 // Web Worker (engine-worker.js) so that the page never waits for it.
 // app.js talks to it through the same interface as to the server
 // (`open()` gives that object). Nothing leaves the tab: the page loads
-// only its own files, and the game stays here unless the player
-// downloads it.
+// only its own files, and the game stays in this browser (its local
+// storage, so that a reload brings it back) unless the player downloads
+// it.
 
 import init, { Session } from "./pkg/oddity_web.js";
 
@@ -15,6 +16,12 @@ const ENGINE = "oddity";
 // phone. Kept in the browser across reloads.
 const DEFAULT_MEMORY = 256;
 const MEMORY_KEY = "oddity-engine-memory";
+// The game on the board, with its variations (SGF) and its seats, kept in
+// the browser after each change so that a reload brings it back.
+const GAME_KEY = "oddity-game";
+// At most one save per this many milliseconds while the state changes
+// (an analysis changes it many times a second; the game far less often).
+const SAVE_MILLIS = 200;
 
 // What the page holds, for the console and the tests.
 const ui = { ready: false, threads: 0, readyMillis: null, worker: null, bench: null, error: null };
@@ -24,6 +31,42 @@ function savedMemory() {
   let mb = NaN;
   try { mb = Number(localStorage.getItem(MEMORY_KEY)); } catch (e) { /* storage refused */ }
   return Number.isInteger(mb) && mb >= 16 && mb <= 4096 ? mb : DEFAULT_MEMORY;
+}
+
+// The kept game, opened in `session` with its seats; a kept game that
+// does not open (another version's, or damaged) is forgotten.
+function restoreGame(session) {
+  let kept = null;
+  try { kept = JSON.parse(localStorage.getItem(GAME_KEY)); } catch (e) { return; }
+  if (!kept || typeof kept.sgf !== "string") return;
+  if (JSON.parse(session.openSgf(kept.sgf, 1)).error) {
+    try { localStorage.removeItem(GAME_KEY); } catch (e) { /* storage refused */ }
+    return;
+  }
+  const [black, white] = Array.isArray(kept.seats) ? kept.seats : [];
+  if (typeof black === "string" && typeof white === "string") {
+    session.request("seats", JSON.stringify({ black, white }));
+  }
+}
+
+// Keeps the game of `session` in the browser, at most once per
+// SAVE_MILLIS; called after every change of the session's state.
+function keeper(session) {
+  let pending = false;
+  let last = null;
+  return () => {
+    if (pending) return;
+    pending = true;
+    setTimeout(() => {
+      pending = false;
+      const kept = JSON.stringify({ sgf: session.sgf(), seats: JSON.parse(session.state()).seats });
+      if (kept === last) return;
+      try {
+        localStorage.setItem(GAME_KEY, kept);
+        last = kept;
+      } catch (e) { /* storage full or refused: the game stays in the tab */ }
+    }, SAVE_MILLIS);
+  };
 }
 
 // Why search threads are not available here, or null.
@@ -144,7 +187,13 @@ class Driver {
 export async function open() {
   await init();
   let listener = null;
-  const session = new Session(ENGINE, (text) => { if (listener) listener(JSON.parse(text)); });
+  let keep = () => {};
+  const session = new Session(ENGINE, (text) => {
+    keep();
+    if (listener) listener(JSON.parse(text));
+  });
+  restoreGame(session);
+  keep = keeper(session);
   const driver = new Driver(session);
   const after = (text) => {
     driver.pump();

@@ -1,18 +1,8 @@
 //! Analysis lines as engines stream them (`kata-analyze`,
 //! `genmove_analyze`): `info move T visits N winrate F ... pv T T ...`,
-//! repeated for each candidate.
+//! repeated for each candidate, read into the session's candidates.
 
-use serde::Serialize;
-
-/// One candidate turn of an engine's analysis.
-#[derive(Clone, Debug, Serialize, PartialEq)]
-pub struct Candidate {
-    pub token: String,
-    pub visits: u64,
-    /// Win rate of the seat analysed, 0..1.
-    pub winrate: f64,
-    pub pv: Vec<String>,
-}
+use crate::session::Candidate;
 
 /// Reads an analysis line with decimal win rates (KataGo's format). Unknown
 /// fields are skipped (each is taken as a name and one value); `None` when
@@ -47,7 +37,7 @@ pub fn parse_info(line: &str) -> Option<Vec<Candidate>> {
                     match key {
                         "move" => c.token = value.to_string(),
                         "visits" => c.visits = value.parse().unwrap_or(0),
-                        "winrate" => c.winrate = value.parse().unwrap_or(0.0),
+                        "winrate" => c.winrate = win_rate(value),
                         _ => {}
                     }
                     i += 2;
@@ -59,6 +49,16 @@ pub fn parse_info(line: &str) -> Option<Vec<Candidate>> {
         }
     }
     (!out.is_empty()).then_some(out)
+}
+
+/// A win rate as written, kept within 0..1 (0 when it is not a finite
+/// number).
+fn win_rate(value: &str) -> f64 {
+    value
+        .parse::<f64>()
+        .ok()
+        .filter(|w| w.is_finite())
+        .map_or(0.0, |w| w.clamp(0.0, 1.0))
 }
 
 #[cfg(test)]
@@ -86,6 +86,24 @@ mod tests {
         assert_eq!(c[1].pv, vec!["W:C3"]);
         assert!(parse_info("").is_none());
         assert!(parse_info("play B:E5").is_none());
+    }
+
+    /// A win rate that is not a number in 0..1 is kept within it.
+    #[test]
+    fn win_rates_out_of_range_are_bounded() {
+        let rates = |line: &str| -> Vec<f64> {
+            parse_info(line)
+                .unwrap()
+                .iter()
+                .map(|c| c.winrate)
+                .collect()
+        };
+        assert_eq!(
+            rates(
+                "info move B:A1 winrate NaN info move B:A2 winrate inf info move B:A3 winrate -2 info move B:A4 winrate 7 info move B:A5 winrate x"
+            ),
+            vec![0.0, 0.0, 0.0, 1.0, 0.0]
+        );
     }
 
     /// What this engine's own protocol writes reads back as it was meant.
