@@ -92,7 +92,7 @@ pub fn run(args: &TrainValueArgs) -> Result<(), String> {
         }
         sets.push(set);
     }
-    let spec = sets[0].spec.clone();
+    let spec = sets[0].spec;
     let (mut train, mut held): (Vec<Example>, Vec<Example>) = (Vec::new(), Vec::new());
     let mut games = 0;
     for set in &sets {

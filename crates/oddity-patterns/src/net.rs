@@ -660,7 +660,7 @@ mod tests {
             fit_net(
                 &mut net,
                 &examples,
-                &[identity.clone()],
+                std::slice::from_ref(&identity),
                 &plan,
                 &mut |_, _| {},
             );

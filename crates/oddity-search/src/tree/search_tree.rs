@@ -611,6 +611,12 @@ impl<G: Knowledge> Tree<G> {
     }
 }
 
+/// A uniform draw from `[0, 1)`, 24 bits.
+#[inline(always)]
+fn unit(rng: &mut oddity_rules::Rng) -> f32 {
+    (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -801,10 +807,4 @@ mod tests {
         });
         assert_eq!(root, all);
     }
-}
-
-/// A uniform draw from `[0, 1)`, 24 bits.
-#[inline(always)]
-fn unit(rng: &mut oddity_rules::Rng) -> f32 {
-    (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32
 }
