@@ -11,7 +11,6 @@ use clap::Args;
 use crate::analysis::train_data::{self, Outcomes};
 use crate::patterns::{Example, FitPlan, MAX_HIDDEN, ValueNet, cell_slots, fit_net, net_loss};
 use crate::rules::Rng;
-use crate::rules::kind::GameKind;
 use crate::rules::position::AnyGame;
 use crate::with_game;
 
@@ -115,9 +114,10 @@ pub fn run(args: &TrainValueArgs) -> Result<(), String> {
     let start = AnyGame::new(&spec);
     let topology = with_game!(&start, g => crate::rules::game::Game::topology(g));
     let cells = cell_slots(topology);
-    // Odd's rules know no colour or direction: every symmetry of the board
-    // keeps a position's value. Elsewhere only the identity is used.
-    let symmetries: Vec<Vec<usize>> = if spec.kind == GameKind::Odd {
+    // Where every symmetry of the board keeps a position's value, each
+    // position is seen under one drawn at random; in Onyx, whose transpose
+    // exchanges the sides' edges, only as it is.
+    let symmetries: Vec<Vec<usize>> = if spec.kind.board_symmetries_keep_values() {
         topology
             .symmetries()
             .iter()
