@@ -19,6 +19,7 @@ fn main() {
         Some(Command::Balance(args)) => cli::balance::run(args),
         Some(Command::TrainData(args)) => cli::train::run_data(args),
         Some(Command::Train(args)) => cli::train::run(args),
+        Some(Command::TrainValue(args)) => cli::train_value::run(args),
         None => cli::gtp::run(&cli.gtp),
     };
     if let Err(message) = result {

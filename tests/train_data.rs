@@ -89,6 +89,56 @@ fn self_play_repeats_for_a_seed_and_reads_back() {
     assert_eq!(wins(&data), wins(&chosen));
 }
 
+/// Each self-play position names its game's winner: the positions of a
+/// game share one, and the value network's reader numbers the games as
+/// they were played.
+#[test]
+fn self_play_positions_name_their_games_winner() {
+    let (text, positions) = self_play_text(5);
+    let samples: Vec<Sample> = text
+        .lines()
+        .skip(1)
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let outcomes = train_data::read_outcomes("data.jsonl", &mut text.as_bytes(), 0).unwrap();
+    assert_eq!(outcomes.positions.len(), positions);
+    let games: Vec<usize> = outcomes.positions.iter().map(|(g, _)| *g).collect();
+    assert_eq!(games.first(), Some(&0));
+    assert_eq!(games.last(), Some(&1));
+    for ((g, e), s) in outcomes.positions.iter().zip(&samples) {
+        let winner = s.winner.as_deref().unwrap();
+        assert_eq!(e.black_wins, winner == "b");
+        // One winner per game.
+        let first = outcomes.positions.iter().find(|(h, _)| h == g).unwrap();
+        assert_eq!(first.1.black_wins, e.black_wins);
+    }
+    // The first position of each game is the empty board.
+    for (k, s) in samples.iter().enumerate() {
+        let starts = s.moves.is_empty();
+        assert_eq!(starts, k == 0 || games[k] != games[k - 1], "{k}");
+    }
+    // From the tenth turn on: the games' later positions, numbered alike.
+    let late = train_data::read_outcomes("data.jsonl", &mut text.as_bytes(), 10).unwrap();
+    let kept: Vec<usize> = samples
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.moves.split_whitespace().count() >= 10)
+        .map(|(k, _)| games[k])
+        .collect();
+    let late_games: Vec<usize> = late.positions.iter().map(|(g, _)| *g).collect();
+    assert_eq!(late_games, kept);
+    let without = text
+        .replace(r#","winner":"b""#, "")
+        .replace(r#","winner":"w""#, "");
+    let e = train_data::read_outcomes("data.jsonl", &mut without.as_bytes(), 0)
+        .err()
+        .unwrap();
+    assert!(
+        e.contains("data.jsonl, line 2: the position names no winner"),
+        "{e}"
+    );
+}
+
 /// Onyx self-play data read back with the Onyx features: every stone has
 /// a `capture` value, and White's first position offers the swap.
 #[test]

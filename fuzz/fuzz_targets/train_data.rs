@@ -2,13 +2,19 @@
 //! any bytes, read for both targets of self-play data: the reader never
 //! panics, and in what it accepts each position's labels, hand-written
 //! priors and visit shares (adding up to 1) go one for one with its
-//! candidates.
+//! candidates. The same bytes are read as a value network's data
+//! (`oddity train-value`): no panic, and each position it accepts has a
+//! game number no smaller than the one before.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use oddity::analysis::train_data::{Target, read};
+use oddity::analysis::train_data::{Target, read, read_outcomes};
 
 fuzz_target!(|data: &[u8]| {
+    if let Ok(outcomes) = read_outcomes("data.jsonl", &mut &data[..], 0) {
+        let games: Vec<usize> = outcomes.positions.iter().map(|(g, _)| *g).collect();
+        assert!(games.windows(2).all(|w| w[0] <= w[1]), "{games:?}");
+    }
     for target in [Target::Visits, Target::Chosen] {
         let Ok(read) = read("data.jsonl", &mut &data[..], target) else {
             return;

@@ -5,7 +5,8 @@
 //! Each game gets its own search seed, drawn from the plan's seed; the
 //! first `sample_turns` turns of a game are drawn among the root
 //! candidates in proportion to their visits, so the games spread out
-//! (the recorded choice is still the search's). With one thread and a
+//! (the recorded choice is still the search's). Each position is written
+//! once its game is over, with the game's winner. With one thread and a
 //! visit limit the data repeat exactly. Positions whose value the search
 //! or the endgame solver proved are played but not kept: their choice is
 //! the proof's, not the visits'.
@@ -100,14 +101,14 @@ pub fn write(
             ..SearchParams::default()
         });
         let mut record = GameRecord::new(AnyGame::new(&plan.spec));
+        // Written once the game's winner is known.
+        let mut samples = Vec::new();
         while !record.is_over() && record.moves().len() < max_turns {
             engine.set_position(&record);
             let report = engine.search(&plan.level.limits(), &StopFlag::new(), None);
             let Some(best) = report.best else { break };
             if let Some(sample) = sample_of(&record, &report, best) {
-                write_line(out, &sample)?;
-                counts.positions += 1;
-                progress(counts);
+                samples.push(sample);
             }
             let turn = if record.moves().len() < plan.sample_turns {
                 drawn_turn(&report, &mut rng).unwrap_or(best)
@@ -119,7 +120,14 @@ pub fn write(
                 .play(seat, turn)
                 .map_err(|e| format!("the search chose an illegal turn: {e:?}"))?;
         }
+        let winner = record.position().winner().map(|c| c.seat().to_string());
+        for mut sample in samples {
+            sample.winner.clone_from(&winner);
+            write_line(out, &sample)?;
+            counts.positions += 1;
+        }
         counts.games += 1;
+        progress(counts);
     }
     Ok(counts)
 }
@@ -146,6 +154,7 @@ fn sample_of(record: &GameRecord, report: &Report, best: Turn) -> Option<Sample>
         wins: None,
         chosen: Some(action_token(position, first_action(&best)?)),
         visits: Some(visits),
+        winner: None,
     })
 }
 

@@ -16,11 +16,11 @@ use std::io::{BufRead, Write};
 use serde::{Deserialize, Serialize};
 
 use crate::analysis::accuracy::draw_position;
-use crate::patterns::{Decision, FeatureBoard};
+use crate::patterns::{Decision, Example, FeatureBoard, NetInput};
 use crate::rules::Rng;
 use crate::rules::game::{Game, GameSpec, Rules};
 use crate::rules::kind::GameKind;
-use crate::rules::moves::{Action, Turn};
+use crate::rules::moves::{Action, Colour, Turn};
 use crate::rules::position::AnyGame;
 use crate::rules::record::GameRecord;
 use crate::rules::topology::Cell;
@@ -65,7 +65,8 @@ pub struct Header {
 /// stone). Perfect play: `wins`, the mover's winning actions (every other
 /// legal action loses). Self-play: `chosen`, the action the search chose,
 /// and `visits`, each root candidate's visits (candidates not named had
-/// none).
+/// none), and `winner`, the seat (`b` or `w`) that won the game the
+/// position was played in (the labels of a value network).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Sample {
@@ -76,6 +77,8 @@ pub struct Sample {
     pub chosen: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub visits: Option<Vec<(String, u64)>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub winner: Option<String>,
 }
 
 /// What a self-play position teaches the fit.
@@ -149,6 +152,7 @@ pub fn write(
             ),
             chosen: None,
             visits: None,
+            winner: None,
         };
         write_line(out, &sample)?;
         counts.kept += 1;
@@ -440,4 +444,83 @@ fn decision_of<G: Knowledge>(
     let hand = hand_priors(game, &actions, &mut priors)
         .then(|| priors.iter().map(|&p| f64::from(p)).collect());
     Ok((decision, hand))
+}
+
+/// The positions of a self-play data file with their games' winners, for a
+/// value network: per position its game's number in the file (a game's
+/// positions come one after another, each with more turns than the last)
+/// and the example.
+pub struct Outcomes {
+    pub header: Header,
+    pub spec: GameSpec,
+    pub positions: Vec<(usize, Example)>,
+}
+
+/// Reads a self-play data file whose positions name their game's winner,
+/// keeping those with at least `min_turns` turns played (the others are
+/// skipped before games are told apart); `name` names it in errors.
+pub fn read_outcomes(
+    name: &str,
+    input: &mut dyn BufRead,
+    min_turns: usize,
+) -> Result<Outcomes, String> {
+    let mut lines = input.lines().enumerate();
+    let err = |k: usize, why: String| format!("{name}, line {}: {why}", k + 1);
+    let (_, first) = lines
+        .next()
+        .ok_or_else(|| format!("{name}: the file is empty"))?;
+    let first = first.map_err(|e| format!("{name}: {e}"))?;
+    let header: Header = serde_json::from_str(&first).map_err(|e| err(0, e.to_string()))?;
+    if header.format != FORMAT || !(1..=VERSION).contains(&header.version) {
+        return Err(err(
+            0,
+            format!("not a {FORMAT} file of version 1 to {VERSION}"),
+        ));
+    }
+    if header.source != SELF_PLAY {
+        return Err(err(
+            0,
+            format!("the source is `{}`, not `{SELF_PLAY}`", header.source),
+        ));
+    }
+    let spec = spec_of(&header).map_err(|e| err(0, e))?;
+    let start = AnyGame::new(&spec);
+    let mut positions = Vec::new();
+    let (mut game, mut last_turns) = (0usize, None);
+    for (k, line) in lines {
+        let line = line.map_err(|e| format!("{name}: {e}"))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let sample: Sample = serde_json::from_str(&line).map_err(|e| err(k, e.to_string()))?;
+        let winner = match sample.winner.as_deref() {
+            Some("b") => Colour::Black,
+            Some("w") => Colour::White,
+            Some(other) => return Err(err(k, format!("unknown winner `{other}`"))),
+            None => return Err(err(k, "the position names no winner".into())),
+        };
+        let tokens: Vec<&str> = sample.moves.split_whitespace().collect();
+        if tokens.len() < min_turns {
+            continue;
+        }
+        if last_turns.is_some_and(|n| tokens.len() <= n) {
+            game += 1;
+        }
+        last_turns = Some(tokens.len());
+        let record =
+            GameRecord::replay(start.clone(), &tokens).map_err(|e| err(k, e.to_string()))?;
+        let input = with_game!(record.position(), g => NetInput::of(g));
+        positions.push((
+            game,
+            Example {
+                input,
+                black_wins: winner == Colour::Black,
+            },
+        ));
+    }
+    Ok(Outcomes {
+        header,
+        spec,
+        positions,
+    })
 }

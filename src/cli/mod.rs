@@ -17,6 +17,7 @@ pub mod position;
 pub mod render;
 pub mod solve;
 pub mod train;
+pub mod train_value;
 
 pub use args::{GameArgs, parse_game_kind, parse_tuning};
 
@@ -72,6 +73,9 @@ pub enum Command {
     TrainData(Box<train::TrainDataArgs>),
     /// Pattern weights fitted to data files, with their accuracy.
     Train(Box<train::TrainArgs>),
+    /// A small value network fitted to the game outcomes of self-play
+    /// data files, with its held-out accuracy.
+    TrainValue(Box<train_value::TrainValueArgs>),
 }
 
 /// Reads the command line `args` (the program's name first). A refusal's

@@ -15,7 +15,8 @@
 //! ([`Weights`] and their files), `fit` (fitting them), `prior` (tree
 //! priors), `draw` and `policy` (what the playout policies share),
 //! `playout` ([`PatternPlayout`]) and `onyx_playout` ([`OnyxPlayout`]),
-//! and `policies` (the policies a search thread keeps).
+//! `policies` (the policies a search thread keeps), and `net` (a small
+//! value network, [`ValueNet`], its files and its fit).
 
 #![warn(missing_docs)]
 
@@ -24,6 +25,7 @@ mod features;
 mod fit;
 mod grid;
 mod groups;
+mod net;
 mod onyx;
 mod onyx_playout;
 mod playout;
@@ -37,6 +39,10 @@ pub use features::FeatureBoard;
 pub use fit::{Decision, fit, hit_in_top};
 pub use grid::GridBoard;
 pub use groups::{Features, GROUP_NAMES, GROUPS, NONE, group_sizes};
+pub use net::{
+    Example, FitPlan, GLOBALS, MAX_HIDDEN, NET_FORMAT, NetFile, NetInput, ValueNet, cell_slots,
+    fit_net, net_loss,
+};
 pub use onyx::OnyxBoard;
 pub use onyx_playout::OnyxPlayout;
 pub use playout::PatternPlayout;

@@ -8,7 +8,6 @@ use web_time::Instant;
 
 use oddity_rules::Rng;
 use oddity_rules::game::{Game, turn_of};
-use oddity_rules::kind::GameKind;
 use oddity_rules::moves::{Action, Colour, Turn};
 
 use crate::knowledge::Knowledge;
@@ -17,7 +16,8 @@ use crate::params::{SearchParams, default_exploration};
 use crate::report::{Candidate, FinalBoards, Progress, Report};
 use crate::tree::{ROOT, Tally, Tree, TreeConfig, VISIT_CAP, Worker};
 
-fn tree_config(kind: GameKind, params: &SearchParams) -> TreeConfig {
+fn tree_config<G: Game>(game: &G, params: &SearchParams) -> TreeConfig {
+    let kind = game.spec().kind;
     let r = params.tuning.resolve(kind, params.policy);
     TreeConfig {
         exploration: params
@@ -44,6 +44,7 @@ fn tree_config(kind: GameKind, params: &SearchParams) -> TreeConfig {
         solve_empty: r.tree_solve,
         settled_moves: r.settled_moves,
         settled_leaves: r.settled_leaves,
+        value_net: params.tuning.value_net_for(game, params.policy),
     }
 }
 
@@ -86,7 +87,7 @@ pub struct BenchWorker(Worker);
 impl<G: Knowledge> Searcher<G> {
     /// The search of `game` with `params`, with an empty tree.
     pub fn new(game: G, params: &SearchParams) -> Searcher<G> {
-        let config = tree_config(game.spec().kind, params);
+        let config = tree_config(&game, params);
         Searcher {
             tree: Tree::new(game, params.node_capacity(), config),
         }
@@ -532,7 +533,7 @@ impl<G: Knowledge> AnySearcher for Searcher<G> {
                 }
             }
         }
-        let mut config = tree_config(game.spec().kind, params);
+        let mut config = tree_config(&game, params);
         config.expand_divisor = t.config.expand_divisor;
         self.tree = if in_tree {
             let mut fresh = t.reroot(&path, game, params.node_capacity());
@@ -551,7 +552,7 @@ impl<G: Knowledge> AnySearcher for Searcher<G> {
         stop: &StopFlag,
         progress: Progress<'_>,
     ) -> Report {
-        self.tree.config = tree_config(self.tree.root_game.spec().kind, params);
+        self.tree.config = tree_config(&self.tree.root_game, params);
         self.tree.filter = params.filter.clone();
         self.run(params, limits, stop, progress)
     }

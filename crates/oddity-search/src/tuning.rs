@@ -9,7 +9,8 @@
 
 use std::fmt;
 
-use oddity_patterns::{Weights, WeightsFile};
+use oddity_patterns::{NetFile, ValueNet, Weights, WeightsFile};
+use oddity_rules::game::Game;
 use oddity_rules::kind::GameKind;
 
 use crate::knowledge::{self, EXPAND_DIVISOR, Resolved};
@@ -84,10 +85,15 @@ pub struct Tuning {
     pub settled_moves: Option<bool>,
     /// Odd leaves whose empty cells are all settled are proven.
     pub settled_leaves: Option<bool>,
+    /// The share of a leaf's value taken from the value network instead of
+    /// its playout (0: off), where a network fits the game.
+    pub value_net: Option<f32>,
+    /// The value network, read from a file.
+    pub net: Option<NetFile>,
 }
 
 /// The names [`Tuning::set`] accepts, in listing order.
-pub const NAMES: [&str; 26] = [
+pub const NAMES: [&str; 28] = [
     "rave",
     "rave_equiv",
     "rave_depth",
@@ -114,6 +120,8 @@ pub const NAMES: [&str; 26] = [
     "tree_solve",
     "settled_moves",
     "settled_leaves",
+    "value_net",
+    "net",
 ];
 
 /// Why a tuning parameter was refused.
@@ -123,7 +131,7 @@ pub enum TuningError {
     UnknownName,
     /// The parameter does not take this value.
     BadValue,
-    /// A weights file that cannot be read, and why.
+    /// A weights or network file that cannot be read, and why.
     Weights(String),
 }
 
@@ -225,6 +233,13 @@ impl Tuning {
             }
             "settled_moves" => self.settled_moves = parse_switch(value)?,
             "settled_leaves" => self.settled_leaves = parse_switch(value)?,
+            "value_net" => self.value_net = parse_number(value, 0.0, 1.0)?,
+            "net" => {
+                self.net = match value.to_ascii_lowercase().as_str() {
+                    "auto" | "default" | "none" => None,
+                    _ => Some(NetFile::load(value).map_err(TuningError::Weights)?),
+                }
+            }
             _ => return Err(TuningError::UnknownName),
         }
         Ok(())
@@ -261,6 +276,10 @@ impl Tuning {
             "tree_solve" => show(self.tree_solve),
             "settled_moves" => show_switch(self.settled_moves),
             "settled_leaves" => show_switch(self.settled_leaves),
+            "value_net" => show(self.value_net),
+            "net" => self
+                .net
+                .map_or_else(|| "none".to_string(), |f| f.path.to_string()),
             _ => return None,
         })
     }
@@ -273,6 +292,20 @@ impl Tuning {
             Some(f) if f.weights.game == kind.name() && f.weights.ring == builtin.ring => f.weights,
             _ => builtin,
         })
+    }
+
+    /// The value network and its share of a leaf's value in `game`'s
+    /// search under `policy`: `None` when `value_net` is 0 or unset, the
+    /// policy is plain, or no network was read for this game, size and
+    /// rules (the leaves are then valued by their playouts alone).
+    pub fn value_net_for<G: Game>(
+        &self,
+        game: &G,
+        policy: Policy,
+    ) -> Option<(&'static ValueNet, f32)> {
+        let share = self.value_net.filter(|&x| x > 0.0)?;
+        let net = self.net.map(|f| f.net).filter(|n| n.fits(game))?;
+        (policy == Policy::Default).then_some((net, share))
     }
 
     /// The settings for `kind` under `policy` (plain: no knowledge at all).
@@ -419,6 +452,50 @@ mod tests {
             on.set("pattern_temperature", "0"),
             Err(TuningError::BadValue)
         );
+    }
+
+    #[test]
+    fn the_value_net_applies_only_where_it_fits() {
+        use oddity_rules::game::{GameSpec, Rules};
+        use oddity_rules::odd::OddGame;
+        let spec = |size| GameSpec::new(GameKind::Odd, size, Rules::default()).unwrap();
+        let odd3 = OddGame::<1>::new(&spec(3));
+        let odd4 = OddGame::<1>::new(&spec(4));
+        let net = ValueNet::random(
+            "odd",
+            3,
+            &spec(3).rules_text(),
+            oddity_patterns::cell_slots(odd3.topology()),
+            4,
+            &mut oddity_rules::Rng::seeded(1),
+        );
+        let dir = std::env::temp_dir().join(format!("oddity-tuning-net-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("odd3.txt");
+        std::fs::write(&path, net.to_text(&[])).unwrap();
+        let mut t = Tuning::default();
+        assert!(t.value_net_for(&odd3, Policy::Default).is_none());
+        t.set("value_net", "0.5").unwrap();
+        // No network read: the playouts alone.
+        assert!(t.value_net_for(&odd3, Policy::Default).is_none());
+        t.set("net", path.to_str().unwrap()).unwrap();
+        assert_eq!(t.get("net").unwrap(), path.to_str().unwrap());
+        let (n, share) = t.value_net_for(&odd3, Policy::Default).unwrap();
+        assert_eq!((n, share), (&net, 0.5));
+        assert!(t.value_net_for(&odd4, Policy::Default).is_none());
+        assert!(t.value_net_for(&odd3, Policy::Plain).is_none());
+        t.set("value_net", "0").unwrap();
+        assert!(t.value_net_for(&odd3, Policy::Default).is_none());
+        let before = t;
+        assert_eq!(t.set("value_net", "1.5"), Err(TuningError::BadValue));
+        std::fs::write(&path, "oddity-value-net 1\ngame odd\n").unwrap();
+        let e = t
+            .set("net", path.to_str().unwrap())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("odd3.txt: value net file, line 3"), "{e}");
+        assert_eq!(t, before);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -281,6 +281,24 @@ impl<G: Knowledge> Tree<G> {
     ) -> (u32, [u32; 2]) {
         let playouts = self.config.leaf_playouts.min(max_playouts).max(1);
         let mut wins = [0u32; 2];
+        // With a value network, its share of the leaf's visits takes the
+        // network's value instead of playouts (rounded at random to whole
+        // visits and wins, so that the expected result is the mix).
+        let mut from_net = 0;
+        if let Some((net, share)) = self.config.value_net
+            && !game.is_over()
+        {
+            from_net = ((share * playouts as f32 + unit(&mut w.rng)) as u32).min(playouts);
+            if from_net > 0 {
+                let black = net.black_wins(&game) * from_net as f32 + unit(&mut w.rng);
+                let black = (black as u32).min(from_net);
+                wins[Colour::Black.index()] += black;
+                wins[Colour::White.index()] += from_net - black;
+            }
+            if from_net == playouts {
+                return (playouts, wins);
+            }
+        }
         let mut play_out = |mut end: G, w: &mut Worker| {
             let winner = self.playout(&mut end, w);
             if self.config.rave {
@@ -292,7 +310,7 @@ impl<G: Knowledge> Tree<G> {
             }
             wins[winner.index()] += 1;
         };
-        for _ in 1..playouts {
+        for _ in 1..playouts - from_net {
             play_out(game.clone(), w);
         }
         play_out(game, w);
@@ -603,6 +621,12 @@ impl<G: Knowledge> Tree<G> {
     }
 }
 
+/// A uniform draw from `[0, 1)`, 24 bits.
+#[inline(always)]
+fn unit(rng: &mut oddity_rules::Rng) -> f32 {
+    (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -634,6 +658,7 @@ mod tests {
             solve_empty: 0,
             settled_moves: false,
             settled_leaves: false,
+            value_net: None,
             smart_playouts: false,
             pattern_playouts: None,
             pattern_temperature: 1.0,
@@ -690,6 +715,50 @@ mod tests {
             let (visits, wins) = tree.node(c).amaf();
             assert!(wins <= visits && u64::from(visits) <= root_visits);
         }
+    }
+
+    /// With `value_net` at share 1, a network sure that Black wins values
+    /// every leaf: the root's children (Black's moves) win every visit, and
+    /// the visits still count one per leaf playout. At share 0.5 about
+    /// half of them come from playouts.
+    #[test]
+    fn the_value_net_values_the_leaves_by_its_share() {
+        let spec = GameSpec::new(GameKind::Odd, 3, Rules::default()).unwrap();
+        let game = OddGame::<10>::new(&spec);
+        let mut net = oddity_patterns::ValueNet::random(
+            "odd",
+            3,
+            &spec.rules_text(),
+            oddity_patterns::cell_slots(game.topology()),
+            4,
+            &mut Rng::seeded(1),
+        );
+        net.w2.fill(0.0);
+        net.b2 = 40.0;
+        let net: &'static _ = Box::leak(Box::new(net));
+        let black_share = |share: f32| {
+            let config = TreeConfig {
+                leaf_playouts: 4,
+                value_net: Some((net, share)),
+                ..rave_config()
+            };
+            let tree = Tree::new(game.clone(), 1 << 16, config);
+            let mut w = Worker::new(Rng::seeded(1));
+            for _ in 0..400 {
+                tree.iterate(&mut w, u32::MAX);
+            }
+            tree.flush(&mut w);
+            assert_eq!(tree.root().visits(), 1600);
+            let (visits, wins) = tree.root().children().fold((0, 0), |(v, x), c| {
+                (v + tree.node(c).visits(), x + tree.node(c).wins())
+            });
+            assert_eq!(visits, 1600);
+            f64::from(wins) / f64::from(visits)
+        };
+        assert_eq!(black_share(1.0), 1.0);
+        let half = black_share(0.5);
+        let none = black_share(0.0);
+        assert!(none < 0.8 && half > none && half < 1.0, "{none} {half}");
     }
 
     /// A filter keeps the seat's forbidden stones out of the tree down to

@@ -1,0 +1,200 @@
+//! `oddity train-value`: a small value network ([`crate::patterns::ValueNet`])
+//! fitted to the game outcomes of self-play data files, with its log-loss
+//! and accuracy on held-out games against always predicting the first
+//! player's rate.
+
+use std::fs::File;
+use std::io::BufReader;
+
+use clap::Args;
+
+use crate::analysis::train_data::{self, Outcomes};
+use crate::patterns::{Example, FitPlan, MAX_HIDDEN, ValueNet, cell_slots, fit_net, net_loss};
+use crate::rules::Rng;
+use crate::rules::position::AnyGame;
+use crate::with_game;
+
+#[derive(Args, Debug)]
+#[command(after_help = "Example:\n  \
+    oddity train-data --game odd --size 5 --source selfplay --visits 3000 --games 1000 --out odd5-sp.jsonl\n  \
+    oddity train-value --data odd5-sp.jsonl --out odd5-net.txt\n\n\
+    See docs/patterns.md.")]
+pub struct TrainValueArgs {
+    /// Self-play data files of one game, from `oddity train-data --source
+    /// selfplay` (repeatable); each position is labelled by its game's winner.
+    #[arg(long = "data", required = true)]
+    pub data: Vec<String>,
+    /// Only positions with at least this many turns played are fitted and
+    /// measured.
+    #[arg(long, default_value_t = 0)]
+    pub min_turns: usize,
+    /// Every this many-th game is held out of the fit and measured.
+    #[arg(long, default_value_t = 5)]
+    pub holdout: usize,
+    /// Hidden units.
+    #[arg(long, default_value_t = 32)]
+    pub hidden: usize,
+    /// Passes over the fitted positions.
+    #[arg(long, default_value_t = 20)]
+    pub epochs: usize,
+    /// Positions per step.
+    #[arg(long, default_value_t = 64)]
+    pub batch: usize,
+    /// Adam's step size.
+    #[arg(long, default_value_t = 0.001)]
+    pub rate: f32,
+    /// L2 penalty on the weights.
+    #[arg(long, default_value_t = 0.0001)]
+    pub decay: f32,
+    /// Seeds the first weights, the order of the positions and the board
+    /// symmetries drawn.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The network file to write.
+    #[arg(long)]
+    pub out: String,
+}
+
+/// The command line as typed, with the program named `oddity`.
+fn command_line() -> String {
+    let mut words: Vec<String> = std::env::args().skip(1).collect();
+    words.insert(0, "oddity".into());
+    words.join(" ")
+}
+
+pub fn run(args: &TrainValueArgs) -> Result<(), String> {
+    if args.holdout < 2 {
+        return Err("--holdout must be at least 2".into());
+    }
+    if !(1..=MAX_HIDDEN).contains(&args.hidden) {
+        return Err(format!("--hidden must be from 1 to {MAX_HIDDEN}"));
+    }
+    if !(args.rate.is_finite() && args.rate > 0.0 && args.decay.is_finite() && args.decay >= 0.0) {
+        return Err("--rate must be above 0 and --decay at least 0".into());
+    }
+    let mut sets: Vec<Outcomes> = Vec::new();
+    for name in &args.data {
+        let file = File::open(name).map_err(|e| format!("cannot open {name}: {e}"))?;
+        let set = train_data::read_outcomes(name, &mut BufReader::new(file), args.min_turns)?;
+        if let Some(first) = sets.first()
+            && first.spec != set.spec
+        {
+            return Err(format!(
+                "{name} is {} {} ({}), the other data files {} {} ({})",
+                set.spec.kind,
+                set.spec.size,
+                set.spec.rules_text(),
+                first.spec.kind,
+                first.spec.size,
+                first.spec.rules_text()
+            ));
+        }
+        sets.push(set);
+    }
+    let spec = sets[0].spec;
+    let (mut train, mut held): (Vec<Example>, Vec<Example>) = (Vec::new(), Vec::new());
+    let mut games = 0;
+    for set in &sets {
+        let in_set = set.positions.last().map_or(0, |(g, _)| g + 1);
+        for (g, e) in &set.positions {
+            if (games + g) % args.holdout == 0 {
+                held.push(e.clone());
+            } else {
+                train.push(e.clone());
+            }
+        }
+        games += in_set;
+    }
+    if train.is_empty() || held.is_empty() {
+        return Err(format!(
+            "{} positions of {games} games: too few to fit and hold out",
+            train.len() + held.len()
+        ));
+    }
+    let start = AnyGame::new(&spec);
+    let topology = with_game!(&start, g => crate::rules::game::Game::topology(g));
+    let cells = cell_slots(topology);
+    // Where every symmetry of the board keeps a position's value, each
+    // position is seen under one drawn at random; in Onyx, whose transpose
+    // exchanges the sides' edges, only as it is.
+    let symmetries: Vec<Vec<usize>> = if spec.kind.board_symmetries_keep_values() {
+        topology
+            .symmetries()
+            .iter()
+            .map(|p| p.iter().map(|c| c.index()).collect())
+            .collect()
+    } else {
+        vec![(0..cells).collect()]
+    };
+    let mut net = ValueNet::random(
+        spec.kind.name(),
+        spec.size,
+        &spec.rules_text(),
+        cells,
+        args.hidden,
+        &mut Rng::seeded(args.seed),
+    );
+    let plan = FitPlan {
+        hidden: args.hidden,
+        epochs: args.epochs,
+        batch: args.batch,
+        rate: args.rate,
+        decay: args.decay,
+        seed: args.seed,
+    };
+    fit_net(&mut net, &train, &symmetries, &plan, &mut |epoch, loss| {
+        eprintln!("epoch {epoch}: training log-loss {loss:.4}");
+    });
+    let rate = train.iter().filter(|e| e.black_wins).count() as f64 / train.len() as f64;
+    let (base_loss, base_acc) = constant_loss(rate, &held);
+    let (loss, acc) = net_loss(&net, &held);
+    let (train_loss, train_acc) = net_loss(&net, &train);
+    println!(
+        "{} positions of {games} games: {} fitted, {} held out (every {}-th game)",
+        train.len() + held.len(),
+        train.len(),
+        held.len(),
+        args.holdout
+    );
+    println!("| predictor | held-out log-loss | held-out accuracy |");
+    println!("|---|---|---|");
+    println!("| value net | {loss:.4} | {:.1}% |", 100.0 * acc);
+    println!(
+        "| the first player's rate ({:.1}%) | {base_loss:.4} | {:.1}% |",
+        100.0 * rate,
+        100.0 * base_acc
+    );
+    println!(
+        "(on the fitted positions: log-loss {train_loss:.4}, accuracy {:.1}%)",
+        100.0 * train_acc
+    );
+    let comments = vec![
+        "oddity value network (docs/patterns.md)".to_string(),
+        format!("made by: {}", command_line()),
+        format!(
+            "from {} positions fitted; held out {}: log-loss {loss:.4}, accuracy {:.1}% (the first player's rate: {base_loss:.4}, {:.1}%)",
+            train.len(),
+            held.len(),
+            100.0 * acc,
+            100.0 * base_acc
+        ),
+    ];
+    std::fs::write(&args.out, net.to_text(&comments))
+        .map_err(|e| format!("cannot write {}: {e}", args.out))?;
+    eprintln!("network written to {}", args.out);
+    Ok(())
+}
+
+/// The log-loss and accuracy of always giving Black the chance `rate`.
+fn constant_loss(rate: f64, examples: &[Example]) -> (f64, f64) {
+    let p = rate.clamp(1e-7, 1.0 - 1e-7);
+    let mut loss = 0.0;
+    let mut right = 0;
+    for e in examples {
+        let q = if e.black_wins { p } else { 1.0 - p };
+        loss -= q.ln();
+        right += usize::from(q > 0.5);
+    }
+    let n = examples.len().max(1) as f64;
+    (loss / n, right as f64 / n)
+}
