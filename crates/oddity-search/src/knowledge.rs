@@ -76,16 +76,16 @@ pub struct Resolved {
     pub replies: u32,
     /// Onyx playout replies also answer cuts of two-point bridges.
     pub bridges: bool,
-    /// Onyx priors: the weight of the connection race ([`race_priors`]);
+    /// Onyx priors: the weight of the connection race (`race_priors`);
     /// 0: off.
     pub race: f32,
     /// Onyx priors: the prior of a capture point whose stones at stake are
-    /// off both colours' near-shortest connections ([`race_priors`]); 1:
+    /// off both colours' near-shortest connections (`race_priors`); 1:
     /// as any capture point.
     pub capture_grade: f32,
     /// Onyx priors: when one stone would complete the opponent's chain,
     /// the points where it would complete it get prior 1
-    /// ([`race_priors`]).
+    /// (`race_priors`).
     pub race_block: bool,
     /// Odd playouts: the last this many cells (at most
     /// [`oddity_rules::odd_ending::MAX_EXACT`]) are played perfectly.
@@ -208,7 +208,7 @@ pub fn default_priors<G: Knowledge>(game: &G, actions: &[Action], out: &mut Vec<
 /// The priors of `actions` (legal in `game`) as the tree gives them: the
 /// learned patterns' ([`oddity_patterns::priors`]) when `patterns` has
 /// weights, else the hand-written [`hand_priors`], adjusted by the
-/// connection race as `race` asks ([`race_priors`]). `last` (the last
+/// connection race as `race` asks (`race_priors`). `last` (the last
 /// stones placed, newest first) and `features` serve the patterns only.
 pub(crate) fn action_priors<G: Knowledge>(
     game: &G,
@@ -234,7 +234,7 @@ pub(crate) fn action_priors<G: Knowledge>(
     }
 }
 
-/// How the connection race adjusts the Onyx priors ([`race_priors`]).
+/// How the connection race adjusts the Onyx priors (`race_priors`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct RaceWeights {
     /// The weight of a point's nearness to the shortest connections.
