@@ -234,6 +234,26 @@ pub struct Data {
     pub hand: Vec<Option<Vec<f64>>>,
 }
 
+/// The header line of a data file (`name` names it in errors), checked
+/// for this format and a version this build reads.
+fn read_header(
+    name: &str,
+    lines: &mut impl Iterator<Item = (usize, std::io::Result<String>)>,
+) -> Result<Header, String> {
+    let (_, first) = lines
+        .next()
+        .ok_or_else(|| format!("{name}: the file is empty"))?;
+    let first = first.map_err(|e| format!("{name}: {e}"))?;
+    let header: Header =
+        serde_json::from_str(&first).map_err(|e| format!("{name}, line 1: {e}"))?;
+    if header.format != FORMAT || !(1..=VERSION).contains(&header.version) {
+        return Err(format!(
+            "{name}, line 1: not a {FORMAT} file of version 1 to {VERSION}"
+        ));
+    }
+    Ok(header)
+}
+
 /// Reads a data file; `name` names it in errors. Self-play positions teach
 /// the fit as `target` says; in every decision `wins` marks what a
 /// prediction should rank first: the winning actions, or the search's
@@ -241,17 +261,7 @@ pub struct Data {
 pub fn read(name: &str, input: &mut dyn BufRead, target: Target) -> Result<Data, String> {
     let mut lines = input.lines().enumerate();
     let err = |k: usize, why: String| format!("{name}, line {}: {why}", k + 1);
-    let (_, first) = lines
-        .next()
-        .ok_or_else(|| format!("{name}: the file is empty"))?;
-    let first = first.map_err(|e| format!("{name}: {e}"))?;
-    let header: Header = serde_json::from_str(&first).map_err(|e| err(0, e.to_string()))?;
-    if header.format != FORMAT || !(1..=VERSION).contains(&header.version) {
-        return Err(err(
-            0,
-            format!("not a {FORMAT} file of version 1 to {VERSION}"),
-        ));
-    }
+    let header = read_header(name, &mut lines)?;
     let self_play = match header.source.as_str() {
         PERFECT => false,
         SELF_PLAY if header.version >= 2 => true,
@@ -466,17 +476,7 @@ pub fn read_outcomes(
 ) -> Result<Outcomes, String> {
     let mut lines = input.lines().enumerate();
     let err = |k: usize, why: String| format!("{name}, line {}: {why}", k + 1);
-    let (_, first) = lines
-        .next()
-        .ok_or_else(|| format!("{name}: the file is empty"))?;
-    let first = first.map_err(|e| format!("{name}: {e}"))?;
-    let header: Header = serde_json::from_str(&first).map_err(|e| err(0, e.to_string()))?;
-    if header.format != FORMAT || !(1..=VERSION).contains(&header.version) {
-        return Err(err(
-            0,
-            format!("not a {FORMAT} file of version 1 to {VERSION}"),
-        ));
-    }
+    let header = read_header(name, &mut lines)?;
     if header.source != SELF_PLAY {
         return Err(err(
             0,
