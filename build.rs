@@ -25,8 +25,10 @@ fn main() {
     for path in BUILT_FROM {
         println!("cargo:rerun-if-changed={path}");
     }
-    // A commit or a checkout moves HEAD, its branch or the index.
-    let mut refs = vec!["HEAD".to_string(), "index".into(), "packed-refs".into()];
+    // A commit or a checkout moves HEAD or its branch. The index is not
+    // watched: staging changes neither the commit nor what differs from
+    // it, and `git status` rewrites the index without changing anything.
+    let mut refs = vec!["HEAD".to_string(), "packed-refs".into()];
     refs.extend(git(&["symbolic-ref", "-q", "HEAD"]));
     for name in refs {
         if let Some(path) = git(&["rev-parse", "--git-path", &name]) {

@@ -6,12 +6,12 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use oddity::rules::game::{Game, GameSpec, width_for};
-use oddity::rules::kind::GameKind;
-use oddity::rules::odd::OddGame;
-use oddity::rules::onyx::OnyxGame;
-use oddity::rules::xodd_yodd::XoddYoddGame;
-use oddity::search::{Knowledge, Limits, SearchParams, Searcher, StopFlag};
+use oddity_rules::game::{Game, GameSpec, width_for};
+use oddity_rules::kind::GameKind;
+use oddity_rules::odd::OddGame;
+use oddity_rules::onyx::OnyxGame;
+use oddity_rules::xodd_yodd::XoddYoddGame;
+use oddity_search::{Knowledge, Limits, SearchParams, Searcher, StopFlag};
 
 fn params() -> SearchParams {
     SearchParams {

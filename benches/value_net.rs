@@ -4,12 +4,12 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 
-use oddity::patterns::ValueNet;
-use oddity::rules::Rng;
-use oddity::rules::game::{Game, GameSpec, Rules};
-use oddity::rules::kind::GameKind;
-use oddity::rules::position::AnyGame;
-use oddity::with_game;
+use oddity_patterns::ValueNet;
+use oddity_rules::Rng;
+use oddity_rules::game::{Game, GameSpec, Rules};
+use oddity_rules::kind::GameKind;
+use oddity_rules::position::AnyGame;
+use oddity_rules::with_game;
 
 fn value_net(c: &mut Criterion) {
     for (kind, size) in [(GameKind::Odd, 5), (GameKind::Onyx, 12)] {
@@ -18,7 +18,7 @@ fn value_net(c: &mut Criterion) {
         let mut rng = Rng::seeded(1);
         with_game!(&start, g => {
             let mut game = g.clone();
-            let cells = oddity::patterns::cell_slots(game.topology());
+            let cells = oddity_patterns::cell_slots(game.topology());
             let mut actions = Vec::new();
             while !game.is_over() && (game.turns_played() as usize) < cells / 2 {
                 actions.clear();

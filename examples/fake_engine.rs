@@ -11,11 +11,11 @@
 
 use std::io::{BufRead, Write};
 
-use oddity::rules::Rng;
-use oddity::rules::game::{GameSpec, Rules};
-use oddity::rules::kind::GameKind;
-use oddity::rules::moves::{Colour, Turn};
-use oddity::rules::position::AnyGame;
+use oddity_rules::Rng;
+use oddity_rules::game::{GameSpec, Rules};
+use oddity_rules::kind::GameKind;
+use oddity_rules::moves::{Colour, Turn};
+use oddity_rules::position::AnyGame;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

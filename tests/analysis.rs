@@ -11,9 +11,9 @@ use std::num::NonZeroUsize;
 use std::process::{Command, Stdio};
 
 use command::{oddity, stdout};
-use oddity::analysis::query::{Defaults, Viewpoint};
-use oddity::analysis::queue::serve;
-use oddity::analysis::result::Settings;
+use oddity_analysis::query::{Defaults, Viewpoint};
+use oddity_analysis::queue::serve;
+use oddity_analysis::result::Settings;
 use serde_json::Value;
 
 #[test]

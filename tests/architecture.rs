@@ -1,60 +1,55 @@
-//! Every claim of docs/architecture.md, checked against the code: the
-//! layers between the crates and between the application's top-level
-//! modules (drawn from `Cargo.toml` and `crate::NAME` paths into the
-//! document's picture and tables), the module graph of every crate (no
-//! circle, no child naming its parent), that no code outside the rules
-//! compares game or board kinds, which files name a game, that the search
-//! arguments of every command are one type, and that every file the
-//! document names exists.
+//! What the compiler cannot say about the house, checked against the code
+//! and against docs/architecture.md. Cargo keeps the layers: a crate cannot
+//! name a crate its manifest does not list, and the manifests form no
+//! circle. This test reads the manifests through `cargo metadata` and the
+//! code through a Rust parser (`syn`), and checks that the crates' arrows
+//! only go down the documented layers, that the document's picture and
+//! table are the manifests', that no crate's modules form a circle or name
+//! their parent, that no code outside the rules compares game kinds, which
+//! files name a game, that the search arguments of every command are one
+//! type, and that every file the document names exists.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use quote::ToTokens;
+use syn::visit::Visit;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
-/// The library crates, lowest first, as the application names them.
-const CRATES: [(&str, &str); 8] = [
-    ("oddity-rules", "rules"),
-    ("oddity-fairness", "fairness"),
-    ("oddity-solver", "solver"),
-    ("oddity-patterns", "patterns"),
-    ("oddity-search", "search"),
-    ("oddity-render", "render"),
-    ("oddity-session", "session"),
-    ("oddity-web", "web"),
-];
-
-/// What every top-level module of the application may use.
-const SHARED: [&str; 4] = ["rules", "fairness", "lines", "version"];
-
-/// Each top-level module of the application, what it is, and what it may
-/// use besides [`SHARED`] (`*`: everything).
-const ALLOWED: [(&str, &str, &[&str]); 8] = [
-    ("engine", "engine processes, as a client", &[]),
-    ("lines", "text lines read as bytes", &[]),
-    ("version", "which build this is", &[]),
+/// The workspace's packages in layers, lowest first. A package depends
+/// only on packages of lower layers: nothing sideways, nothing up.
+const LAYERS: [(&str, &[&str]); 5] = [
     (
-        "tournament",
-        "`oddity match` and `oddity balance`",
-        &["engine", "search", "render"],
+        "foundations",
+        &["oddity-rules", "oddity-fairness", "oddity-lines"],
     ),
     (
-        "gtp",
-        "the engine protocol",
-        &["search", "solver", "render"],
+        "knowledge, pictures and engine processes",
+        &[
+            "oddity-solver",
+            "oddity-patterns",
+            "oddity-render",
+            "oddity-client",
+        ],
     ),
     (
-        "analysis",
-        "analysis, accuracy and training data",
-        &["search", "solver", "patterns", "render"],
+        "the search and the page's session",
+        &["oddity-search", "oddity-session"],
     ),
     (
-        "gui",
-        "`oddity gui`: the session's page over HTTP, played through GTP engines, never the search itself",
-        &["engine", "session"],
+        "the application's layers",
+        &[
+            "oddity-gtp",
+            "oddity-analysis",
+            "oddity-tournament",
+            "oddity-gui",
+            "oddity-web",
+        ],
     ),
-    ("cli", "the front door of each command", &["*"]),
+    ("the command line", &["oddity"]),
 ];
 
 /// The commands that search by themselves, each taking `SearchBudget`
@@ -69,210 +64,126 @@ const SEARCHING_COMMANDS: [(&str, &str); 7] = [
     ("train", "TrainDataArgs"),
 ];
 
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
-
 fn doc() -> String {
     fs::read_to_string(Path::new(ROOT).join("docs/architecture.md")).unwrap()
 }
 
-/// Source code as the checks read it: without its `#[cfg(test)]` module
-/// (the unit tests, at the end of a file, may use anything) and without
-/// comments.
-fn code_of(text: &str) -> String {
-    let text = match text.find("#[cfg(test)]\nmod tests") {
-        Some(at) => &text[..at],
-        None => text,
-    };
-    text.lines()
-        .map(|line| match line.find("//") {
-            Some(at) => &line[..at],
-            None => line,
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-fn code_of_file(file: &Path) -> String {
-    code_of(&fs::read_to_string(file).unwrap())
-}
-
-/// Where each crate's code is: the application's `src/` and each library
-/// crate's.
-fn crate_sources() -> Vec<(String, PathBuf)> {
-    let mut out = vec![("oddity".to_string(), Path::new(ROOT).join("src"))];
-    for (name, _) in CRATES {
-        out.push((
-            name.to_string(),
-            Path::new(ROOT).join("crates").join(name).join("src"),
-        ));
-    }
-    out
-}
-
-// --- The layers between crates and top-level modules ---
-
-/// The top-level module a file of `src/` belongs to (`None` for lib.rs and
-/// main.rs).
-fn top_module(file: &Path) -> Option<String> {
-    let rel = file.strip_prefix(Path::new(ROOT).join("src")).unwrap();
-    let first = rel.components().next()?.as_os_str().to_str()?.to_string();
-    match first.as_str() {
-        "lib.rs" | "main.rs" => None,
-        name => Some(name.trim_end_matches(".rs").to_string()),
-    }
-}
-
-/// Application module -> modules (and library crates) it names.
-fn app_edges() -> BTreeMap<String, BTreeSet<String>> {
-    let mut files = Vec::new();
-    rust_files(&Path::new(ROOT).join("src"), &mut files);
-    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for file in files {
-        let Some(from) = top_module(&file) else {
-            continue;
-        };
-        let entry = edges.entry(from.clone()).or_default();
-        let code = code_of_file(&file);
-        for (at, _) in code.match_indices("crate::") {
-            let name: String = code[at + 7..]
-                .chars()
-                .take_while(|c| c.is_ascii_lowercase() || *c == '_')
-                .collect();
-            if !name.is_empty() && name != from && name != "with_game" {
-                entry.insert(name);
-            }
-        }
-    }
-    edges
-}
-
-/// The `[dependencies]` of a manifest, by name.
-fn dependencies(manifest: &Path) -> BTreeSet<String> {
-    let text = fs::read_to_string(manifest).unwrap();
-    let mut names = BTreeSet::new();
-    let mut inside = false;
-    for line in text.lines() {
-        if line.starts_with('[') {
-            inside = line.trim() == "[dependencies]"
-                || line.trim() == "[target.'cfg(unix)'.dependencies]";
-        } else if inside && let Some((name, _)) = line.split_once(" = ") {
-            names.insert(name.trim().to_string());
-        }
-    }
-    names
-}
-
-/// Library crate -> library crates it depends on.
-fn crate_edges() -> Vec<(&'static str, Vec<&'static str>)> {
-    CRATES
+fn layer_of(package: &str) -> usize {
+    LAYERS
         .iter()
-        .map(|&(name, _)| {
-            let deps = dependencies(&Path::new(ROOT).join("crates").join(name).join("Cargo.toml"));
-            let used = CRATES
-                .iter()
-                .map(|&(dep, _)| dep)
-                .filter(|dep| deps.contains(*dep))
-                .collect();
-            (name, used)
-        })
-        .collect()
+        .position(|(_, names)| names.contains(&package))
+        .unwrap_or_else(|| panic!("{package}: a new package; give it a layer in LAYERS"))
 }
 
-/// The picture: a Mermaid graph, each arrow from a user to what it uses.
-fn picture() -> String {
-    let mut text = String::from("```mermaid\ngraph BT\n");
-    for (name, short) in CRATES {
-        text += &format!("    {short}[\"{name}\"]\n");
-    }
-    for (name, deps) in crate_edges() {
-        let short = CRATES.iter().find(|c| c.0 == name).unwrap().1;
-        for dep in deps {
-            let to = CRATES.iter().find(|c| c.0 == dep).unwrap().1;
-            text += &format!("    {short} --> {to}\n");
+// --- The packages, as Cargo has them ---
+
+/// A package of the workspace: its name, where its code is, and the
+/// names of its normal (not dev, not build) dependencies.
+struct Package {
+    name: String,
+    src: PathBuf,
+    dependencies: BTreeSet<String>,
+}
+
+fn packages() -> Vec<Package> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = Command::new(cargo)
+        .args([
+            "metadata",
+            "--no-deps",
+            "--format-version",
+            "1",
+            "--offline",
+        ])
+        .current_dir(ROOT)
+        .output()
+        .expect("cargo metadata runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut packages: Vec<Package> = meta["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            let manifest = PathBuf::from(p["manifest_path"].as_str().unwrap());
+            Package {
+                name: p["name"].as_str().unwrap().to_string(),
+                src: manifest.parent().unwrap().join("src"),
+                dependencies: p["dependencies"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(|d| d["kind"].is_null())
+                    .map(|d| d["name"].as_str().unwrap().to_string())
+                    .collect(),
+            }
+        })
+        .collect();
+    packages.sort_by_key(|p| (layer_of(&p.name), p.name.clone()));
+    packages
+}
+
+fn ours(deps: &BTreeSet<String>) -> impl Iterator<Item = &String> {
+    deps.iter().filter(|d| d.starts_with("oddity-"))
+}
+
+#[test]
+fn every_arrow_goes_down_the_layers() {
+    for package in packages() {
+        let from = layer_of(&package.name);
+        for dep in ours(&package.dependencies) {
+            assert!(
+                layer_of(dep) < from,
+                "{} ({}) depends on {dep} ({}): an arrow sideways or up",
+                package.name,
+                LAYERS[from].0,
+                LAYERS[layer_of(dep)].0
+            );
         }
     }
-    for (from, uses) in app_edges() {
-        for to in uses {
-            text += &format!("    {from} --> {to}\n");
+}
+
+/// The picture: a Mermaid graph of the packages, each arrow from a user to
+/// what it uses, in layers.
+fn picture() -> String {
+    let packages = packages();
+    let mut text = String::from("```mermaid\ngraph BT\n");
+    for (what, names) in LAYERS {
+        text += &format!("    subgraph \"{what}\"\n");
+        for name in names {
+            text += &format!("        {}[\"{name}\"]\n", short(name));
+        }
+        text += "    end\n";
+    }
+    for package in &packages {
+        for dep in ours(&package.dependencies) {
+            text += &format!("    {} --> {}\n", short(&package.name), short(dep));
         }
     }
     text + "```\n"
 }
 
-/// The table of what each top-level module may use, as the document has
-/// it.
-fn module_table() -> String {
-    let mut text = String::from("| module | what | may also use |\n|---|---|---|\n");
-    for (name, what, uses) in ALLOWED {
-        let uses = match uses {
-            [] => "nothing else".to_string(),
-            ["*"] => "everything".to_string(),
-            list => list
-                .iter()
-                .map(|u| format!("`{u}`"))
-                .collect::<Vec<_>>()
-                .join(", "),
-        };
-        text += &format!("| `{name}` | {what} | {uses} |\n");
-    }
-    text
+/// A package's name in the picture: without `oddity-` (the application
+/// is `oddity`).
+fn short(name: &str) -> &str {
+    name.strip_prefix("oddity-").unwrap_or(name)
 }
 
 #[test]
-fn the_layers_are_as_allowed() {
-    for (from, uses) in app_edges() {
-        let allowed = ALLOWED
-            .iter()
-            .find(|(name, _, _)| *name == from)
-            .unwrap_or_else(|| panic!("src/{from}: a new top-level module; add it to ALLOWED"))
-            .2;
-        for to in uses {
-            let ok = SHARED.contains(&to.as_str())
-                || allowed.contains(&"*")
-                || allowed.contains(&to.as_str());
-            assert!(ok, "src/{from} uses crate::{to}, which its layer may not");
-        }
-    }
-}
-
-#[test]
-fn the_documented_picture_is_drawn_from_the_code() {
+fn the_documented_picture_is_drawn_from_the_manifests() {
     let expected = picture();
     assert!(
         doc().contains(&expected),
-        "docs/architecture.md should hold the layers as the code has them:\n{expected}"
+        "docs/architecture.md should hold the layers as the manifests have them:\n{expected}"
     );
 }
 
-#[test]
-fn the_documented_module_table_is_the_one_checked() {
-    let expected = module_table();
-    assert!(
-        doc().contains(&expected),
-        "docs/architecture.md should hold the table of ALLOWED:\n{expected}"
-    );
-    let shared: Vec<String> = SHARED.iter().map(|s| format!("`{s}`")).collect();
-    assert!(
-        doc().contains(&format!("every module may use {}", shared.join(", "))),
-        "docs/architecture.md should name the shared modules: {shared:?}"
-    );
-}
-
-/// The table row of `name` in the document's crate table: its columns.
-fn crate_row(doc: &str, name: &str) -> Vec<String> {
+/// The table row of `name` in the document's package table: its columns.
+fn table_row(doc: &str, name: &str) -> Vec<String> {
     let row = doc
         .lines()
         .find(|l| l.starts_with(&format!("| `{name}` ")))
@@ -295,384 +206,440 @@ fn quoted(cell: &str) -> BTreeSet<String> {
 #[test]
 fn the_documented_dependencies_are_the_manifests() {
     let doc = doc();
-    for (name, _) in CRATES {
-        let row = crate_row(&doc, name);
-        let deps = dependencies(&Path::new(ROOT).join("crates").join(name).join("Cargo.toml"));
-        let (ours, theirs): (BTreeSet<String>, BTreeSet<String>) =
-            deps.into_iter().partition(|d| d.starts_with("oddity-"));
-        assert_eq!(quoted(&row[1]), ours, "{name}: the crates it uses");
-        assert_eq!(quoted(&row[2]), theirs, "{name}: its dependencies");
-    }
-    // The application's row names some of its dependencies, all real.
-    let row = crate_row(&doc, "oddity");
-    let deps = dependencies(&Path::new(ROOT).join("Cargo.toml"));
-    for dep in quoted(&row[2]) {
-        assert!(
-            deps.contains(&dep),
-            "the application does not depend on {dep}"
+    for package in packages() {
+        let row = table_row(&doc, &package.name);
+        let (oddity, others): (BTreeSet<String>, BTreeSet<String>) = package
+            .dependencies
+            .iter()
+            .cloned()
+            .partition(|d| d.starts_with("oddity-"));
+        assert_eq!(
+            quoted(&row[1]),
+            oddity,
+            "{}: the crates it uses",
+            package.name
         );
+        if package.name == "oddity" {
+            for dep in quoted(&row[2]) {
+                assert!(
+                    others.contains(&dep),
+                    "the application does not depend on {dep}"
+                );
+            }
+        } else {
+            assert_eq!(
+                quoted(&row[2]),
+                others,
+                "{}: its dependencies",
+                package.name
+            );
+        }
     }
 }
 
-// --- The module graph of every crate ---
+// --- The code, as the parser reads it ---
 
-/// The paths a `use` tree names, in full: `a::{b, c::{d, e}}` gives
-/// `a::b`, `a::c::d` and `a::c::e`.
-fn expand_use(tree: &str) -> Vec<String> {
-    let tree = tree.trim();
-    let (prefix, inner) = match tree.find('{') {
-        Some(at) if tree.ends_with('}') => (
-            tree[..at].trim_end_matches("::"),
-            &tree[at + 1..tree.len() - 1],
-        ),
-        _ => return vec![tree.to_string()],
-    };
-    let mut parts = Vec::new();
-    let (mut depth, mut start) = (0, 0);
-    for (i, c) in inner.char_indices() {
-        match c {
-            '{' => depth += 1,
-            '}' => depth -= 1,
-            ',' if depth == 0 => {
-                parts.push(&inner[start..i]);
-                start = i + 1;
-            }
-            _ => {}
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<_> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
         }
     }
-    parts.push(&inner[start..]);
-    parts
+}
+
+fn is_test_only(attrs: &[syn::Attribute]) -> bool {
+    attrs
+        .iter()
+        .any(|a| a.path().is_ident("cfg") && a.meta.to_token_stream().to_string().contains("test"))
+}
+
+/// A file's items without those compiled for tests only.
+fn parse(text: &str, file: &Path) -> Vec<syn::Item> {
+    let parsed = syn::parse_file(text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+    parsed
+        .items
         .into_iter()
-        .filter(|p| !p.trim().is_empty())
-        .flat_map(expand_use)
-        .map(|p| {
-            if prefix.is_empty() {
-                p
-            } else {
-                format!("{prefix}::{p}")
+        .filter(|item| !is_test_only(item_attrs(item)))
+        .collect()
+}
+
+fn item_attrs(item: &syn::Item) -> &[syn::Attribute] {
+    match item {
+        syn::Item::Const(i) => &i.attrs,
+        syn::Item::Enum(i) => &i.attrs,
+        syn::Item::Fn(i) => &i.attrs,
+        syn::Item::Impl(i) => &i.attrs,
+        syn::Item::Macro(i) => &i.attrs,
+        syn::Item::Mod(i) => &i.attrs,
+        syn::Item::Static(i) => &i.attrs,
+        syn::Item::Struct(i) => &i.attrs,
+        syn::Item::Trait(i) => &i.attrs,
+        syn::Item::Type(i) => &i.attrs,
+        syn::Item::Use(i) => &i.attrs,
+        _ => &[],
+    }
+}
+
+/// The code of a file as tokens without spaces (for looking up names),
+/// tests and comments left out.
+fn tokens(items: &[syn::Item]) -> String {
+    let mut text = String::new();
+    for item in items {
+        text += &item.to_token_stream().to_string();
+    }
+    text.split_whitespace().collect()
+}
+
+/// Every module of a crate: its path (`a::b`, the root is ``) and its file.
+fn modules(src: &Path) -> BTreeMap<String, PathBuf> {
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    files
+        .into_iter()
+        .filter_map(|file| {
+            let rel = file.strip_prefix(src).unwrap().with_extension("");
+            let mut parts: Vec<String> = rel
+                .components()
+                .map(|c| c.as_os_str().to_str().unwrap().to_string())
+                .collect();
+            if matches!(parts.last().map(String::as_str), Some("mod" | "lib")) {
+                parts.pop();
             }
+            // Binaries (src/main.rs, src/bin/) are not modules of the library.
+            if parts.first().is_some_and(|p| p == "main" || p == "bin") {
+                return None;
+            }
+            Some((parts.join("::"), file))
         })
         .collect()
 }
 
-/// Every path a piece of code names that starts with `crate`, `super` or
-/// `self`: in its `use` declarations and anywhere else.
-fn module_paths(code: &str) -> Vec<String> {
-    let is_name = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
-    let mut paths = Vec::new();
-    let mut rest = String::new();
-    let mut i = 0;
-    while let Some(found) = code[i..].find("use ") {
-        let at = i + found;
-        let starts_word = at == 0 || !is_name(code.as_bytes()[at - 1]);
-        match code[at..].find(';').filter(|_| starts_word) {
-            Some(end) => {
-                rest.push_str(&code[i..at]);
-                paths.extend(expand_use(&code[at + 4..at + end]));
-                i = at + end + 1;
+/// Every path a module's code names (in `use` trees, expressions, types
+/// and patterns), as segments.
+#[derive(Default)]
+struct Paths(Vec<Vec<String>>);
+
+impl Paths {
+    fn add_use(&mut self, prefix: &[String], tree: &syn::UseTree) {
+        match tree {
+            syn::UseTree::Path(p) => {
+                let mut next = prefix.to_vec();
+                next.push(p.ident.to_string());
+                self.add_use(&next, &p.tree);
             }
-            None => {
-                rest.push_str(&code[i..at + 4]);
-                i = at + 4;
+            syn::UseTree::Name(n) => self.push(prefix, &n.ident),
+            syn::UseTree::Rename(r) => self.push(prefix, &r.ident),
+            syn::UseTree::Glob(_) => self.0.push(prefix.to_vec()),
+            syn::UseTree::Group(g) => {
+                for tree in &g.items {
+                    self.add_use(prefix, tree);
+                }
             }
         }
     }
-    rest.push_str(&code[i..]);
-    for start in ["crate::", "super::", "self::"] {
-        for (at, _) in rest.match_indices(start) {
-            if at > 0 && is_name(rest.as_bytes()[at - 1]) {
-                continue;
-            }
-            let path: String = rest[at..]
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == ':')
-                .collect();
-            paths.push(path.trim_end_matches(':').to_string());
+
+    fn push(&mut self, prefix: &[String], ident: &syn::Ident) {
+        let mut path = prefix.to_vec();
+        if ident != "self" {
+            path.push(ident.to_string());
         }
+        self.0.push(path);
     }
-    paths
-        .into_iter()
-        .filter(|p| ["crate", "super", "self"].iter().any(|s| p.starts_with(s)))
-        .collect()
 }
 
-/// The modules of a crate whose code is under `src`, by path (`""` is the
-/// crate root, `a::b` is `a/b.rs` or `a/b/mod.rs`), with their files.
-fn modules(src: &Path) -> BTreeMap<String, PathBuf> {
-    let mut files = Vec::new();
-    rust_files(src, &mut files);
-    let mut out = BTreeMap::new();
-    for file in files {
-        let rel = file.strip_prefix(src).unwrap().with_extension("");
-        let mut parts: Vec<String> = rel
-            .components()
-            .map(|c| c.as_os_str().to_str().unwrap().to_string())
-            .collect();
-        if parts == ["main"] {
-            // The binary is a crate of its own over the library.
-            continue;
-        }
-        if matches!(parts.last().map(String::as_str), Some("lib" | "mod")) {
-            parts.pop();
-        }
-        out.insert(parts.join("::"), file);
+impl<'a> Visit<'a> for Paths {
+    fn visit_item_use(&mut self, item: &'a syn::ItemUse) {
+        self.add_use(&[], &item.tree);
     }
-    out
+
+    fn visit_item_mod(&mut self, item: &'a syn::ItemMod) {
+        if !is_test_only(&item.attrs) {
+            syn::visit::visit_item_mod(self, item);
+        }
+    }
+
+    fn visit_macro(&mut self, mac: &'a syn::Macro) {
+        // Arguments that read as expressions (`format!`, `assert_eq!`, …).
+        let parser = syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated;
+        if let Ok(args) = mac.parse_body_with(parser) {
+            for arg in &args {
+                self.visit_expr(arg);
+            }
+        }
+        syn::visit::visit_macro(self, mac);
+    }
+
+    // `pub(crate)` and `pub(super)` say who may see an item, not what it uses.
+    fn visit_visibility(&mut self, _: &'a syn::Visibility) {}
+
+    fn visit_path(&mut self, path: &'a syn::Path) {
+        self.0
+            .push(path.segments.iter().map(|s| s.ident.to_string()).collect());
+        syn::visit::visit_path(self, path);
+    }
 }
 
-/// The module a path names from module `from`: the longest prefix of the
-/// path that is a module (the root, `""`, when its first name is none).
-fn target(from: &str, path: &str, mods: &BTreeMap<String, PathBuf>) -> String {
-    let mut at: Vec<&str> = if from.is_empty() {
-        Vec::new()
+fn names_of(items: &[syn::Item]) -> Vec<Vec<String>> {
+    let mut paths = Paths::default();
+    for item in items {
+        paths.visit_item(item);
+    }
+    paths.0
+}
+
+fn parent(module: &str) -> String {
+    module.rsplit_once("::").map_or("", |(p, _)| p).to_string()
+}
+
+fn join(module: &str, name: &str) -> String {
+    if module.is_empty() {
+        name.to_string()
     } else {
-        from.split("::").collect()
+        format!("{module}::{name}")
+    }
+}
+
+/// The module of this crate that a path names from `from` (the longest
+/// known module its segments spell), if any.
+fn target(from: &str, path: &[String], mods: &BTreeSet<String>) -> Option<String> {
+    let first = path.first()?.as_str();
+    let (mut at, rest) = match first {
+        "crate" => (String::new(), &path[1..]),
+        "self" => (from.to_string(), &path[1..]),
+        "super" => (parent(from), &path[1..]),
+        _ if mods.contains(&join(from, first)) => (from.to_string(), path),
+        _ => return None,
     };
-    let mut names = path
-        .split("::")
-        .map(|s| s.split(" as ").next().unwrap().trim());
-    let mut next = names.next();
-    if next == Some("crate") {
-        at.clear();
-        next = names.next();
+    let mut segments = rest.iter().peekable();
+    while segments.peek().is_some_and(|s| *s == "super") {
+        at = parent(&at);
+        segments.next();
     }
-    while let Some(n @ ("super" | "self")) = next {
-        if n == "super" {
-            at.pop();
-        }
-        next = names.next();
-    }
-    while let Some(name) = next {
-        let candidate = at
-            .iter()
-            .copied()
-            .chain([name])
-            .collect::<Vec<_>>()
-            .join("::");
-        if !mods.contains_key(&candidate) {
+    for segment in segments {
+        let next = join(&at, segment);
+        if !mods.contains(&next) {
             break;
         }
-        at.push(name);
-        next = names.next();
+        at = next;
     }
-    at.join("::")
+    Some(at)
 }
 
-/// What the module graph of a crate shows wrong: paths from a module to
-/// one above it (its parent or further up), and circles of modules.
-#[derive(Debug, Default, PartialEq)]
-struct GraphFaults {
-    /// (module, the module above it it names, the path).
-    back_arrows: Vec<(String, String, String)>,
-    /// The modules of each circle.
-    circles: Vec<Vec<String>>,
+/// Module -> the modules it names, and the modules naming one of their
+/// ancestors (module, ancestor).
+struct ModuleGraph {
+    edges: BTreeMap<String, BTreeSet<String>>,
+    upward: Vec<(String, String, String)>,
 }
 
-/// The faults of a crate's module graph. `external` are the names its root
-/// re-exports from other crates (`pub use oddity_rules as rules;`): paths
-/// through them leave the crate.
-fn graph_faults(mods: &BTreeMap<String, String>, external: &[String]) -> GraphFaults {
-    let files: BTreeMap<String, PathBuf> =
-        mods.keys().map(|k| (k.clone(), PathBuf::new())).collect();
-    let mut faults = GraphFaults::default();
-    let mut edges: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
-    for (from, code) in mods {
-        let out = edges.entry(from).or_default();
-        for path in module_paths(code) {
-            let to = target(from, &path, &files);
+fn module_graph(sources: &BTreeMap<String, Vec<Vec<String>>>) -> ModuleGraph {
+    let mods: BTreeSet<String> = sources.keys().cloned().collect();
+    let mut graph = ModuleGraph {
+        edges: BTreeMap::new(),
+        upward: Vec::new(),
+    };
+    for (from, paths) in sources {
+        let entry = graph.edges.entry(from.clone()).or_default();
+        for path in paths {
+            let Some(to) = target(from, path, &mods) else {
+                continue;
+            };
+            let is_ancestor =
+                to.is_empty() && !from.is_empty() || from.starts_with(&format!("{to}::"));
             if to == *from {
                 continue;
-            }
-            if to.is_empty() {
-                let first = path
-                    .trim_start_matches("crate::")
-                    .split("::")
-                    .next()
-                    .unwrap_or("");
-                if path.starts_with("crate::") && external.iter().any(|e| e == first) {
-                    continue;
-                }
-            }
-            let above = to.is_empty() || from.starts_with(&format!("{to}::"));
-            if above {
-                faults.back_arrows.push((from.clone(), to, path));
+            } else if is_ancestor {
+                graph.upward.push((from.clone(), to, path.join("::")));
             } else {
-                out.insert(to);
+                entry.insert(to);
             }
         }
     }
-    faults.circles = circles(&edges);
-    faults
+    graph
 }
 
-/// The strongly connected components of more than one module (Tarjan).
-fn circles(edges: &BTreeMap<&str, BTreeSet<String>>) -> Vec<Vec<String>> {
-    struct Walk<'a> {
-        edges: &'a BTreeMap<&'a str, BTreeSet<String>>,
-        index: BTreeMap<String, usize>,
-        low: BTreeMap<String, usize>,
-        stack: Vec<String>,
-        found: Vec<Vec<String>>,
-    }
-    impl Walk<'_> {
-        fn visit(&mut self, v: &str) {
-            let k = self.index.len();
-            self.index.insert(v.to_string(), k);
-            self.low.insert(v.to_string(), k);
-            self.stack.push(v.to_string());
-            for w in self.edges.get(v).into_iter().flatten() {
-                if !self.index.contains_key(w) {
-                    self.visit(w);
-                    let low = self.low[v].min(self.low[w]);
-                    self.low.insert(v.to_string(), low);
-                } else if self.stack.contains(w) {
-                    let low = self.low[v].min(self.index[w]);
-                    self.low.insert(v.to_string(), low);
-                }
-            }
-            if self.low[v] == self.index[v] {
-                let at = self.stack.iter().rposition(|m| m == v).unwrap();
-                let component = self.stack.split_off(at);
-                if component.len() > 1 {
-                    self.found.push(component);
-                }
-            }
+/// The circles of a graph, each as the modules along it.
+fn circles(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
+    fn walk(
+        node: &str,
+        edges: &BTreeMap<String, BTreeSet<String>>,
+        stack: &mut Vec<String>,
+        done: &mut BTreeSet<String>,
+        found: &mut Vec<Vec<String>>,
+    ) {
+        if let Some(at) = stack.iter().position(|n| n == node) {
+            found.push(stack[at..].to_vec());
+            return;
         }
-    }
-    let mut walk = Walk {
-        edges,
-        index: BTreeMap::new(),
-        low: BTreeMap::new(),
-        stack: Vec::new(),
-        found: Vec::new(),
-    };
-    for v in edges.keys() {
-        if !walk.index.contains_key(*v) {
-            walk.visit(v);
+        if done.contains(node) {
+            return;
         }
+        stack.push(node.to_string());
+        for next in edges.get(node).into_iter().flatten() {
+            walk(next, edges, stack, done, found);
+        }
+        stack.pop();
+        done.insert(node.to_string());
     }
-    walk.found
+    let mut found = Vec::new();
+    let mut done = BTreeSet::new();
+    for node in edges.keys() {
+        walk(node, edges, &mut Vec::new(), &mut done, &mut found);
+    }
+    found
 }
 
-/// The names a crate's root re-exports from other crates.
-fn external_names(root: &str) -> Vec<String> {
-    root.lines()
-        .filter_map(|l| l.trim().strip_prefix("pub use oddity_"))
-        .filter_map(|rest| {
-            let rest = rest.trim_end_matches(';');
-            match rest.split_once(" as ") {
-                Some((_, alias)) => Some(alias.trim().to_string()),
-                None => rest.rsplit("::").next().map(str::to_string),
-            }
+fn sources_of(src: &Path) -> BTreeMap<String, Vec<Vec<String>>> {
+    modules(src)
+        .into_iter()
+        .map(|(module, file)| {
+            let items = parse(&fs::read_to_string(&file).unwrap(), &file);
+            (module, names_of(&items))
         })
         .collect()
 }
 
 #[test]
 fn no_crate_has_a_module_circle_or_a_child_naming_its_parent() {
-    let mut wrong = Vec::new();
-    for (name, src) in crate_sources() {
-        let files = modules(&src);
-        let mods: BTreeMap<String, String> = files
-            .iter()
-            .map(|(m, f)| (m.clone(), code_of_file(f)))
-            .collect();
-        let external = external_names(&mods[""]);
-        let faults = graph_faults(&mods, &external);
-        for (from, to, path) in faults.back_arrows {
-            wrong.push(format!(
-                "{name}: {} names its parent module `{to}` ({path}); move what it needs to a module of its own",
-                files[&from].display()
+    let mut faults = Vec::new();
+    for package in packages() {
+        let graph = module_graph(&sources_of(&package.src));
+        for (from, to, path) in graph.upward {
+            faults.push(format!(
+                "{}: {from} names its ancestor `{to}` ({path})",
+                package.name
             ));
         }
-        for circle in faults.circles {
-            wrong.push(format!("{name}: modules in a circle: {circle:?}"));
+        for circle in circles(&graph.edges) {
+            faults.push(format!("{}: circle {}", package.name, circle.join(" -> ")));
         }
     }
-    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert!(faults.is_empty(), "{}", faults.join("\n"));
 }
 
-/// The graph check finds what it is there to find: in a small crate whose
-/// `a` and `b` name each other and whose `a::c` names its parent.
+fn graph_of(files: &[(&str, &str)]) -> ModuleGraph {
+    let sources = files
+        .iter()
+        .map(|(module, code)| {
+            let items = parse(code, Path::new(module));
+            (module.to_string(), names_of(&items))
+        })
+        .collect();
+    module_graph(&sources)
+}
+
 #[test]
-fn the_module_check_finds_circles_and_children_naming_their_parent() {
-    let mods: BTreeMap<String, String> = [
-        ("", "pub mod a;\npub mod b;\npub use oddity_rules as rules;"),
-        (
-            "a",
-            "mod c;\nuse crate::b::{B, other::{X, Y}};\npub struct A;",
-        ),
-        ("a::c", "use super::A;\nuse crate::rules::Colour;"),
-        (
-            "b",
-            "pub struct B;\npub fn f() -> crate::a::A { crate::a::A }",
-        ),
-    ]
-    .into_iter()
-    .map(|(m, c)| (m.to_string(), c.to_string()))
-    .collect();
-    let faults = graph_faults(&mods, &external_names(&mods[""]));
+fn the_module_check_sees_every_kind_of_path() {
+    // Relative `use`, `crate::`, `super::` and a path in an expression.
+    let graph = graph_of(&[
+        ("", "mod a; mod b; mod c;"),
+        ("a", "pub(crate) use b_inner::X; mod b_inner;"),
+        ("a::b_inner", "fn f() { super::super::c::g(); }"),
+        ("b", "use crate::a::X;"),
+        ("c", "fn g() -> u8 { crate::b::h() }"),
+    ]);
+    assert!(graph.edges["a"].contains("a::b_inner"));
+    assert!(graph.edges["a::b_inner"].contains("c"));
+    assert_eq!(circles(&graph.edges).len(), 1, "{:?}", graph.edges);
+    // A child naming its parent, also through `self` in a `use` group.
+    let graph = graph_of(&[
+        ("", "mod a;"),
+        ("a", "mod b;"),
+        ("a::b", "use super::{self as up};"),
+    ]);
     assert_eq!(
-        faults.back_arrows,
-        [("a::c".to_string(), "a".to_string(), "super::A".to_string())]
+        graph.upward,
+        [("a::b".to_string(), "a".to_string(), "super".to_string())]
     );
-    assert_eq!(faults.circles, [vec!["a".to_string(), "b".to_string()]]);
+    // Strings, comments and tests draw nothing.
+    let graph = graph_of(&[
+        ("", "mod a; mod b;"),
+        ("a", "// crate::b\nconst S: &str = \"use crate::b;\";"),
+        ("b", "#[cfg(test)]\nmod tests { use crate::a; }"),
+    ]);
+    assert!(graph.edges["a"].is_empty() && graph.edges["b"].is_empty());
 }
 
 // --- Game kinds outside the rules ---
 
-/// The comparisons of game or board kinds in `code`: `==` and `!=` with a
-/// kind on either side, and `matches!` that names one, also when they
-/// span several lines.
-fn kind_comparisons(code: &str) -> Vec<String> {
-    let flat = code.split_whitespace().collect::<Vec<_>>().join(" ");
-    let kinds = ["GameKind::", "BoardKind::"];
-    let mut found = Vec::new();
-    for op in ["==", "!="] {
-        for (at, _) in flat.match_indices(op) {
-            let before = &flat[..at];
-            let after = flat[at + 2..].trim_start();
-            let last_word = before.trim_end().rsplit(' ').next().unwrap_or("");
-            if kinds
-                .iter()
-                .any(|k| after.starts_with(k) || last_word.starts_with(k))
-            {
-                let from = before.len().saturating_sub(40);
-                found.push(flat[from..(at + 40).min(flat.len())].to_string());
+/// The comparisons of game or board kinds in a file: `==` and `!=` with a
+/// kind on either side, `if let` and `let … else` patterns naming one, and
+/// macros (`matches!`, `assert_eq!`, …) naming one.
+#[derive(Default)]
+struct KindComparisons(Vec<String>);
+
+fn names_a_kind(text: &str) -> bool {
+    let flat: String = text.split_whitespace().collect();
+    flat.contains("GameKind::") || flat.contains("BoardKind::")
+}
+
+impl<'a> Visit<'a> for KindComparisons {
+    fn visit_expr_binary(&mut self, e: &'a syn::ExprBinary) {
+        if matches!(e.op, syn::BinOp::Eq(_) | syn::BinOp::Ne(_)) {
+            let sides = [&e.left, &e.right].map(|s| s.to_token_stream().to_string());
+            if sides.iter().any(|s| names_a_kind(s)) {
+                self.0.push(e.to_token_stream().to_string());
             }
         }
+        syn::visit::visit_expr_binary(self, e);
     }
-    for (at, _) in flat.match_indices("matches!(") {
-        let mut depth = 0;
-        let inner: String = flat[at + 8..]
-            .chars()
-            .take_while(|&c| {
-                depth += match c {
-                    '(' => 1,
-                    ')' => -1,
-                    _ => 0,
-                };
-                depth > 0
-            })
-            .collect();
-        if kinds.iter().any(|k| inner.contains(k)) {
-            found.push(format!("matches!{inner})"));
+
+    fn visit_expr_let(&mut self, e: &'a syn::ExprLet) {
+        if names_a_kind(&e.pat.to_token_stream().to_string()) {
+            self.0.push(e.to_token_stream().to_string());
+        }
+        syn::visit::visit_expr_let(self, e);
+    }
+
+    fn visit_local(&mut self, local: &'a syn::Local) {
+        if local.init.as_ref().is_some_and(|i| i.diverge.is_some())
+            && names_a_kind(&local.pat.to_token_stream().to_string())
+        {
+            self.0.push(local.to_token_stream().to_string());
+        }
+        syn::visit::visit_local(self, local);
+    }
+
+    fn visit_macro(&mut self, mac: &'a syn::Macro) {
+        if names_a_kind(&mac.tokens.to_string()) {
+            self.0.push(mac.to_token_stream().to_string());
         }
     }
-    found
+
+    fn visit_item_mod(&mut self, item: &'a syn::ItemMod) {
+        if !is_test_only(&item.attrs) {
+            syn::visit::visit_item_mod(self, item);
+        }
+    }
+}
+
+fn kind_comparisons(items: &[syn::Item]) -> Vec<String> {
+    let mut found = KindComparisons::default();
+    for item in items {
+        found.visit_item(item);
+    }
+    found.0
 }
 
 #[test]
 fn only_the_rules_compare_game_kinds() {
     let mut wrong = Vec::new();
-    for (name, src) in crate_sources() {
-        if name == "oddity-rules" {
+    for package in packages() {
+        if package.name == "oddity-rules" {
             continue;
         }
         let mut files = Vec::new();
-        rust_files(&src, &mut files);
+        rust_files(&package.src, &mut files);
         for file in files {
-            for c in kind_comparisons(&code_of_file(&file)) {
+            let items = parse(&fs::read_to_string(&file).unwrap(), &file);
+            for c in kind_comparisons(&items) {
                 wrong.push(format!("{}: {c}", file.display()));
             }
         }
@@ -685,41 +652,53 @@ fn only_the_rules_compare_game_kinds() {
 }
 
 #[test]
-fn the_kind_check_sees_comparisons_across_lines() {
-    let code = "if kind\n    == GameKind::Xodd { }\nlet b = topo.kind !=\n BoardKind::Onyx;\nlet m = matches!(\n    k,\n    GameKind::Odd | GameKind::Onyx\n);\nmatch kind { GameKind::Odd => 1, _ => 2 }";
-    assert_eq!(
-        kind_comparisons(code).len(),
-        3,
-        "{:?}",
-        kind_comparisons(code)
-    );
-    assert!(kind_comparisons("match kind { GameKind::Odd => 1 }").is_empty());
+fn the_kind_check_sees_every_form_of_comparison() {
+    let code = "fn f() {
+        if kind
+            == GameKind::Xodd { }
+        let b = topo.kind != BoardKind::Onyx;
+        let m = matches!(k, GameKind::Odd | GameKind::Onyx);
+        assert_eq!(spec.kind, GameKind::Onyx, \"only Onyx\");
+        if let GameKind::Odd = kind { }
+        let GameKind::Onyx = kind else { return };
+        match kind { GameKind::Odd => 1, _ => 2 };
+    }";
+    let found = kind_comparisons(&parse(code, Path::new("example")));
+    assert_eq!(found.len(), 6, "{found:?}");
+    let exhaustive = "fn f() { match kind { GameKind::Odd => 1, GameKind::Onyx => 2 }; }
+        const S: &str = \"kind == GameKind::Odd\";";
+    assert!(kind_comparisons(&parse(exhaustive, Path::new("example"))).is_empty());
 }
 
 // --- Which files name a game ---
 
-/// Whether `code` names a game's type or kind (Onyx's, standing for all).
-fn names_a_game(code: &str) -> bool {
-    ["GameKind::Onyx", "OnyxGame", "BoardKind::Onyx"]
-        .iter()
-        .any(|n| code.contains(n))
-        || ["Onyx128", "Onyx256", "Onyx640"]
-            .iter()
-            .any(|n| code.contains(n))
+/// Whether the code names a game's type or kind (Onyx's, standing for all).
+fn names_a_game(flat: &str) -> bool {
+    [
+        "GameKind::Onyx",
+        "OnyxGame",
+        "BoardKind::Onyx",
+        "Onyx128",
+        "Onyx256",
+        "Onyx640",
+    ]
+    .iter()
+    .any(|n| flat.contains(n))
 }
 
 #[test]
 fn the_files_that_name_a_game_are_the_documented_ones() {
     let mut outside = BTreeSet::new();
     let mut in_rules = 0;
-    for (name, src) in crate_sources() {
+    for package in packages() {
         let mut files = Vec::new();
-        rust_files(&src, &mut files);
+        rust_files(&package.src, &mut files);
         for file in files {
-            if !names_a_game(&code_of_file(&file)) {
+            let items = parse(&fs::read_to_string(&file).unwrap(), &file);
+            if !names_a_game(&tokens(&items)) {
                 continue;
             }
-            if name == "oddity-rules" {
+            if package.name == "oddity-rules" {
                 in_rules += 1;
             } else {
                 let rel = file.strip_prefix(ROOT).unwrap();
@@ -749,13 +728,29 @@ fn the_files_that_name_a_game_are_the_documented_ones() {
 
 // --- Options typed once ---
 
-/// The text of `struct NAME { ... }` in `code`.
-fn struct_body<'a>(code: &'a str, name: &str) -> &'a str {
-    let start = code
-        .find(&format!("pub struct {name} {{"))
-        .unwrap_or_else(|| panic!("no struct {name}"));
-    let end = code[start..].find("\n}").unwrap();
-    &code[start..start + end]
+fn structs_of(file: &Path) -> BTreeMap<String, syn::ItemStruct> {
+    parse(&fs::read_to_string(file).unwrap(), file)
+        .into_iter()
+        .filter_map(|item| match item {
+            syn::Item::Struct(s) => Some((s.ident.to_string(), s)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn field<'a>(s: &'a syn::ItemStruct, name: &str) -> Option<&'a syn::Field> {
+    s.fields
+        .iter()
+        .find(|f| f.ident.as_ref().is_some_and(|i| i == name))
+}
+
+fn attrs_text(f: &syn::Field) -> String {
+    f.attrs
+        .iter()
+        .map(|a| a.to_token_stream().to_string())
+        .collect::<String>()
+        .split_whitespace()
+        .collect()
 }
 
 #[test]
@@ -764,34 +759,51 @@ fn search_time_and_threads_are_one_type() {
     let mut files = Vec::new();
     rust_files(&cli, &mut files);
     for file in &files {
-        let code = code_of_file(file);
         let name = file.file_name().unwrap().to_str().unwrap();
+        let items = parse(&fs::read_to_string(file).unwrap(), file);
         // `args.rs` has the shared type; `gtp.rs` the engine's options,
-        // typed in src/gtp/values.rs (where `--time 0` means no limit).
+        // typed in the GTP crate's `values` (where `--time 0` means no limit).
         if name != "args.rs" && name != "gtp.rs" {
-            for field in ["pub time:", "pub threads:", "pub seconds:"] {
-                assert!(
-                    !code.contains(field),
-                    "{name} declares `{field}` of its own: flatten SearchBudget instead"
-                );
+            let options = structs_of(file).into_values().filter(|s| {
+                s.attrs.iter().any(|a| {
+                    let text = a.to_token_stream().to_string();
+                    text.contains("derive") && (text.contains("Args") || text.contains("Parser"))
+                })
+            });
+            for s in options {
+                for own in ["time", "threads", "seconds"] {
+                    assert!(
+                        field(&s, own).is_none(),
+                        "{name}: {} declares `{own}` of its own: flatten SearchBudget instead",
+                        s.ident
+                    );
+                }
             }
         }
+        let flat = tokens(&items);
         assert!(
-            !code.contains("bounds::seconds(") && !code.contains("bounds::threads("),
+            !flat.contains("bounds::seconds(") && !flat.contains("bounds::threads("),
             "{name} checks a time or a number of threads by hand: clap reads them into SearchBudget"
         );
     }
     for (file, args) in SEARCHING_COMMANDS {
-        let code = code_of_file(&cli.join(format!("{file}.rs")));
+        let structs = structs_of(&cli.join(format!("{file}.rs")));
+        let budget = structs
+            .get(args)
+            .and_then(|s| field(s, "budget"))
+            .unwrap_or_else(|| panic!("{args} has no `budget` field"));
+        assert_eq!(budget.ty.to_token_stream().to_string(), "SearchBudget");
         assert!(
-            struct_body(&code, args).contains("#[command(flatten)]\n    pub budget: SearchBudget,"),
-            "{args} takes --time and --threads as SearchBudget"
+            attrs_text(budget).contains("#[command(flatten)]"),
+            "{args} takes --time and --threads as a flattened SearchBudget"
         );
     }
-    let shared = code_of_file(&cli.join("args.rs"));
-    let budget = struct_body(&shared, "SearchBudget");
-    assert!(budget.contains("value_parser = values::search_seconds"));
-    assert!(budget.contains("value_parser = values::threads"));
+    let shared = structs_of(&cli.join("args.rs"));
+    let budget = &shared["SearchBudget"];
+    assert!(
+        attrs_text(field(budget, "time").unwrap()).contains("value_parser=values::search_seconds")
+    );
+    assert!(attrs_text(field(budget, "threads").unwrap()).contains("value_parser=values::threads"));
     let doc = doc();
     for (file, _) in SEARCHING_COMMANDS {
         let command = if file == "train" { "train-data" } else { file };
@@ -804,15 +816,17 @@ fn search_time_and_threads_are_one_type() {
 
 #[test]
 fn every_core_is_asked_of_the_search() {
-    let mut files = Vec::new();
-    for (_, src) in crate_sources() {
-        rust_files(&src, &mut files);
+    let mut asking = Vec::new();
+    for package in packages() {
+        let mut files = Vec::new();
+        rust_files(&package.src, &mut files);
+        for file in files {
+            let items = parse(&fs::read_to_string(&file).unwrap(), &file);
+            if tokens(&items).contains("available_parallelism") {
+                asking.push(file.strip_prefix(ROOT).unwrap().to_path_buf());
+            }
+        }
     }
-    let asking: Vec<_> = files
-        .iter()
-        .filter(|f| code_of_file(f).contains("available_parallelism"))
-        .map(|f| f.strip_prefix(ROOT).unwrap().to_path_buf())
-        .collect();
     assert_eq!(
         asking,
         [PathBuf::from("crates/oddity-search/src/params.rs")],

@@ -5,7 +5,7 @@
 mod fake_engines;
 
 use fake_engines::*;
-use oddity::tournament::results::GameResult;
+use oddity_tournament::results::GameResult;
 
 /// Plays 4 games of Xodd 4x4 between a good engine and `bad`; returns them.
 fn faulty_match(test: &str, bad: &str, extra: &[&str]) -> Vec<GameResult> {

@@ -5,12 +5,12 @@
 mod fake_engines;
 
 use fake_engines::*;
-use oddity::rules::game::{GameSpec, Rules};
-use oddity::rules::kind::GameKind;
-use oddity::rules::moves::Colour;
-use oddity::rules::position::AnyGame;
-use oddity::rules::record::GameRecord;
-use oddity::tournament::results::GameResult;
+use oddity_rules::game::{GameSpec, Rules};
+use oddity_rules::kind::GameKind;
+use oddity_rules::moves::Colour;
+use oddity_rules::position::AnyGame;
+use oddity_rules::record::GameRecord;
+use oddity_tournament::results::GameResult;
 
 /// Replays a result's turns with the rules and checks the recorded winner.
 fn check_game(r: &GameResult, spec: &GameSpec) {
@@ -292,7 +292,7 @@ fn shipped_openings_files_are_legal_and_sorted() {
         );
         let bytes = std::fs::read(&path).unwrap();
         let start = AnyGame::new(&GameSpec::default_for(kind));
-        let openings = oddity::tournament::schedule::read_openings(&bytes, &start)
+        let openings = oddity_tournament::schedule::read_openings(&bytes, &start)
             .unwrap_or_else(|e| panic!("{path}: {e}"));
         let text = String::from_utf8(bytes).unwrap();
         let by_games = text.lines().next().unwrap().contains("--check-games");
@@ -355,7 +355,7 @@ fn shipped_openings_files_were_measured_even_in_self_play() {
             .collect();
         let games_file = format!("{root}/openings/results/{}-selfplay-0.2.jsonl", kind.name());
         let games =
-            oddity::tournament::results::read_results(std::path::Path::new(&games_file)).unwrap();
+            oddity_tournament::results::read_results(std::path::Path::new(&games_file)).unwrap();
         assert!(games.len() >= 200, "{games_file}: {} games", games.len());
         for g in &games {
             assert!(

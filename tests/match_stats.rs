@@ -5,7 +5,7 @@
 mod fake_engines;
 
 use fake_engines::*;
-use oddity::tournament::stats::{Sprt, Verdict, elo_from_score, elo_with_error, los};
+use oddity_tournament::stats::{Sprt, Verdict, elo_from_score, elo_with_error, los};
 
 #[test]
 fn elo_from_known_scores() {

@@ -14,12 +14,12 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use fake_engines::{oddity, path_str, results, scratch};
-use oddity::rules::game::{GameSpec, Rules};
-use oddity::rules::kind::GameKind;
-use oddity::rules::position::AnyGame;
-use oddity::rules::record::GameRecord;
-use oddity::solver::{SolveLimits, Solver, SolverParams};
-use oddity::tournament::opening_games::{Check, play, select};
+use oddity_rules::game::{GameSpec, Rules};
+use oddity_rules::kind::GameKind;
+use oddity_rules::position::AnyGame;
+use oddity_rules::record::GameRecord;
+use oddity_solver::{SolveLimits, Solver, SolverParams};
+use oddity_tournament::opening_games::{Check, play, select};
 
 fn odd2() -> GameSpec {
     let rules = Rules {

@@ -5,12 +5,12 @@
 
 use std::collections::BTreeSet;
 
-use oddity::render::geometry::{CellKind, Geometry};
-use oddity::render::{HeatMap, Picture, Rgb, Style, png_from_svg, svg};
-use oddity::rules::game::{GameSpec, Rules};
-use oddity::rules::kind::GameKind;
-use oddity::rules::position::AnyGame;
-use oddity::rules::record::GameRecord;
+use oddity_render::geometry::{CellKind, Geometry};
+use oddity_render::{HeatMap, Picture, Rgb, Style, png_from_svg, svg};
+use oddity_rules::game::{GameSpec, Rules};
+use oddity_rules::kind::GameKind;
+use oddity_rules::position::AnyGame;
+use oddity_rules::record::GameRecord;
 use resvg::tiny_skia::Pixmap;
 
 /// Every game at two sizes, with a few turns that put both colours down.
@@ -66,7 +66,7 @@ fn every_svg_is_xml_with_one_named_element_per_cell() {
         let first = game
             .legal_turns()
             .into_iter()
-            .find(|t| matches!(t, oddity::rules::moves::Turn::Stones(..)))
+            .find(|t| matches!(t, oddity_rules::moves::Turn::Stones(..)))
             .unwrap();
         let picture = Picture {
             last_turn: None,
@@ -110,7 +110,7 @@ fn every_svg_is_xml_with_one_named_element_per_cell() {
                 .filter(|&&c| game.stone_at(c) == Some(colour))
                 .count()
         };
-        use oddity::rules::moves::Colour;
+        use oddity_rules::moves::Colour;
         assert_eq!(stones("black"), on_board(Colour::Black));
         assert_eq!(stones("white"), on_board(Colour::White));
         assert!(stones("black") > 0 && stones("white") > 0);
@@ -262,7 +262,7 @@ fn view_box(text: &str) -> [f64; 4] {
 
 /// A few turns from `game`: each the last legal turn that puts stones
 /// down (two stones where the game allows them).
-fn line_from(game: &AnyGame, turns: usize) -> Vec<oddity::rules::moves::Turn> {
+fn line_from(game: &AnyGame, turns: usize) -> Vec<oddity_rules::moves::Turn> {
     let mut line = Vec::new();
     let mut after = game.clone();
     for _ in 0..turns {
@@ -270,7 +270,7 @@ fn line_from(game: &AnyGame, turns: usize) -> Vec<oddity::rules::moves::Turn> {
             .legal_turns()
             .into_iter()
             .rev()
-            .find(|t| matches!(t, oddity::rules::moves::Turn::Stones(..)))
+            .find(|t| matches!(t, oddity_rules::moves::Turn::Stones(..)))
         else {
             break;
         };
@@ -281,7 +281,7 @@ fn line_from(game: &AnyGame, turns: usize) -> Vec<oddity::rules::moves::Turn> {
 }
 
 /// A point at `distance` from a cell's centre, off every Onyx line.
-fn beside(c: &oddity::render::geometry::CellGeometry, distance: f64) -> (f64, f64) {
+fn beside(c: &oddity_render::geometry::CellGeometry, distance: f64) -> (f64, f64) {
     let angle = -(0.08f64).atan2(0.2);
     (
         c.centre.x + distance * angle.cos(),
@@ -294,7 +294,7 @@ fn beside(c: &oddity::render::geometry::CellGeometry, distance: f64) -> (f64, f6
 /// stone shows its colour, a suggested one shows the heat.
 #[test]
 fn line_stones_are_small_translucent_discs_over_the_heat() {
-    use oddity::render::board::{LINE_STONE_OPACITY, LINE_STONE_SHARE};
+    use oddity_render::board::{LINE_STONE_OPACITY, LINE_STONE_SHARE};
     let style = Style::default();
     for (spec, moves) in cases() {
         let game = position(&spec, moves);
@@ -319,7 +319,7 @@ fn line_stones_are_small_translucent_discs_over_the_heat() {
         let placed: usize = line
             .iter()
             .map(|t| match t {
-                oddity::rules::moves::Turn::Stones(_, b) => 1 + usize::from(b.is_some()),
+                oddity_rules::moves::Turn::Stones(_, b) => 1 + usize::from(b.is_some()),
                 _ => 0,
             })
             .sum();
@@ -447,7 +447,7 @@ fn text_boxes(text: &str) -> Vec<resvg::tiny_skia::Rect> {
 /// wraps).
 #[test]
 fn small_boards_keep_captions_and_legends_readable() {
-    use oddity::render::{Mark, Verdict};
+    use oddity_render::{Mark, Verdict};
     let caption = "xodd 3 · after turn 12 (W:A1,B:C3) · game over: White wins with fewer \
                    groups (Black 2, White 1) · best W:A1,B:C3 (26.4%)";
     let spec = |kind, size| GameSpec::new(kind, size, Rules::default()).unwrap();
@@ -558,7 +558,7 @@ fn small_boards_keep_captions_and_legends_readable() {
 /// Onyx starts; a swap in a suggested line puts down a numbered stone.
 #[test]
 fn a_swap_is_marked_on_the_stone_it_puts_down() {
-    use oddity::rules::moves::Turn;
+    use oddity_rules::moves::Turn;
     let style = Style::default();
     for (open, size) in [(false, 12), (true, 8)] {
         let rules = Rules {
@@ -626,7 +626,7 @@ fn a_swap_is_marked_on_the_stone_it_puts_down() {
 /// rows where they would touch; only the rings sit on the curve.
 #[test]
 fn win_rate_graph_labels_stay_off_the_curve() {
-    use oddity::render::win_rate_graph;
+    use oddity_render::win_rate_graph;
     let style = Style::default();
     let black: Vec<f64> = (0..=80)
         .map(|k| match k % 4 {

@@ -7,12 +7,12 @@ mod util;
 
 use std::process::Command;
 
-use oddity::rules::game::{GameSpec, Rules};
-use oddity::rules::kind::GameKind;
-use oddity::rules::moves::Colour;
-use oddity::rules::position::AnyGame;
-use oddity::rules::record::GameRecord;
-use oddity::search::{Engine as Search, Limits, SearchParams, StopFlag};
+use oddity_rules::game::{GameSpec, Rules};
+use oddity_rules::kind::GameKind;
+use oddity_rules::moves::Colour;
+use oddity_rules::position::AnyGame;
+use oddity_rules::record::GameRecord;
+use oddity_search::{Engine as Search, Limits, SearchParams, StopFlag};
 use serde_json::Value;
 use util::Engine;
 
@@ -248,7 +248,7 @@ fn play_out(record: &mut GameRecord, engine: &mut Search, seat: Colour) -> Colou
             let s = defender
                 .solve(
                     true,
-                    &oddity::solver::SolveLimits::default(),
+                    &oddity_solver::SolveLimits::default(),
                     &StopFlag::new(),
                 )
                 .unwrap();
@@ -261,8 +261,8 @@ fn play_out(record: &mut GameRecord, engine: &mut Search, seat: Colour) -> Colou
 
 /// A position after `plies` random turns from the start of `spec`.
 fn random_record(spec: &GameSpec, plies: usize, seed: u64) -> GameRecord {
-    let mut rng = oddity::rules::Rng::seeded(seed);
-    let mut record = GameRecord::new(oddity::rules::position::AnyGame::new(spec));
+    let mut rng = oddity_rules::Rng::seeded(seed);
+    let mut record = GameRecord::new(oddity_rules::position::AnyGame::new(spec));
     for _ in 0..plies {
         let turns = record.position().legal_turns();
         let pick = turns[rng.below(turns.len() as u32) as usize];
@@ -298,7 +298,7 @@ fn won_endgames_are_converted_against_the_best_defence() {
             let solution = engine
                 .solve(
                     false,
-                    &oddity::solver::SolveLimits::default(),
+                    &oddity_solver::SolveLimits::default(),
                     &StopFlag::new(),
                 )
                 .unwrap();

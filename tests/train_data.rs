@@ -3,11 +3,11 @@
 //! decision per position with the search's choice and visit shares, and a
 //! bad file is refused with its line number.
 
-use oddity::analysis::self_play::{self, Level, Plan};
-use oddity::analysis::train_data::{self, Data, Header, SELF_PLAY, Sample, Target};
-use oddity::patterns::{GROUP_NAMES, NONE};
-use oddity::rules::game::{GameSpec, Rules};
-use oddity::rules::kind::GameKind;
+use oddity_analysis::self_play::{self, Level, Plan};
+use oddity_analysis::train_data::{self, Data, Header, SELF_PLAY, Sample, Target};
+use oddity_patterns::{GROUP_NAMES, NONE};
+use oddity_rules::game::{GameSpec, Rules};
+use oddity_rules::kind::GameKind;
 
 fn plan(seed: u64) -> Plan {
     Plan {

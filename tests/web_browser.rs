@@ -22,7 +22,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use oddity::rules::{AnyGame, GameKind, GameRecord, GameSpec, Rules};
+use oddity_rules::{AnyGame, GameKind, GameRecord, GameSpec, Rules};
 
 fn present(program: &str, args: &[&str]) -> bool {
     Command::new(program)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Writes the static page to DIR: `oddity gui`'s page (src/gui/page/) with
+# Writes the static page to DIR: `oddity gui`'s page (crates/oddity-gui/src/page/) with
 # its session in the tab (web/static/tab.js), the engine's worker and the
 # two WebAssembly modules, ready for any static host (see README, "Play in
 # your browser"). Installs its tools first (web/tools.sh).
@@ -46,7 +46,7 @@ wasm-bindgen --target web --no-typescript --out-dir "$out/pkg-threads" \
 
 # The same page as `oddity gui`'s, told that its session runs in the tab.
 sed 's/<html lang="en" data-session="server">/<html lang="en" data-session="tab">/' \
-    src/gui/page/index.html >"$out/index.html"
+    crates/oddity-gui/src/page/index.html >"$out/index.html"
 grep -q 'data-session="tab"' "$out/index.html"
-cp src/gui/page/app.js src/gui/page/style.css web/static/* "$out/"
+cp crates/oddity-gui/src/page/app.js crates/oddity-gui/src/page/style.css web/static/* "$out/"
 echo "web/build.sh: wrote $out" >&2

@@ -11,10 +11,10 @@ use std::io::Write;
 use std::sync::{Arc, Mutex};
 
 use libfuzzer_sys::fuzz_target;
-use oddity::gtp::{self, Params, Session};
-use oddity::rules::game::GameSpec;
-use oddity::rules::kind::GameKind;
-use oddity::rules::quote::is_one_line;
+use oddity_gtp::{self, Params, Session};
+use oddity_rules::game::GameSpec;
+use oddity_rules::kind::GameKind;
+use oddity_rules::quote::is_one_line;
 
 const LEFT_OUT: &[&str] = &[
     "genmove",

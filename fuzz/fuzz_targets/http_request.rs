@@ -8,11 +8,11 @@
 use std::sync::{Arc, OnceLock};
 
 use libfuzzer_sys::fuzz_target;
-use oddity::gui::engines::Shared;
-use oddity::gui::http::{App, router};
-use oddity::gui::server::serve_connection;
-use oddity::rules::quote::is_one_line;
-use oddity::session::Session;
+use oddity_gui::engines::Shared;
+use oddity_gui::http::{App, router};
+use oddity_gui::server::serve_connection;
+use oddity_rules::quote::is_one_line;
+use oddity_session::Session;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 const AUTHORITY: &str = "127.0.0.1:8080";

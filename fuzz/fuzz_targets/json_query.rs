@@ -23,13 +23,13 @@ use std::collections::BTreeMap;
 use std::num::NonZeroUsize;
 
 use libfuzzer_sys::fuzz_target;
-use oddity::analysis::batch::{Request, request_raw};
-use oddity::analysis::query::{Defaults, Viewpoint};
-use oddity::analysis::queue::{QUERY_LIMIT, serve};
-use oddity::analysis::result::Settings;
-use oddity::lines::LineReader;
-use oddity::rules::kind::GameKind;
-use oddity::rules::quote::is_one_line;
+use oddity_analysis::batch::{Request, request_raw};
+use oddity_analysis::query::{Defaults, Viewpoint};
+use oddity_analysis::queue::{QUERY_LIMIT, serve};
+use oddity_analysis::result::Settings;
+use oddity_lines::LineReader;
+use oddity_rules::kind::GameKind;
+use oddity_rules::quote::is_one_line;
 use serde_json::Value;
 
 /// Whether a query line asks for more search than a fuzz run can give.

@@ -10,10 +10,10 @@
 use std::path::Path;
 
 use libfuzzer_sys::fuzz_target;
-use oddity::rules::quote::is_one_line;
-use oddity::rules::{AnyGame, GameKind, GameSpec, Rules};
-use oddity::tournament::results::parse_results;
-use oddity::tournament::schedule::read_openings;
+use oddity_rules::quote::is_one_line;
+use oddity_rules::{AnyGame, GameKind, GameSpec, Rules};
+use oddity_tournament::results::parse_results;
+use oddity_tournament::schedule::read_openings;
 
 fuzz_target!(|data: &[u8]| {
     let [mode, game, size, rest @ ..] = data else {

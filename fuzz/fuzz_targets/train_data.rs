@@ -8,7 +8,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use oddity::analysis::train_data::{Target, read, read_outcomes};
+use oddity_analysis::train_data::{Target, read, read_outcomes};
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(outcomes) = read_outcomes("data.jsonl", &mut &data[..], 0) {

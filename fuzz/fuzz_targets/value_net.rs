@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use oddity::patterns::ValueNet;
+use oddity_patterns::ValueNet;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);

@@ -6,7 +6,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use oddity::patterns::Weights;
+use oddity_patterns::Weights;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);

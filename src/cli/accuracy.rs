@@ -7,11 +7,11 @@ use std::time::Duration;
 
 use clap::Args;
 
-use crate::analysis::accuracy::{
+use crate::cli::args::{GameArgs, SearchBudget};
+use oddity_analysis::accuracy::{
     Contender, Plan, Stage, StageResult, measure, pooled, solve_limits,
 };
-use crate::cli::args::{GameArgs, SearchBudget};
-use crate::search::{Limits, Policy, SearchParams};
+use oddity_search::{Limits, Policy, SearchParams};
 
 /// Seconds each engine gets per position when `--time` is not given.
 const DEFAULT_TIME: f64 = 0.1;

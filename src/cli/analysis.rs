@@ -1,15 +1,15 @@
 //! `oddity analysis`: batch analysis, one JSON query per line on stdin and
 //! one JSON result per analysed position on stdout (docs/analysis.md). The
-//! loop itself is [`crate::analysis::queue::serve`].
+//! loop itself is [`oddity_analysis::queue::serve`].
 
 use std::num::NonZeroUsize;
 
 use clap::Args;
 
-use crate::analysis::query::{Defaults, Viewpoint};
-use crate::analysis::queue::serve;
-use crate::analysis::result::{DEFAULT_VISITS, Settings};
 use crate::cli::args::SearchBudget;
+use oddity_analysis::query::{Defaults, Viewpoint};
+use oddity_analysis::queue::serve;
+use oddity_analysis::result::{DEFAULT_VISITS, Settings};
 
 #[derive(Args, Debug)]
 #[command(

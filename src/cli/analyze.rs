@@ -9,16 +9,16 @@ use std::time::Duration;
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::analysis::blunders::{GameCheck, check_game};
-use crate::analysis::result::{Analysis, CellInfo, DEFAULT_VISITS, Settings, analyse};
 use crate::cli::args::SearchBudget;
 use crate::cli::position::PositionArgs;
 use crate::cli::render::{caption, check_picture_options, last_turn, write_picture};
-use crate::gtp::board;
-use crate::render::{self, HeatMap, Picture, Style};
-use crate::rules::position::AnyGame;
-use crate::rules::record::GameRecord;
-use crate::search::{Report, every_core};
+use oddity_analysis::blunders::{GameCheck, check_game};
+use oddity_analysis::result::{Analysis, CellInfo, DEFAULT_VISITS, Settings, analyse};
+use oddity_gtp::board;
+use oddity_render::{HeatMap, Picture, Style};
+use oddity_rules::position::AnyGame;
+use oddity_rules::record::GameRecord;
+use oddity_search::{Report, every_core};
 
 /// What the heat map shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -138,7 +138,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
             scale: args.scale,
             ..Style::default()
         };
-        let svg = render::svg(&picture(&record, &analysis, args.heat), &style);
+        let svg = oddity_render::svg(&picture(&record, &analysis, args.heat), &style);
         if let Some(path) = &args.svg {
             write_picture(&svg, Some(path))?;
         }
@@ -332,7 +332,12 @@ fn run_each_turn(
             check.size,
             check.turns.len()
         );
-        let svg = render::win_rate_graph(&check.black_winrates, &marked, &title, &Style::default());
+        let svg = oddity_render::win_rate_graph(
+            &check.black_winrates,
+            &marked,
+            &title,
+            &Style::default(),
+        );
         write_picture(&svg, Some(path))?;
     }
     Ok(())

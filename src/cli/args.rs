@@ -6,10 +6,10 @@ use std::time::Duration;
 
 use clap::Args;
 
-use crate::gtp::values;
-use crate::rules::game::{GameSpec, Rules};
-use crate::rules::kind::GameKind;
-use crate::search::tuning::Tuning;
+use oddity_gtp::values;
+use oddity_rules::game::{GameSpec, Rules};
+use oddity_rules::kind::GameKind;
+use oddity_search::tuning::Tuning;
 
 /// Options that choose a game, its board and its rule variant (shared by
 /// every command that plays or counts a game).
@@ -29,14 +29,14 @@ pub struct GameArgs {
     #[arg(long)]
     pub no_pie: bool,
     /// Odd: the smallest group that counts (default: the board side).
-    #[arg(long, long_help = crate::fairness::min_group_help(crate::fairness::findings()))]
+    #[arg(long, long_help = oddity_fairness::min_group_help(oddity_fairness::findings()))]
     pub min_group: Option<usize>,
 }
 
 /// How long and on how many threads a command searches: `--time` (seconds,
 /// above 0 and at most a day) and `--threads` (1 to 1024), read by clap
 /// into checked values here for every command that searches by itself
-/// (the engine's own options are in `src/gtp/values.rs`). Each command
+/// (the engine's own options are in `crates/oddity-gtp/src/values.rs`). Each command
 /// says in its help what one search is and what it does without them.
 #[derive(Args, Debug, Clone, Copy, Default)]
 pub struct SearchBudget {

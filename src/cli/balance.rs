@@ -10,15 +10,15 @@ use clap::Args;
 
 use crate::cli::args::GameArgs;
 use crate::cli::interrupt::stop_on_ctrl_c;
-use crate::engine::EngineSpec;
-use crate::fairness::Verdict;
-use crate::render::{Style, png_from_svg};
-use crate::tournament::balance::{self, CellKey, DecisionRule, cells};
-use crate::tournament::balance_report::{self, read_solved, study_plan};
-use crate::tournament::referee::{Limits, TimeControl};
-use crate::tournament::results::{self, ResultsWriter, read_results};
-use crate::tournament::schedule::{Format, Shard};
-use crate::tournament::{MatchConfig, run as run_tournament};
+use oddity_client::EngineSpec;
+use oddity_fairness::Verdict;
+use oddity_render::{Style, png_from_svg};
+use oddity_tournament::balance::{self, CellKey, DecisionRule, cells};
+use oddity_tournament::balance_report::{self, read_solved, study_plan};
+use oddity_tournament::referee::{Limits, TimeControl};
+use oddity_tournament::results::{self, ResultsWriter, read_results};
+use oddity_tournament::schedule::{Format, Shard};
+use oddity_tournament::{MatchConfig, run as run_tournament};
 
 /// Who wins at strong play: self-play of the engine against itself from the
 /// start position, counting the first player's wins.

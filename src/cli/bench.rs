@@ -8,11 +8,11 @@ use cpu_time::ProcessTime;
 use serde::Serialize;
 
 use crate::cli::args::{GameArgs, SearchBudget};
-use crate::patterns::{PlayoutPolicies, Weights};
-use crate::rules::Rng;
-use crate::rules::position::AnyGame;
-use crate::rules::record::GameRecord;
-use crate::search::{
+use oddity_patterns::{PlayoutPolicies, Weights};
+use oddity_rules::Rng;
+use oddity_rules::position::AnyGame;
+use oddity_rules::record::GameRecord;
+use oddity_search::{
     Engine, Knowledge, Limits, NODE_BYTES, PlayoutOptions, Policy, SearchParams, StopFlag,
 };
 
@@ -131,7 +131,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
             options: PlayoutOptions::of(&settings),
         };
         let (playouts, elapsed) =
-            crate::with_game!(&start, g => playout_loop(g, args.seed, secs, playout));
+            oddity_rules::with_game!(&start, g => playout_loop(g, args.seed, secs, playout));
         let s = elapsed.as_secs_f64();
         return print_line(&PlayoutLine {
             game: spec.kind.name(),

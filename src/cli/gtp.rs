@@ -6,10 +6,10 @@ use std::io::IsTerminal;
 use clap::Args;
 
 use crate::cli::args::GameArgs;
-use crate::gtp::values::{self, VisitCap};
-use crate::gtp::{Params, Session, session::set_param};
-use crate::rules::kind::GameKind;
-use crate::search::Policy;
+use oddity_gtp::values::{self, VisitCap};
+use oddity_gtp::{Params, Session, session::set_param};
+use oddity_rules::kind::GameKind;
+use oddity_search::Policy;
 
 /// Options of the GTP engine. The engine parameters take the names of
 /// `oddity-param`.
@@ -83,7 +83,8 @@ impl GtpArgs {
         Ok(Session::new(spec, params)
             .map_err(|e| e.to_string())?
             .with_gogui(self.gogui)
-            .with_gogui_wait(self.gogui_wait))
+            .with_gogui_wait(self.gogui_wait)
+            .with_version(crate::version::BUILD))
     }
 }
 
@@ -98,6 +99,6 @@ pub fn run(args: &GtpArgs) -> Result<(), String> {
         );
     }
     log::info!("GTP engine ready");
-    crate::gtp::run_stdio(session);
+    oddity_gtp::run_stdio(session);
     Ok(())
 }

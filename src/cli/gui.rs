@@ -4,8 +4,8 @@ use std::net::IpAddr;
 
 use clap::Args;
 
-use crate::engine::EngineSpec;
-use crate::gui::{self, Config};
+use oddity_client::EngineSpec;
+use oddity_gui::Config;
 
 /// The engine used when no `--engine` is given: this program's GTP engine.
 const DEFAULT_ENGINE: &str = "oddity=oddity gtp";
@@ -49,7 +49,7 @@ pub fn run(args: &GuiArgs) -> Result<(), String> {
         }
         engines.push(spec);
     }
-    gui::serve(Config {
+    oddity_gui::serve(Config {
         engines,
         host: args.host,
         port: args.port,

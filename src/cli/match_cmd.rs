@@ -7,13 +7,13 @@ use clap::Args;
 
 use crate::cli::args::GameArgs;
 use crate::cli::interrupt::stop_on_ctrl_c;
-use crate::engine::EngineSpec;
-use crate::rules::position::AnyGame;
-use crate::tournament::referee::{Limits, TimeControl};
-use crate::tournament::results::{ResultsWriter, Summary, merge_files};
-use crate::tournament::schedule::{Format, Shard, random_openings, read_openings};
-use crate::tournament::stats::{Sprt, Verdict};
-use crate::tournament::{MatchConfig, run as run_tournament};
+use oddity_client::EngineSpec;
+use oddity_rules::position::AnyGame;
+use oddity_tournament::referee::{Limits, TimeControl};
+use oddity_tournament::results::{ResultsWriter, Summary, merge_files};
+use oddity_tournament::schedule::{Format, Shard, random_openings, read_openings};
+use oddity_tournament::stats::{Sprt, Verdict};
+use oddity_tournament::{MatchConfig, run as run_tournament};
 
 /// Engine-vs-engine tournaments, refereed by oddity's own rules.
 #[derive(Args, Debug)]

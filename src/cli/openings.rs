@@ -13,9 +13,9 @@ use clap::Args;
 
 use crate::cli::args::{GameArgs, SearchBudget};
 use crate::cli::interrupt::stop_on_ctrl_c;
-use crate::search::{Limits, SearchParams, every_core};
-use crate::tournament::opening_games::{self, Check};
-use crate::tournament::openings::{Request, balanced, searched_lines};
+use oddity_search::{Limits, SearchParams, every_core};
+use oddity_tournament::opening_games::{self, Check};
+use oddity_tournament::openings::{Request, balanced, searched_lines};
 
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:\n  \

@@ -5,11 +5,11 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::analysis::setup::{self, Variation};
 use crate::cli::args::GameArgs;
-use crate::rules::position::AnyGame;
-use crate::rules::quote::quoted;
-use crate::rules::record::GameRecord;
+use oddity_analysis::setup::{self, Variation};
+use oddity_rules::position::AnyGame;
+use oddity_rules::quote::quoted;
+use oddity_rules::record::GameRecord;
 
 #[derive(Args, Debug, Clone, Default)]
 pub struct PositionArgs {

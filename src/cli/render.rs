@@ -5,9 +5,9 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use crate::cli::position::PositionArgs;
-use crate::render::{self, Picture, Style};
-use crate::rules::moves::Turn;
-use crate::rules::record::GameRecord;
+use oddity_render::{Picture, Style};
+use oddity_rules::moves::Turn;
+use oddity_rules::record::GameRecord;
 
 #[derive(Args, Debug)]
 pub struct RenderArgs {
@@ -64,7 +64,7 @@ pub fn write_picture(svg: &str, out: Option<&PathBuf>) -> Result<(), String> {
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("png"));
     let bytes = if is_png {
-        render::png_from_svg(svg).map_err(|e| e.to_string())?
+        oddity_render::png_from_svg(svg).map_err(|e| e.to_string())?
     } else {
         svg.as_bytes().to_vec()
     };
@@ -112,5 +112,5 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
         caption: Some(caption(&record)),
         ..Picture::new(record.position())
     };
-    write_picture(&render::svg(&picture, &style), args.out.as_ref())
+    write_picture(&oddity_render::svg(&picture, &style), args.out.as_ref())
 }

@@ -12,12 +12,12 @@ use clap::Args;
 use crate::cli::args::SearchBudget;
 use crate::cli::position::PositionArgs;
 use crate::cli::render::{caption, check_picture_options, last_turn, write_picture};
-use crate::render::{self, Mark, Picture, Style, Verdict};
-use crate::rules::moves::Turn;
-use crate::rules::position::AnyGame;
-use crate::rules::record::GameRecord;
-use crate::rules::topology::Cell;
-use crate::solver::{
+use oddity_render::{Mark, Picture, Style, Verdict};
+use oddity_rules::moves::Turn;
+use oddity_rules::position::AnyGame;
+use oddity_rules::record::GameRecord;
+use oddity_rules::topology::Cell;
+use oddity_solver::{
     Solution, SolveLimits, SolveProgress, Solver, SolverParams, Value, check_retrograde,
     solve_retrograde,
 };
@@ -129,7 +129,7 @@ pub fn run(args: &SolveArgs) -> Result<(), String> {
         );
         let _ = std::io::stderr().flush();
     };
-    let progress: crate::solver::ProgressFn<'_> = if live {
+    let progress: oddity_solver::ProgressFn<'_> = if live {
         Some((&mut show, Duration::from_millis(250)))
     } else {
         None
@@ -189,7 +189,7 @@ fn report(
             scale: args.scale,
             ..Style::default()
         };
-        let svg = render::svg(&picture(record, solution), &style);
+        let svg = oddity_render::svg(&picture(record, solution), &style);
         for out in [&args.svg, &args.png].into_iter().flatten() {
             write_picture(&svg, Some(out))?;
         }
@@ -201,7 +201,7 @@ fn report(
 }
 
 fn number(n: u32) -> String {
-    if n == crate::solver::dfpn::INF {
+    if n == oddity_solver::dfpn::INF {
         "inf".into()
     } else {
         n.to_string()
@@ -330,7 +330,7 @@ fn json(
         "method": if table_bytes.is_some() { "retrograde" } else { "df-pn" },
         "bytes_per_entry": match table_bytes {
             Some(bytes) => serde_json::json!(bytes as f64 / s.nodes.max(1) as f64),
-            None => serde_json::json!(crate::solver::table::ENTRY_BYTES),
+            None => serde_json::json!(oddity_solver::table::ENTRY_BYTES),
         },
         "seconds": s.elapsed.as_secs_f64(),
         "nodes_per_second": s.nodes as f64 / s.elapsed.as_secs_f64().max(1e-9),

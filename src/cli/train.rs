@@ -8,12 +8,12 @@ use std::io::{BufReader, BufWriter, IsTerminal, Write};
 
 use clap::Args;
 
-use crate::analysis::self_play::{self, Level};
-use crate::analysis::train_data::{self, Data, Plan, Target};
 use crate::cli::args::{GameArgs, SearchBudget};
-use crate::patterns::{Decision, GROUP_NAMES, GROUPS, NONE, Weights, fit, group_sizes, hit_in_top};
-use crate::rules::Rng;
-use crate::rules::kind::GameKind;
+use oddity_analysis::self_play::{self, Level};
+use oddity_analysis::train_data::{self, Data, Plan, Target};
+use oddity_patterns::{Decision, GROUP_NAMES, GROUPS, NONE, Weights, fit, group_sizes, hit_in_top};
+use oddity_rules::Rng;
+use oddity_rules::kind::GameKind;
 
 /// Where the labels come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

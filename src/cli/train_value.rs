@@ -1,4 +1,4 @@
-//! `oddity train-value`: a small value network ([`crate::patterns::ValueNet`])
+//! `oddity train-value`: a small value network ([`oddity_patterns::ValueNet`])
 //! fitted to the game outcomes of self-play data files, with its log-loss
 //! and accuracy on held-out games against always predicting the first
 //! player's rate.
@@ -8,11 +8,11 @@ use std::io::BufReader;
 
 use clap::Args;
 
-use crate::analysis::train_data::{self, Outcomes};
-use crate::patterns::{Example, FitPlan, MAX_HIDDEN, ValueNet, cell_slots, fit_net, net_loss};
-use crate::rules::Rng;
-use crate::rules::position::AnyGame;
-use crate::with_game;
+use oddity_analysis::train_data::{self, Outcomes};
+use oddity_patterns::{Example, FitPlan, MAX_HIDDEN, ValueNet, cell_slots, fit_net, net_loss};
+use oddity_rules::Rng;
+use oddity_rules::position::AnyGame;
+use oddity_rules::with_game;
 
 #[derive(Args, Debug)]
 #[command(after_help = "Example:\n  \
@@ -112,7 +112,7 @@ pub fn run(args: &TrainValueArgs) -> Result<(), String> {
         ));
     }
     let start = AnyGame::new(&spec);
-    let topology = with_game!(&start, g => crate::rules::game::Game::topology(g));
+    let topology = with_game!(&start, g => oddity_rules::game::Game::topology(g));
     let cells = cell_slots(topology);
     // Where every symmetry of the board keeps a position's value, each
     // position is seen under one drawn at random; in Onyx, whose transpose

@@ -7,7 +7,7 @@ use std::process::{Command, Output};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use oddity::tournament::results::{GameResult, read_results};
+use oddity_tournament::results::{GameResult, read_results};
 
 pub fn oddity() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_oddity"))

@@ -40,7 +40,7 @@
 use oddity_rules::game::Game;
 use oddity_rules::internals::built_once;
 use oddity_rules::moves::{Action, Colour};
-use oddity_rules::topology::{BoardKind, Cell, Topology};
+use oddity_rules::topology::{Cell, Topology};
 
 use super::groups::{DISTANCE, Features, GROUPS, NONE};
 use super::shape::{BLACK, EMPTY, KING_DIRECTIONS, OFF, OFF_BOARD, WHITE};
@@ -70,7 +70,7 @@ pub struct OnyxLayout {
 
 impl OnyxLayout {
     pub fn get(topo: &'static Topology) -> &'static OnyxLayout {
-        debug_assert_eq!(topo.kind, BoardKind::Onyx);
+        debug_assert!(topo.kind.has_squares());
         built_once(topo, || OnyxLayout::build(topo))
     }
 

@@ -143,6 +143,16 @@ impl GameKind {
         }
     }
 
+    /// The game's name as people write it: `Xodd`, `Yodd`, `Odd` or `Onyx`.
+    pub fn title(self) -> &'static str {
+        match self {
+            GameKind::Xodd => "Xodd",
+            GameKind::Yodd => "Yodd",
+            GameKind::Odd => "Odd",
+            GameKind::Onyx => "Onyx",
+        }
+    }
+
     /// The game of a name, in any case.
     pub fn parse(text: &str) -> Option<GameKind> {
         GameKind::ALL

@@ -23,6 +23,8 @@ pub struct Catalogue {
 pub struct GameChoice {
     /// The name the API and the protocol use (`odd`).
     pub id: &'static str,
+    /// The game's name as people write it (`Odd`).
+    pub title: &'static str,
     /// What the list shows (`Odd (hex-hex board)`).
     pub label: String,
     pub default_size: usize,
@@ -117,11 +119,10 @@ fn choice(kind: GameKind) -> GameChoice {
         BoardKind::HexHex => "hex-hex board",
         BoardKind::Onyx => "squares and triangles",
     };
-    let mut name = kind.name().to_string();
-    name[..1].make_ascii_uppercase();
     GameChoice {
         id: kind.name(),
-        label: format!("{name} ({board_name})"),
+        title: kind.title(),
+        label: format!("{} ({board_name})", kind.title()),
         default_size: kind.default_size(),
         sizes: (lo..=hi)
             .map(|size| {

@@ -1,0 +1,128 @@
+//! The commands that start games and set their rules.
+
+use super::reply::{Ctx, Reply, err, ok, on_off, syntax};
+use super::state::Session;
+use crate::gogui::Grid;
+use oddity_rules::game::{GameSpec, RuleError};
+use oddity_rules::kind::GameKind;
+
+impl Session {
+    pub(super) fn boardsize(&mut self, args: &[String], _: &mut Ctx) -> Reply {
+        let [size] = args else { return syntax() };
+        let Ok(mut size) = size.parse::<usize>() else {
+            return syntax();
+        };
+        if self.gogui {
+            // GoGui gives the side of the grid it draws.
+            match Grid::size_for_side(self.pos().topology().kind, size) {
+                Some(n) => size = n,
+                None => return err("unacceptable size"),
+            }
+        }
+        let Ok(spec) = GameSpec::new(self.spec().kind, size, self.next_rules) else {
+            return err("unacceptable size");
+        };
+        match self.new_game(spec) {
+            Ok(()) => ok(""),
+            Err(_) => err("unacceptable size"),
+        }
+    }
+
+    pub(super) fn clear_board(&mut self, args: &[String], _: &mut Ctx) -> Reply {
+        if !args.is_empty() {
+            return syntax();
+        }
+        let spec = self.spec();
+        let spec = match GameSpec::new(spec.kind, spec.size, self.next_rules) {
+            Ok(s) => s,
+            Err(e) => return err(e.to_string()),
+        };
+        match self.new_game(spec) {
+            Ok(()) => ok(""),
+            Err(e) => err(e.to_string()),
+        }
+    }
+
+    pub(super) fn komi(&mut self, args: &[String], _: &mut Ctx) -> Reply {
+        let [k] = args else { return syntax() };
+        match k.parse::<f64>() {
+            Ok(_) => ok(""),
+            Err(_) => syntax(),
+        }
+    }
+
+    pub(super) fn game(&mut self, args: &[String], _: &mut Ctx) -> Reply {
+        let (kind, size) = match args {
+            [] => return ok(format!("{} {}", self.spec().kind, self.spec().size)),
+            [k] => (k, None),
+            [k, s] => match s.parse::<usize>() {
+                Ok(s) => (k, Some(s)),
+                Err(_) => return syntax(),
+            },
+            _ => return syntax(),
+        };
+        let Some(kind) = GameKind::parse(kind) else {
+            return syntax();
+        };
+        let Ok(spec) = GameSpec::new(kind, size.unwrap_or(kind.default_size()), self.next_rules)
+        else {
+            return err("unacceptable size");
+        };
+        match self.new_game(spec) {
+            Ok(()) => ok(""),
+            Err(e) => err(e.to_string()),
+        }
+    }
+
+    /// The rule options and their values. In GoGui mode, in the typed
+    /// lines of GoGui's parameter dialog (a list, a check box, a text
+    /// field), whose labels are the option names; else with a word of help
+    /// after each value.
+    pub(super) fn rules_list(&self) -> String {
+        let r = &self.next_rules;
+        let min_group = r.min_group.map_or("default".to_string(), |m| m.to_string());
+        let start = if r.open_start { "open" } else { "standard" };
+        if self.gogui {
+            return format!(
+                "[string] min_group {min_group}\n[list/standard/open] start {start}\n[bool] swap {}",
+                u8::from(r.swap)
+            );
+        }
+        format!(
+            "min_group {min_group} (odd: smallest group that counts; a number or 'default' = the board side)\n\
+             start {start} (onyx: standard|open)\n\
+             swap {} (onyx: on|off)",
+            on_off(r.swap)
+        )
+    }
+
+    /// `oddity-rules NAME VALUE`. The value may be followed by the help
+    /// text the listing gives (`swap off (onyx: on|off)`, as a parameter
+    /// dialog sends an edited line back), and may be quoted; GoGui's check
+    /// box gives a swap of `1` or `0`.
+    pub(super) fn rules(&mut self, args: &[String], _: &mut Ctx) -> Reply {
+        let Some((name, rest)) = args.split_first() else {
+            return ok(self.rules_list());
+        };
+        let value = rest.join(" ");
+        let value = value.trim().trim_matches('"');
+        let value = match value.find(" (") {
+            Some(at) if value.ends_with(')') => &value[..at],
+            _ => value,
+        };
+        let value = value.trim();
+        if value.is_empty() || value.contains(' ') {
+            return syntax();
+        }
+        let value = match (name.as_str(), value) {
+            ("swap", "1") => "on",
+            ("swap", "0") => "off",
+            _ => value,
+        };
+        match self.next_rules.set(name, value) {
+            Ok(()) => ok(""),
+            Err(RuleError::UnknownRule) => err("unknown rule"),
+            Err(RuleError::BadValue) => syntax(),
+        }
+    }
+}
