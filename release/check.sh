@@ -34,6 +34,10 @@ if [ $# -lt 1 ] || [ $# -gt 2 ]; then
     echo "usage: release/check.sh DIR [VERSION]" >&2
     exit 2
 fi
+if ! [ -f "$1/SHA256SUMS" ]; then
+    echo "release/check.sh: $1 is not a folder written by release/build.sh (no SHA256SUMS)" >&2
+    exit 1
+fi
 dist=$(cd "$1" && pwd)
 version=${2:-$(basename "$dist")}
 cd "$(dirname "$0")/.."
