@@ -23,7 +23,19 @@ if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $wasm_bindgen_vers
     # (webpki-roots 1.0.11 of wasm-bindgen-cli 0.2.130 is missing from
     # the crates.io index these machines reach); then the newest
     # compatible dependencies are taken. The CLI itself is the exact
-    # version either way.
-    cargo install --quiet --locked wasm-bindgen-cli --version "=$wasm_bindgen_version" --bin wasm-bindgen ||
-        cargo install --quiet wasm-bindgen-cli --version "=$wasm_bindgen_version" --bin wasm-bindgen
+    # version either way. The first try's messages are shown only if the
+    # second fails too.
+    locked_log=$(mktemp)
+    if ! cargo install --quiet --locked wasm-bindgen-cli --version "=$wasm_bindgen_version" \
+        --bin wasm-bindgen 2>"$locked_log"; then
+        echo "web/tools.sh: wasm-bindgen-cli's locked dependencies are not all in the registry;" \
+            "installing it with the newest compatible ones" >&2
+        cargo install --quiet wasm-bindgen-cli --version "=$wasm_bindgen_version" --bin wasm-bindgen || {
+            echo "web/tools.sh: the install with --locked said:" >&2
+            cat "$locked_log" >&2
+            rm -f "$locked_log"
+            exit 1
+        }
+    fi
+    rm -f "$locked_log"
 fi
