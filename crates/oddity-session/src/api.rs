@@ -7,7 +7,9 @@ use oddity_rules::tree::NodeId;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
-use crate::state::{NewGame, PendingStone, Preview, Session, SessionError};
+use crate::error::SessionError;
+use crate::preview::{PendingStone, Preview};
+use crate::state::{NewGame, Session};
 
 /// Every request, by the name the page sends it under.
 pub const NAMES: [&str; 14] = [

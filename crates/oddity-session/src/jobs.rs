@@ -8,8 +8,9 @@
 //! ([`Session::engine_turn`]). `oddity gui` runs GTP engine processes;
 //! the static page runs the engine in a Web Worker of the tab.
 
+use crate::error::SessionError;
 use crate::overlay::{Candidate, best_turns, heat_spots};
-use crate::state::{Analysis, Job, Notice, Seat, Session, SessionError};
+use crate::state::{Analysis, Job, Notice, Seat, Session};
 use oddity_rules::moves::{Colour, TokenError, Turn};
 use oddity_rules::quote::quoted;
 

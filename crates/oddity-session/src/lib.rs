@@ -8,6 +8,8 @@
 //! and compiled to WebAssembly in the tab.
 //!
 //! - `state`: the session and its checked changes;
+//! - `preview`: what the rules say of a turn being composed;
+//! - `error`: why a request is refused;
 //! - `api`: the page's requests by name with their JSON bodies, and their
 //!   answers (the HTTP API's, and the static page's);
 //! - `jobs`: engine work, the session's side of its engines, whatever
@@ -22,16 +24,18 @@
 mod api;
 mod board;
 mod catalogue;
+mod error;
 mod jobs;
 mod overlay;
+mod preview;
 mod state;
 mod view;
 
 pub use api::{Answer, NAMES, Request, RequestError};
 pub use catalogue::{Catalogue, catalogue};
+pub use error::SessionError;
 pub use jobs::{EngineTurnError, MAX_CANDIDATES};
 pub use overlay::{BestTurn, Candidate, HeatSpot, best_turns, heat_spots};
-pub use state::{
-    Analysis, EngineInfo, Job, NewGame, Notice, PendingStone, Preview, Seat, Session, SessionError,
-};
+pub use preview::{PendingStone, Preview};
+pub use state::{Analysis, EngineInfo, Job, NewGame, Notice, Seat, Session};
 pub use view::State;

@@ -12,121 +12,18 @@ use std::collections::HashMap;
 use serde::Serialize;
 use web_time::Instant;
 
+use crate::error::SessionError;
 use crate::overlay::{BestTurn, Candidate, HeatSpot};
+use crate::preview::{PendingStone, Preview};
 
-use oddity_rules::game::{GameSpec, Rules, SpecError};
-use oddity_rules::kind::{GameKind, UnknownGame};
-use oddity_rules::moves::{Colour, Stone, TokenError, Turn};
+use oddity_rules::game::{GameSpec, Rules};
+use oddity_rules::kind::GameKind;
+use oddity_rules::moves::{Colour, Turn};
 use oddity_rules::position::AnyGame;
-use oddity_rules::quote::{is_one_line, quoted};
+use oddity_rules::quote::is_one_line;
 use oddity_rules::record::GameRecord;
-use oddity_rules::sgf::{self, RecordInfo, SgfError};
+use oddity_rules::sgf::{self, RecordInfo};
 use oddity_rules::tree::{GameTree, NodeId};
-
-/// Why the page's request is refused; the page shows the message as it is.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum SessionError {
-    #[error(transparent)]
-    /// The game's name is not one of the four.
-    UnknownGame(#[from] UnknownGame),
-    #[error(transparent)]
-    /// The game's size or rules cannot be.
-    Spec(#[from] SpecError),
-    #[error(
-        "unknown player {}: 'human' or an engine given on the command line ({})",
-        quoted(.name), .engines.join(", ")
-    )]
-    /// A seat given to no one known.
-    UnknownPlayer {
-        /// The player asked for.
-        name: String,
-        /// The engines there are.
-        engines: Vec<String>,
-    },
-    #[error("seconds per turn must be above 0 and at most {MAX_SECONDS}")]
-    /// The thinking time is out of range.
-    Seconds,
-    #[error("pause is for games between engines: a person plays here")]
-    /// Pause asked for a game a person plays.
-    PauseWithPerson,
-    #[error("you are looking at turn {view} of {turns}: go to the end to resign")]
-    /// Resign asked while reviewing an earlier turn.
-    NotAtEnd {
-        /// The turn viewed.
-        view: usize,
-        /// The turns of the line.
-        turns: usize,
-    },
-    #[error("the game is over")]
-    /// The game is over.
-    GameOver,
-    #[error("it is {engine}'s turn ({})", .seat.name())]
-    /// A person's turn asked for where an engine is to move.
-    EngineToMove {
-        /// The engine whose turn it is.
-        engine: String,
-        /// Its seat.
-        seat: Colour,
-    },
-    #[error("{} is not a stone colour (B or W)", quoted(.0))]
-    /// A stone colour that is neither `B` nor `W`.
-    BadColour(String),
-    #[error(transparent)]
-    /// A turn's token that cannot be read.
-    Token(#[from] TokenError),
-    /// The rules' reason, with the cells named on the board.
-    #[error("{0}")]
-    Illegal(String),
-    #[error("no person plays in this game")]
-    /// Undo or resign asked where no person plays.
-    NoPerson,
-    #[error("there is no turn to take back")]
-    /// Undo asked before the person has played.
-    NothingToUndo,
-    #[error("turn {turn} does not exist (the game has {turns})")]
-    /// A turn past the end of the line.
-    NoSuchTurn {
-        /// The turn asked for.
-        turn: usize,
-        /// The turns of the line.
-        turns: usize,
-    },
-    #[error("games in a file are numbered from 1")]
-    /// Game 0 of a file asked for.
-    GameZero,
-    #[error("cannot read this SGF: {0}")]
-    /// An SGF file that cannot be read.
-    Sgf(#[source] SgfError),
-    #[error("this file holds {count} game(s): there is no game {game}")]
-    /// A game the file does not hold.
-    NoSuchGame {
-        /// The game asked for, from 1.
-        game: usize,
-        /// The games the file holds.
-        count: usize,
-    },
-    #[error("no engine named {}", quoted(.0))]
-    /// No engine has this name.
-    NoSuchEngine(String),
-    #[error("no turn {0} in the game tree")]
-    /// No node of the game tree has this id.
-    NoSuchNode(NodeId),
-    #[error("the start of the game cannot be deleted")]
-    /// The root of the game tree cannot be deleted.
-    DeleteStart,
-    #[error(
-        "a variation's name is one line of at most {MAX_NAME} characters, without control \
-         characters"
-    )]
-    /// A variation's name that is not one short line.
-    BadName,
-    #[error("engine {0} failed to start: restart it under Engines, or choose another player")]
-    /// A seat given to an engine that could not start.
-    FailedEngine(String),
-    #[error("engine {0} is stopped: restart it under Engines to analyse")]
-    /// Analysis asked of a stopped engine.
-    EngineDown(String),
-}
 
 /// Who plays a seat.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -217,29 +114,6 @@ pub struct NewGame {
     pub seconds: Option<f64>,
 }
 
-/// A stone the person has placed while composing a turn.
-#[derive(Clone, Debug, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PendingStone {
-    /// The cell's name.
-    pub cell: String,
-    /// `B` or `W`.
-    pub colour: String,
-}
-
-/// What the rules say about a turn being composed.
-#[derive(Clone, Debug, Serialize, PartialEq)]
-pub struct Preview {
-    /// The stones are a legal start of a turn.
-    pub ok: bool,
-    /// They make a whole turn that may be confirmed as it is.
-    pub complete: bool,
-    /// Why not, or what is still needed.
-    pub reason: Option<String>,
-    /// The token the turn would be sent as.
-    pub token: Option<String>,
-}
-
 /// Work for the engines that the current state asks for.
 #[derive(Clone)]
 pub struct Job {
@@ -261,9 +135,10 @@ pub struct Job {
 
 /// Thinking time per turn when the form gives none.
 const DEFAULT_SECONDS: f64 = 3.0;
-const MAX_SECONDS: f64 = 600.0;
+/// The longest thinking time per turn, seconds.
+pub(crate) const MAX_SECONDS: f64 = 600.0;
 /// The longest name of a variation, in characters.
-const MAX_NAME: usize = 100;
+pub(crate) const MAX_NAME: usize = 100;
 
 /// The game a page shows, its players and their engines' work (see the crate docs).
 pub struct Session {
@@ -582,52 +457,9 @@ impl Session {
 
     /// Checks a turn being composed from one or two stones.
     pub fn preview(&self, stones: &[PendingStone]) -> Preview {
-        let refuse = |reason: String| Preview {
-            ok: false,
-            complete: false,
-            reason: Some(reason),
-            token: None,
-        };
-        if let Err(why) = self.human_may_play() {
-            return refuse(why.to_string());
-        }
-        if stones.is_empty() || stones.len() > 2 {
-            return refuse("a turn has one or two stones".into());
-        }
-        let pos = &self.viewed_position();
-        let token = match stone_token(pos, stones) {
-            Ok(t) => t,
-            Err(why) => return refuse(why.to_string()),
-        };
-        let turn = match pos.parse_turn(&token) {
-            Ok(t) => t,
-            Err(e) => return refuse(e.to_string()),
-        };
-        let topo = pos.topology();
-        let mut next = pos.clone();
-        let played = next.play_turn(&turn);
-        if played.is_ok() {
-            return Preview {
-                ok: true,
-                complete: true,
-                reason: None,
-                token: Some(pos.token(&turn)),
-            };
-        }
-        let why = played.unwrap_err().describe(topo);
-        let Turn::Stones(first, None) = turn else {
-            return refuse(why);
-        };
-        // A single stone that cannot end the turn: fine as the first of
-        // two if some second stone completes a legal turn.
-        if pos.stone_at(first.cell).is_some() || !has_second_stone(pos, first) {
-            return refuse(why);
-        }
-        Preview {
-            ok: true,
-            complete: false,
-            reason: Some(format!("{why}: place a second stone")),
-            token: None,
+        match self.human_may_play() {
+            Ok(_) => Preview::of(&self.viewed_position(), stones),
+            Err(why) => Preview::refused(why.to_string()),
         }
     }
 
@@ -849,33 +681,6 @@ impl Session {
     pub(crate) fn result_code(&self) -> Option<String> {
         self.record.outcome().map(|o| o.score())
     }
-}
-
-/// Whether some second stone makes a legal turn with `first` in `pos`.
-fn has_second_stone(pos: &AnyGame, first: Stone) -> bool {
-    pos.topology().cells().iter().any(|&cell| {
-        cell != first.cell
-            && pos.stone_at(cell).is_none()
-            && Colour::BOTH.iter().any(|&colour| {
-                let turn = Turn::stones(first, Some(Stone { cell, colour }));
-                pos.clone().play_turn(&turn).is_ok()
-            })
-    })
-}
-
-/// Builds the token of a composed turn.
-fn stone_token(pos: &AnyGame, stones: &[PendingStone]) -> Result<String, SessionError> {
-    let mut parts = Vec::new();
-    for s in stones {
-        let colour =
-            Colour::parse(&s.colour).ok_or_else(|| SessionError::BadColour(s.colour.clone()))?;
-        if pos.kind().colour_is_chosen() {
-            parts.push(format!("{}:{}", colour.letter(), s.cell));
-        } else {
-            parts.push(s.cell.clone());
-        }
-    }
-    Ok(parts.join(","))
 }
 
 #[cfg(test)]
