@@ -8,9 +8,10 @@
 //! ([`Session::engine_turn`]). `oddity gui` runs GTP engine processes;
 //! the static page runs the engine in a Web Worker of the tab.
 
+use crate::analyses::Analysis;
 use crate::error::SessionError;
 use crate::overlay::{Candidate, best_turns, heat_spots};
-use crate::state::{Analysis, Job, Notice, Seat, Session};
+use crate::state::{Job, Seat, Session};
 use oddity_rules::moves::{Colour, TokenError, Turn};
 use oddity_rules::quote::quoted;
 
@@ -70,10 +71,7 @@ impl Session {
         {
             return Err(SessionError::EngineDown(e.name.clone()));
         }
-        self.analysis_wanted = on;
-        if !on {
-            self.analyses.retain(|_, a| a.genmove);
-        }
+        self.analyses.set_wanted(on);
         self.changed();
         Ok(())
     }
@@ -90,7 +88,7 @@ impl Session {
             e.status = "starting";
             e.identity = None;
         }
-        self.notice = None;
+        self.notices.clear();
         self.changed();
         Ok(())
     }
@@ -132,21 +130,10 @@ impl Session {
     /// longer asked when its engine stops.
     fn forget_analyses_of(&mut self, name: &str) {
         let tree = &self.tree;
-        let gone: Vec<_> = self
-            .analyses
-            .iter()
-            // Kept: a turn chosen and played from that node.
-            .filter(|(node, a)| {
-                a.engine == name && (!a.genmove || tree.children(**node).is_empty())
-            })
-            .map(|(node, _)| *node)
-            .collect();
-        for node in gone {
-            self.analyses.remove(&node);
-            self.winrates.remove(&node);
-        }
+        self.analyses
+            .forget_engine(name, |node| !tree.children(node).is_empty());
         if self.analysis_engine().as_deref() == Some(name) {
-            self.analysis_wanted = false;
+            self.analyses.cancel_request();
         }
     }
 
@@ -176,7 +163,7 @@ impl Session {
                 generation: self.generation,
             });
         }
-        if !self.analysis_wanted {
+        if !self.analyses.wanted() {
             return None;
         }
         let record = self.record.truncated(self.view);
@@ -219,17 +206,12 @@ impl Session {
 
     /// An engine misbehaved: it is stopped until restarted; the game stays.
     pub fn engine_fault(&mut self, name: &str, why: String) {
+        self.notices.engine_stopped(name, &why);
         if let Some(e) = self.engines.iter_mut().find(|e| e.name == name) {
             e.status = "stopped";
             e.fault = Some(why.clone());
         }
         self.forget_analyses_of(name);
-        self.notice = Some(Notice {
-            level: "error",
-            text: format!(
-                "engine {name} stopped: {why}. The game is kept: restart the engine or change the players."
-            ),
-        });
         self.retime();
         self.touched();
     }
@@ -242,14 +224,7 @@ impl Session {
         if !self.tree.contains(analysis.node) {
             return;
         }
-        if let Some(best) = analysis.candidates.first() {
-            let black = match analysis.seat {
-                Colour::Black => best.winrate,
-                Colour::White => 1.0 - best.winrate,
-            };
-            self.winrates.insert(analysis.node, black);
-        }
-        self.analyses.insert(analysis.node, analysis);
+        self.analyses.add(analysis);
         self.touched();
     }
 

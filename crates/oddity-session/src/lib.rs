@@ -7,7 +7,9 @@
 //! system's clock but through `web-time`, so the same code runs natively
 //! and compiled to WebAssembly in the tab.
 //!
-//! - `state`: the session and its checked changes;
+//! - `state`: the session and its checked changes, with its parts
+//!   `clocks`, `analyses` (what the engines found) and `notices` (the
+//!   message for the person);
 //! - `preview`: what the rules say of a turn being composed;
 //! - `error`: why a request is refused;
 //! - `api`: the page's requests by name with their JSON bodies, and their
@@ -21,21 +23,26 @@
 
 #![warn(missing_docs)]
 
+mod analyses;
 mod api;
 mod board;
 mod catalogue;
+mod clocks;
 mod error;
 mod jobs;
+mod notices;
 mod overlay;
 mod preview;
 mod state;
 mod view;
 
+pub use analyses::Analysis;
 pub use api::{Answer, NAMES, Request, RequestError};
 pub use catalogue::{Catalogue, catalogue};
 pub use error::SessionError;
 pub use jobs::{EngineTurnError, MAX_CANDIDATES};
+pub use notices::Notice;
 pub use overlay::{BestTurn, Candidate, HeatSpot, best_turns, heat_spots};
 pub use preview::{PendingStone, Preview};
-pub use state::{Analysis, EngineInfo, Job, NewGame, Notice, Seat, Session};
+pub use state::{EngineInfo, Job, NewGame, Seat, Session};
 pub use view::State;

@@ -7,13 +7,12 @@
 //! follows the one that already has that turn), and that variation becomes
 //! the line; nothing is thrown away but what is deleted.
 
-use std::collections::HashMap;
-
 use serde::Serialize;
-use web_time::Instant;
 
+use crate::analyses::Analyses;
+use crate::clocks::Clocks;
 use crate::error::SessionError;
-use crate::overlay::{BestTurn, Candidate, HeatSpot};
+use crate::notices::Notices;
 use crate::preview::{PendingStone, Preview};
 
 use oddity_rules::game::{GameSpec, Rules};
@@ -43,30 +42,6 @@ impl Seat {
     }
 }
 
-/// The latest analysis of one position.
-#[derive(Clone, Debug, Serialize)]
-pub struct Analysis {
-    /// The engine that made it.
-    pub engine: String,
-    #[serde(serialize_with = "seat_letter")]
-    /// The seat it analysed for.
-    pub seat: Colour,
-    /// The position analysed: after this many turns.
-    pub turn: usize,
-    /// Its candidate turns, most visited first.
-    pub candidates: Vec<Candidate>,
-    /// The candidates' heat map.
-    pub heat: Vec<HeatSpot>,
-    /// The best turns, drawn as turns (Xodd, Yodd).
-    pub best: Vec<BestTurn>,
-    /// Made by an engine choosing its turn (else analysis asked for).
-    #[serde(skip)]
-    pub genmove: bool,
-    /// The node of the game tree analysed.
-    #[serde(skip)]
-    pub node: NodeId,
-}
-
 /// What an engine is doing, as the page shows it.
 #[derive(Clone, Debug, Serialize)]
 pub struct EngineInfo {
@@ -80,15 +55,6 @@ pub struct EngineInfo {
     pub fault: Option<String>,
     /// What it answered to `name` and `version`, once started.
     pub identity: Option<String>,
-}
-
-#[derive(Clone, Debug, Serialize)]
-/// A message for the person, shown until the next change.
-pub struct Notice {
-    /// `error` or `info`.
-    pub level: &'static str,
-    /// The message.
-    pub text: String,
 }
 
 /// The new-game form.
@@ -153,31 +119,19 @@ pub struct Session {
     pub(crate) seconds: f64,
     /// Turns shown on the board (the record's length unless reviewing).
     pub(crate) view: usize,
-    pub(crate) analysis_wanted: bool,
-    /// The latest analysis of each node's position.
-    pub(crate) analyses: HashMap<NodeId, Analysis>,
-    /// Black's win rate in each node's position, as last estimated.
-    pub(crate) winrates: HashMap<NodeId, f64>,
+    /// What the engines found.
+    pub(crate) analyses: Analyses,
     pub(crate) engines: Vec<EngineInfo>,
-    pub(crate) notice: Option<Notice>,
+    pub(crate) notices: Notices,
     /// Names written to a downloaded record (`PB`, `PW`).
     pub(crate) player_names: [String; 2],
-    /// Seconds the player of the turn that led to each node spent on it.
-    pub(crate) times: HashMap<NodeId, f64>,
-    /// Seconds spent on the turn being played, before `since`.
-    pub(crate) spent: f64,
-    /// When the clock of the turn being played last started.
-    pub(crate) since: Option<Instant>,
+    pub(crate) clocks: Clocks,
     /// Engines do not move until resumed.
     pub(crate) paused: bool,
     /// Bumped by every change that makes a running engine job stale.
     pub(crate) generation: u64,
     /// Bumped by every change the page should see.
     pub(crate) version: u64,
-}
-
-fn seat_letter<S: serde::Serializer>(c: &Colour, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(c.seat())
 }
 
 impl Session {
@@ -195,9 +149,7 @@ impl Session {
             seats: [Seat::Human, white],
             seconds: DEFAULT_SECONDS,
             view: 0,
-            analysis_wanted: false,
-            analyses: HashMap::new(),
-            winrates: HashMap::new(),
+            analyses: Analyses::default(),
             engines: engines
                 .iter()
                 .map(|name| EngineInfo {
@@ -207,11 +159,9 @@ impl Session {
                     identity: None,
                 })
                 .collect(),
-            notice: None,
+            notices: Notices::default(),
             player_names: [String::new(), String::new()],
-            times: HashMap::new(),
-            spent: 0.0,
-            since: None,
+            clocks: Clocks::default(),
             paused: false,
             generation: 0,
             version: 0,
@@ -258,11 +208,9 @@ impl Session {
         self.tree = tree;
         self.set_line(self.tree.main_line());
         self.view = self.line.len() - 1;
-        self.winrates.clear();
         self.analyses.clear();
-        self.times.clear();
+        self.clocks.clear();
         self.paused = false;
-        self.reset_clock();
     }
 
     /// Plays on along `line` (nodes of the tree from the root).
@@ -288,9 +236,8 @@ impl Session {
     /// Drops what was kept about nodes no longer in the tree.
     fn forget_removed(&mut self) {
         let tree = &self.tree;
-        self.analyses.retain(|id, _| tree.contains(*id));
-        self.winrates.retain(|id, _| tree.contains(*id));
-        self.times.retain(|id, _| tree.contains(*id));
+        self.analyses.retain(|node| tree.contains(node));
+        self.clocks.retain(|node| tree.contains(node));
     }
 
     /// The clock runs while the player to move can play: not after the
@@ -302,30 +249,7 @@ impl Session {
     /// Starts or stops the clock of the turn being played as the state
     /// asks.
     pub(crate) fn retime(&mut self) {
-        match (self.since, self.clock_should_run()) {
-            (Some(t), false) => {
-                self.spent += t.elapsed().as_secs_f64();
-                self.since = None;
-            }
-            (None, true) => self.since = Some(Instant::now()),
-            _ => {}
-        }
-    }
-
-    /// Seconds spent on the turn being played so far.
-    pub(crate) fn spent_now(&self) -> f64 {
-        self.spent + self.since.map_or(0.0, |t| t.elapsed().as_secs_f64())
-    }
-
-    /// The turn being played has just been added as `node`.
-    pub(crate) fn turn_done(&mut self, node: NodeId) {
-        self.times.insert(node, self.spent_now());
-        self.reset_clock();
-    }
-
-    pub(crate) fn reset_clock(&mut self) {
-        self.spent = 0.0;
-        self.since = None;
+        self.clocks.run(self.clock_should_run());
     }
 
     pub(crate) fn name_players(&mut self) {
@@ -371,7 +295,7 @@ impl Session {
         self.seats = seats;
         self.seconds = seconds;
         self.forget(GameTree::new(AnyGame::new(&spec)));
-        self.notice = None;
+        self.notices.clear();
         self.name_players();
         self.changed();
         Ok(())
@@ -384,7 +308,7 @@ impl Session {
         if self.seats.contains(&Seat::Human) {
             self.paused = false;
         }
-        self.notice = None;
+        self.notices.clear();
         self.name_players();
         self.changed();
         Ok(())
@@ -413,20 +337,6 @@ impl Session {
                 .find(|e| &e.name == name && e.fault.is_some()),
             Seat::Human => None,
         }
-    }
-
-    pub(crate) fn stalled_notice(&self) -> Option<Notice> {
-        let e = self.stalled()?;
-        let seat = self.record.position().to_move().name();
-        Some(Notice {
-            level: "error",
-            text: format!(
-                "engine {} is stopped ({}), so {seat} cannot move. Press Restart under Engines, \
-                 or choose other players and press Change players only.",
-                e.name,
-                e.fault.as_deref().unwrap_or("stopped")
-            ),
-        })
     }
 
     pub(crate) fn seat(&self, c: Colour) -> &Seat {
@@ -472,7 +382,7 @@ impl Session {
         let seat = self.human_may_play()?;
         let turn = self.viewed_position().parse_turn(token.trim())?;
         self.play_in_view(seat, turn)?;
-        self.notice = None;
+        self.notices.clear();
         self.changed();
         Ok(())
     }
@@ -498,9 +408,9 @@ impl Session {
         self.set_line(line);
         self.view = self.line.len() - 1;
         if known.is_none() {
-            self.turn_done(node);
+            self.clocks.turn_done(node);
         } else {
-            self.reset_clock();
+            self.clocks.restart_turn();
         }
         Ok(())
     }
@@ -554,9 +464,9 @@ impl Session {
             self.forget_removed();
         }
         self.set_line(self.line[..=end].to_vec());
-        self.reset_clock();
+        self.clocks.restart_turn();
         self.view = end;
-        self.notice = None;
+        self.notices.clear();
         self.changed();
         Ok(())
     }
@@ -583,7 +493,7 @@ impl Session {
         line.extend(self.tree.line_from(node).into_iter().skip(1));
         if line != self.line {
             self.set_line(line);
-            self.reset_clock();
+            self.clocks.restart_turn();
         }
         self.changed();
         Ok(())
@@ -594,7 +504,7 @@ impl Session {
     pub fn branch_here(&mut self) {
         if !self.at_end() {
             self.set_line(self.line[..=self.view].to_vec());
-            self.reset_clock();
+            self.clocks.restart_turn();
             self.changed();
         }
     }
@@ -629,9 +539,9 @@ impl Session {
         if let Some(k) = self.line.iter().position(|&n| n == node) {
             self.set_line(self.tree.path(parent));
             self.view = self.view.min(k - 1);
-            self.reset_clock();
+            self.clocks.restart_turn();
         }
-        self.notice = None;
+        self.notices.clear();
         self.changed();
         Ok(())
     }
@@ -645,15 +555,7 @@ impl Session {
         let tree = tree.ok_or(SessionError::NoSuchGame { game, count })?;
         self.seats = [Seat::Human, Seat::Human];
         self.forget(tree);
-        let which = if count > 1 {
-            format!(" (game {game} of {count} in the file)")
-        } else {
-            String::new()
-        };
-        self.notice = Some(Notice {
-            level: "info",
-            text: format!("record opened{which}: both seats are people; choose players to go on"),
-        });
+        self.notices.record_opened(game, count);
         self.name_players();
         self.changed();
         Ok(count)
@@ -686,7 +588,8 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::overlay::heat_spots;
+    use crate::analyses::Analysis;
+    use crate::overlay::Candidate;
 
     fn form(game: &str, size: usize, black: &str, white: &str) -> NewGame {
         NewGame {
@@ -715,36 +618,6 @@ mod tests {
             winrate,
             pv: Vec::new(),
         }
-    }
-
-    /// The page draws the server's heat map: shares of the most visited
-    /// cell, the majority colour where a stone's colour is free, and the
-    /// most visited candidate per cell; unreadable tokens count nowhere.
-    #[test]
-    fn heat_spots_sum_the_candidates_per_cell() {
-        let odd = AnyGame::new(&GameSpec::new(GameKind::Odd, 3, Rules::default()).unwrap());
-        let candidates = [
-            candidate("B:A1", 30, 0.6),
-            candidate("W:A1", 20, 0.4),
-            candidate("W:B2", 10, 0.7),
-            candidate("Z9", 50, 0.9),
-        ];
-        let heat = heat_spots(&odd, Colour::Black, &candidates);
-        let seen: Vec<_> = heat
-            .iter()
-            .map(|h| (h.cell.as_str(), h.share, h.colour, h.top, h.winrate))
-            .collect();
-        assert_eq!(
-            seen,
-            [
-                ("A1", 1.0, Some('B'), 0, 0.6),
-                ("B2", 0.2, Some('W'), 2, 0.7)
-            ]
-        );
-        let onyx = AnyGame::new(&GameSpec::default_for(GameKind::Onyx));
-        let heat = heat_spots(&onyx, Colour::Black, &[candidate("E5", 5, 0.5)]);
-        assert_eq!(heat.len(), 1);
-        assert_eq!((heat[0].share, heat[0].colour), (1.0, None));
     }
 
     #[test]
@@ -873,7 +746,7 @@ mod tests {
         // The fallback is the analysis of the turn before, by the person's
         // request or none: here none.
         assert_eq!(shown(&s), None);
-        assert_eq!(s.winrates.get(&s.line[3]), None);
+        assert_eq!(s.analyses.winrates(&s.line)[3], None);
         s.set_view(1).unwrap();
         assert_eq!(shown(&s), Some((1, true)));
     }
@@ -1035,7 +908,7 @@ mod tests {
         s.new_game(&form("odd", 3, "human", "e")).unwrap();
         s.set_analysis_wanted(true).unwrap();
         s.engine_fault("e", "engine exited (signal: 9)".into());
-        assert!(!s.analysis_wanted);
+        assert!(!s.analyses.wanted());
         let e = s.set_analysis_wanted(true).unwrap_err();
         assert!(e.to_string().contains("engine e is stopped"), "{e}");
         s.restart_engine("e").unwrap();

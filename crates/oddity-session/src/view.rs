@@ -4,8 +4,10 @@
 
 use serde::Serialize;
 
+use crate::analyses::Analysis;
 use crate::board;
-use crate::state::{Analysis, EngineInfo, Notice, Session};
+use crate::notices::Notice;
+use crate::state::{EngineInfo, Session};
 use oddity_rules::moves::{Colour, Turn};
 use oddity_rules::position::AnyGame;
 use oddity_rules::record::{Decision, Outcome};
@@ -101,27 +103,19 @@ impl Session {
                 text: o.describe(pos.spec()),
             }),
             counted_groups,
-            analysis_wanted: self.analysis_wanted,
-            analysis: self.shown_analysis(),
+            analysis_wanted: self.analyses.wanted(),
+            analysis: self.analyses.shown(&self.line, self.view),
             analysis_live: self.analysis_live(),
-            winrates: self
-                .line
-                .iter()
-                .map(|n| self.winrates.get(n).copied())
-                .collect(),
-            notice: self.stalled_notice().or_else(|| self.notice.clone()),
+            winrates: self.analyses.winrates(&self.line),
+            notice: self.notices.shown(
+                self.stalled()
+                    .map(|e| (e, self.record.position().to_move())),
+            ),
             clock: self.clock(),
             captured: spec.kind.has_captures().then(|| self.captured()),
             paused: self.paused,
             board: board::svg(&pos, last),
         }
-    }
-
-    /// The analysis of the position viewed, else that of the turn that
-    /// led to it (an engine's last thoughts stay on screen after it plays).
-    fn shown_analysis(&self) -> Option<Analysis> {
-        let at = |k: usize| self.analyses.get(&self.line[k]).cloned();
-        at(self.view).or_else(|| self.view.checked_sub(1).and_then(at))
     }
 
     /// Whether an engine searches the position viewed now: the work the
@@ -137,17 +131,18 @@ impl Session {
     }
 
     pub(crate) fn clock(&self) -> Clock {
-        let mut used = [0.0; 2];
-        for ((seat, _), node) in self.record.moves().iter().zip(&self.line[1..]) {
-            used[seat.index()] += self.times.get(node).copied().unwrap_or(0.0);
-        }
         let to_move = self.record.position().to_move();
-        if !self.record.is_over() {
-            used[to_move.index()] += self.spent_now();
-        }
+        let turns = self
+            .record
+            .moves()
+            .iter()
+            .zip(&self.line[1..])
+            .map(|((seat, _), &node)| (*seat, node));
         Clock {
-            used,
-            running: self.since.is_some().then(|| to_move.seat()),
+            used: self
+                .clocks
+                .used(turns, (!self.record.is_over()).then_some(to_move)),
+            running: self.clocks.running().then(|| to_move.seat()),
         }
     }
 
