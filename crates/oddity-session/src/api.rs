@@ -7,9 +7,8 @@ use oddity_rules::tree::NodeId;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
-use crate::error::SessionError;
 use crate::preview::{PendingStone, Preview};
-use crate::state::{NewGame, Session};
+use crate::session::NewGame;
 
 /// Every request, by the name the page sends it under.
 pub const NAMES: [&str; 14] = [
@@ -175,7 +174,8 @@ impl Request {
     }
 }
 
-/// What a request answers when the session takes it.
+/// What a request answers when the session takes it
+/// ([`Session::answer`](crate::Session::answer)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Answer {
     /// A change made: `{"ok":true}`.
@@ -194,33 +194,10 @@ impl Answer {
     }
 }
 
-impl Session {
-    /// Answers `request`: a change is made whole or refused with its
-    /// reason, changing nothing.
-    pub fn answer(&mut self, request: Request) -> Result<Answer, SessionError> {
-        match request {
-            Request::Preview(stones) => return Ok(Answer::Preview(self.preview(&stones))),
-            Request::New(form) => self.new_game(&form)?,
-            Request::Play(token) => self.play_human(&token)?,
-            Request::Undo => self.undo()?,
-            Request::Resign => self.resign()?,
-            Request::Seats { black, white } => self.set_seats(&black, &white)?,
-            Request::Analyze(on) => self.set_analysis_wanted(on)?,
-            Request::View(turn) => self.set_view(turn)?,
-            Request::Branch => self.branch_here(),
-            Request::Node(node) => self.go_to_node(node)?,
-            Request::Name { node, name } => self.name_node(node, &name)?,
-            Request::Delete(node) => self.delete_node(node)?,
-            Request::Restart(name) => self.restart_engine(&name)?,
-            Request::Pause(on) => self.set_paused(on)?,
-        }
-        Ok(Answer::Done)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::session::Session;
 
     /// Every name is read; bodies of the wrong shape, unknown fields and
     /// unknown names are refused.

@@ -8,7 +8,8 @@ use oddity_rules::quote::quoted;
 use oddity_rules::sgf::SgfError;
 use oddity_rules::tree::NodeId;
 
-use crate::state::{MAX_NAME, MAX_SECONDS};
+use crate::game::MAX_NAME;
+use crate::players::MAX_SECONDS;
 
 /// Why the page's request is refused; the page shows the message as it is.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

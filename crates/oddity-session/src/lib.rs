@@ -7,9 +7,11 @@
 //! system's clock but through `web-time`, so the same code runs natively
 //! and compiled to WebAssembly in the tab.
 //!
-//! - `state`: the session and its checked changes, with its parts
-//!   `clocks`, `analyses` (what the engines found) and `notices` (the
-//!   message for the person);
+//! - `session`: the session, made of parts that each keep their own
+//!   state: `game` (the game tree and the position viewed), `players`
+//!   (seats and engines), `clocks`, `analyses` (what the engines found)
+//!   and `notices` (the message for the person); every change goes
+//!   through the session, made whole across its parts or refused;
 //! - `preview`: what the rules say of a turn being composed;
 //! - `error`: why a request is refused;
 //! - `api`: the page's requests by name with their JSON bodies, and their
@@ -29,20 +31,23 @@ mod board;
 mod catalogue;
 mod clocks;
 mod error;
+mod game;
 mod jobs;
 mod notices;
 mod overlay;
+mod players;
 mod preview;
-mod state;
+mod session;
 mod view;
 
 pub use analyses::Analysis;
 pub use api::{Answer, NAMES, Request, RequestError};
 pub use catalogue::{Catalogue, catalogue};
 pub use error::SessionError;
-pub use jobs::{EngineTurnError, MAX_CANDIDATES};
+pub use jobs::{EngineTurnError, Job, MAX_CANDIDATES};
 pub use notices::Notice;
 pub use overlay::{BestTurn, Candidate, HeatSpot, best_turns, heat_spots};
+pub use players::{EngineInfo, Seat};
 pub use preview::{PendingStone, Preview};
-pub use state::{EngineInfo, Job, NewGame, Seat, Session};
+pub use session::{NewGame, Session};
 pub use view::State;

@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use oddity_rules::moves::Colour;
 
-use crate::state::EngineInfo;
+use crate::players::EngineInfo;
 
 #[derive(Clone, Debug, Serialize)]
 /// A message for the person, shown until the next change.

@@ -1,61 +1,32 @@
-//! The session's state and every change to it that the rules check: new
-//! games, seats, the person's turns, undo, review, variations and records.
+//! The session: its parts put together, and every change the page or an
+//! engine asks for, made whole across the parts or refused changing
+//! nothing.
 //!
-//! The game is a tree of variations ([`GameTree`]); the *line* is the game
-//! being played in it, from the start to the turn where play goes on. A
-//! turn tried in a position looked back at starts a variation there (or
-//! follows the one that already has that turn), and that variation becomes
-//! the line; nothing is thrown away but what is deleted.
-
-use serde::Serialize;
-
-use crate::analyses::Analyses;
-use crate::clocks::Clocks;
-use crate::error::SessionError;
-use crate::notices::Notices;
-use crate::preview::{PendingStone, Preview};
+//! Each part keeps its own state: [`Game`] the game tree and the position
+//! viewed, [`Players`] the seats and the engines, [`Clocks`] the time of
+//! each turn, [`Analyses`] what the engines found and [`Notices`] the
+//! message for the person. The session holds them and two counters: the
+//! version the page is told of and the generation that makes engine work
+//! stale.
 
 use oddity_rules::game::{GameSpec, Rules};
 use oddity_rules::kind::GameKind;
 use oddity_rules::moves::{Colour, Turn};
 use oddity_rules::position::AnyGame;
-use oddity_rules::quote::is_one_line;
 use oddity_rules::record::GameRecord;
-use oddity_rules::sgf::{self, RecordInfo};
+use oddity_rules::sgf;
 use oddity_rules::tree::{GameTree, NodeId};
 
-/// Who plays a seat.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Seat {
-    /// A person, at the page.
-    Human,
-    /// An engine, by its name.
-    Engine(String),
-}
-
-impl Seat {
-    pub(crate) fn label(&self) -> String {
-        match self {
-            Seat::Human => "human".into(),
-            Seat::Engine(name) => name.clone(),
-        }
-    }
-}
-
-/// What an engine is doing, as the page shows it.
-#[derive(Clone, Debug, Serialize)]
-pub struct EngineInfo {
-    /// Its name, as given on the command line (or the tab's).
-    pub name: String,
-    /// `starting`, `idle` (started and ready), `thinking`, `analysing`,
-    /// `failed` (could not be started) or `stopped` (crashed, hung or
-    /// misbehaved after it started).
-    pub status: &'static str,
-    /// Why it failed or stopped.
-    pub fault: Option<String>,
-    /// What it answered to `name` and `version`, once started.
-    pub identity: Option<String>,
-}
+use crate::analyses::{Analyses, Analysis};
+use crate::api::{Answer, Request};
+use crate::clocks::Clocks;
+use crate::error::SessionError;
+use crate::game::{Game, Played};
+use crate::jobs::{EngineTurnError, Job};
+use crate::notices::Notices;
+use crate::players::{Players, Seat};
+use crate::preview::{PendingStone, Preview};
+use crate::view::State;
 
 /// The new-game form.
 #[derive(Clone, Debug, serde::Deserialize)]
@@ -80,94 +51,32 @@ pub struct NewGame {
     pub seconds: Option<f64>,
 }
 
-/// Work for the engines that the current state asks for.
-#[derive(Clone)]
-pub struct Job {
-    /// The engine to do it.
-    pub engine: String,
-    /// The seat it thinks for.
-    pub seat: Colour,
-    /// The game up to the position to search.
-    pub record: GameRecord,
-    /// That position's node in the game tree.
-    pub node: NodeId,
-    /// True: choose and play a turn; false: analyse until told to stop.
-    pub genmove: bool,
-    /// The thinking time of a turn, seconds.
-    pub seconds: f64,
-    /// The state's generation when it was asked for: reports of older jobs are stale.
-    pub generation: u64,
-}
-
-/// Thinking time per turn when the form gives none.
-const DEFAULT_SECONDS: f64 = 3.0;
-/// The longest thinking time per turn, seconds.
-pub(crate) const MAX_SECONDS: f64 = 600.0;
-/// The longest name of a variation, in characters.
-pub(crate) const MAX_NAME: usize = 100;
-
 /// The game a page shows, its players and their engines' work (see the crate docs).
 pub struct Session {
-    /// Every turn tried, with its variations.
-    pub(crate) tree: GameTree,
-    /// The game being played: the nodes of the tree from the root to the
-    /// last turn (`line[k]` after k turns).
-    pub(crate) line: Vec<NodeId>,
-    /// The game along `line`.
-    pub(crate) record: GameRecord,
-    pub(crate) seats: [Seat; 2],
-    pub(crate) seconds: f64,
-    /// Turns shown on the board (the record's length unless reviewing).
-    pub(crate) view: usize,
-    /// What the engines found.
-    pub(crate) analyses: Analyses,
-    pub(crate) engines: Vec<EngineInfo>,
-    pub(crate) notices: Notices,
-    /// Names written to a downloaded record (`PB`, `PW`).
-    pub(crate) player_names: [String; 2],
-    pub(crate) clocks: Clocks,
-    /// Engines do not move until resumed.
-    pub(crate) paused: bool,
+    game: Game,
+    players: Players,
+    clocks: Clocks,
+    analyses: Analyses,
+    notices: Notices,
     /// Bumped by every change that makes a running engine job stale.
-    pub(crate) generation: u64,
+    generation: u64,
     /// Bumped by every change the page should see.
-    pub(crate) version: u64,
+    version: u64,
 }
 
 impl Session {
     /// A new session: Odd at its standard size, a person as Black and the first of `engines` (if any) as White, every engine starting.
     pub fn new(engines: &[String]) -> Session {
-        let spec = GameSpec::default_for(GameKind::Odd);
-        let white = engines
-            .first()
-            .map_or(Seat::Human, |e| Seat::Engine(e.clone()));
-        let start = AnyGame::new(&spec);
-        let mut s = Session {
-            tree: GameTree::new(start.clone()),
-            line: vec![GameTree::ROOT],
-            record: GameRecord::new(start),
-            seats: [Seat::Human, white],
-            seconds: DEFAULT_SECONDS,
-            view: 0,
-            analyses: Analyses::default(),
-            engines: engines
-                .iter()
-                .map(|name| EngineInfo {
-                    name: name.clone(),
-                    status: "starting",
-                    fault: None,
-                    identity: None,
-                })
-                .collect(),
-            notices: Notices::default(),
-            player_names: [String::new(), String::new()],
+        let start = AnyGame::new(&GameSpec::default_for(GameKind::Odd));
+        Session {
+            game: Game::new(GameTree::new(start)),
+            players: Players::new(engines),
             clocks: Clocks::default(),
-            paused: false,
+            analyses: Analyses::default(),
+            notices: Notices::default(),
             generation: 0,
             version: 0,
-        };
-        s.name_players();
-        s
+        }
     }
 
     /// Counts every change: the page is told of a state whose version moved.
@@ -182,100 +91,47 @@ impl Session {
 
     /// The game's record along the line being played.
     pub fn record(&self) -> &GameRecord {
-        &self.record
+        self.game.record()
     }
 
     /// The turn viewed: the position after that many turns of the line.
     pub fn view(&self) -> usize {
-        self.view
+        self.game.view()
     }
 
-    /// A change the page should see.
-    pub(crate) fn touched(&mut self) {
-        self.version += 1;
+    /// Everything the page draws, for the position viewed.
+    pub fn state(&self) -> State {
+        State::new(
+            self.version,
+            &self.game,
+            &self.players,
+            &self.analyses,
+            &self.clocks,
+            self.notices.shown(self.players.stalled(&self.game)),
+            self.next_job(),
+        )
     }
 
-    /// A change of the game: running engine work is stale.
-    pub(crate) fn changed(&mut self) {
-        self.generation += 1;
-        self.retime();
-        self.touched();
-    }
-
-    /// A new game or record (`tree`, played along its main line): nothing
-    /// known of its positions.
-    pub(crate) fn forget(&mut self, tree: GameTree) {
-        self.tree = tree;
-        self.set_line(self.tree.main_line());
-        self.view = self.line.len() - 1;
-        self.analyses.clear();
-        self.clocks.clear();
-        self.paused = false;
-    }
-
-    /// Plays on along `line` (nodes of the tree from the root).
-    pub(crate) fn set_line(&mut self, line: Vec<NodeId>) {
-        self.record = self.tree.record(*line.last().expect("the root"));
-        self.line = line;
-    }
-
-    /// The node of the position viewed.
-    pub(crate) fn viewed_node(&self) -> NodeId {
-        self.line[self.view]
-    }
-
-    /// The position viewed.
-    pub(crate) fn viewed_position(&self) -> AnyGame {
-        if self.at_end() {
-            self.record.position().clone()
-        } else {
-            self.record.position_after(self.view)
+    /// Answers `request`: a change is made whole or refused with its
+    /// reason, changing nothing.
+    pub fn answer(&mut self, request: Request) -> Result<Answer, SessionError> {
+        match request {
+            Request::Preview(stones) => return Ok(Answer::Preview(self.preview(&stones))),
+            Request::New(form) => self.new_game(&form)?,
+            Request::Play(token) => self.play_human(&token)?,
+            Request::Undo => self.undo()?,
+            Request::Resign => self.resign()?,
+            Request::Seats { black, white } => self.set_seats(&black, &white)?,
+            Request::Analyze(on) => self.set_analysis_wanted(on)?,
+            Request::View(turn) => self.set_view(turn)?,
+            Request::Branch => self.branch_here(),
+            Request::Node(node) => self.go_to_node(node)?,
+            Request::Name { node, name } => self.name_node(node, &name)?,
+            Request::Delete(node) => self.delete_node(node)?,
+            Request::Restart(name) => self.restart_engine(&name)?,
+            Request::Pause(on) => self.set_paused(on)?,
         }
-    }
-
-    /// Drops what was kept about nodes no longer in the tree.
-    fn forget_removed(&mut self) {
-        let tree = &self.tree;
-        self.analyses.retain(|node| tree.contains(node));
-        self.clocks.retain(|node| tree.contains(node));
-    }
-
-    /// The clock runs while the player to move can play: not after the
-    /// end, not while paused, not for a stopped engine.
-    pub(crate) fn clock_should_run(&self) -> bool {
-        !self.record.is_over() && !self.paused && self.stalled().is_none()
-    }
-
-    /// Starts or stops the clock of the turn being played as the state
-    /// asks.
-    pub(crate) fn retime(&mut self) {
-        self.clocks.run(self.clock_should_run());
-    }
-
-    pub(crate) fn name_players(&mut self) {
-        for (i, seat) in self.seats.iter().enumerate() {
-            self.player_names[i] = match seat {
-                Seat::Human => "human".into(),
-                Seat::Engine(name) => name.clone(),
-            };
-        }
-    }
-
-    /// The player named `text`; an engine that failed to start is refused.
-    pub(crate) fn parse_seat(&self, text: &str) -> Result<Seat, SessionError> {
-        if text.eq_ignore_ascii_case("human") {
-            return Ok(Seat::Human);
-        }
-        if let Some(e) = self.engines.iter().find(|e| e.name == text) {
-            if e.status == "failed" {
-                return Err(SessionError::FailedEngine(e.name.clone()));
-            }
-            return Ok(Seat::Engine(text.to_string()));
-        }
-        Err(SessionError::UnknownPlayer {
-            name: text.to_string(),
-            engines: self.engines.iter().map(|e| e.name.clone()).collect(),
-        })
+        Ok(Answer::Done)
     }
 
     /// Starts the game of the new-game form, or refuses it changing nothing.
@@ -287,16 +143,10 @@ impl Session {
             swap: form.swap.unwrap_or(true),
         };
         let spec = GameSpec::from_options(kind, form.size, rules)?;
-        let seats = [self.parse_seat(&form.black)?, self.parse_seat(&form.white)?];
-        let seconds = form.seconds.unwrap_or(self.seconds);
-        if !(seconds > 0.0 && seconds <= MAX_SECONDS) {
-            return Err(SessionError::Seconds);
-        }
-        self.seats = seats;
-        self.seconds = seconds;
+        self.players
+            .seat_new_game(&form.black, &form.white, form.seconds)?;
         self.forget(GameTree::new(AnyGame::new(&spec)));
         self.notices.clear();
-        self.name_players();
         self.changed();
         Ok(())
     }
@@ -304,12 +154,8 @@ impl Session {
     /// Changes who plays each seat, keeping the game. An old engine fault
     /// is no longer news (a stopped engine still seated is reported anew).
     pub fn set_seats(&mut self, black: &str, white: &str) -> Result<(), SessionError> {
-        self.seats = [self.parse_seat(black)?, self.parse_seat(white)?];
-        if self.seats.contains(&Seat::Human) {
-            self.paused = false;
-        }
+        self.players.set_seats(black, white)?;
         self.notices.clear();
-        self.name_players();
         self.changed();
         Ok(())
     }
@@ -317,58 +163,19 @@ impl Session {
     /// Stops or resumes the engines of a game between engines. A turn an
     /// engine is thinking about is abandoned and thought again on resume.
     pub fn set_paused(&mut self, on: bool) -> Result<(), SessionError> {
-        if on && self.seats.contains(&Seat::Human) {
-            return Err(SessionError::PauseWithPerson);
+        if on {
+            self.players.pause()?;
+        } else {
+            self.players.resume();
         }
-        self.paused = on;
         self.changed();
         Ok(())
     }
 
-    /// The engine in the seat to move, when it is stopped: the game waits.
-    pub(crate) fn stalled(&self) -> Option<&EngineInfo> {
-        if self.record.is_over() {
-            return None;
-        }
-        match self.seat(self.record.position().to_move()) {
-            Seat::Engine(name) => self
-                .engines
-                .iter()
-                .find(|e| &e.name == name && e.fault.is_some()),
-            Seat::Human => None,
-        }
-    }
-
-    pub(crate) fn seat(&self, c: Colour) -> &Seat {
-        &self.seats[c.index()]
-    }
-
-    pub(crate) fn at_end(&self) -> bool {
-        self.view == self.record.moves().len()
-    }
-
-    /// Refuses a person's turn unless a person plays the seat to move in
-    /// the position viewed: at the end of the game, or earlier (a turn
-    /// there starts a variation).
-    pub(crate) fn human_may_play(&self) -> Result<Colour, SessionError> {
-        let pos = self.viewed_position();
-        if pos.is_over() || (self.at_end() && self.record.is_over()) {
-            return Err(SessionError::GameOver);
-        }
-        let seat = pos.to_move();
-        match self.seat(seat) {
-            Seat::Human => Ok(seat),
-            Seat::Engine(name) => Err(SessionError::EngineToMove {
-                engine: name.clone(),
-                seat,
-            }),
-        }
-    }
-
     /// Checks a turn being composed from one or two stones.
     pub fn preview(&self, stones: &[PendingStone]) -> Preview {
-        match self.human_may_play() {
-            Ok(_) => Preview::of(&self.viewed_position(), stones),
+        match self.players.may_play(&self.game) {
+            Ok(_) => Preview::of(&self.game.viewed_position(), stones),
             Err(why) => Preview::refused(why.to_string()),
         }
     }
@@ -379,61 +186,18 @@ impl Session {
         if token.trim().eq_ignore_ascii_case("resign") {
             return self.resign();
         }
-        let seat = self.human_may_play()?;
-        let turn = self.viewed_position().parse_turn(token.trim())?;
+        let seat = self.players.may_play(&self.game)?;
+        let turn = self.game.viewed_position().parse_turn(token.trim())?;
         self.play_in_view(seat, turn)?;
         self.notices.clear();
         self.changed();
         Ok(())
     }
 
-    /// Plays `turn` for `seat` in the position viewed. At the end of the
-    /// line it goes on with the game; earlier, the game's own next turn
-    /// steps forward, and any other starts a variation there (or follows
-    /// the one that has that turn already), which becomes the line.
-    pub(crate) fn play_in_view(&mut self, seat: Colour, turn: Turn) -> Result<(), SessionError> {
-        let parent = self.viewed_node();
-        let known = self.tree.child_with(parent, seat, turn);
-        if known.is_some() && known == self.line.get(self.view + 1).copied() {
-            self.view += 1;
-            return Ok(());
-        }
-        let topo = self.record.start().topology();
-        let node = self
-            .tree
-            .play(parent, seat, turn)
-            .map_err(|e| SessionError::Illegal(e.describe(topo)))?;
-        let mut line = self.line[..=self.view].to_vec();
-        line.push(node);
-        self.set_line(line);
-        self.view = self.line.len() - 1;
-        if known.is_none() {
-            self.clocks.turn_done(node);
-        } else {
-            self.clocks.restart_turn();
-        }
-        Ok(())
-    }
-
     /// The person resigns: the human seat (the one to move when both are).
     pub fn resign(&mut self) -> Result<(), SessionError> {
-        if self.record.is_over() {
-            return Err(SessionError::GameOver);
-        }
-        if !self.at_end() {
-            return Err(SessionError::NotAtEnd {
-                view: self.view,
-                turns: self.record.moves().len(),
-            });
-        }
-        let to_move = self.record.position().to_move();
-        let seat = if *self.seat(to_move) == Seat::Human {
-            to_move
-        } else if *self.seat(to_move.opposite()) == Seat::Human {
-            to_move.opposite()
-        } else {
-            return Err(SessionError::NoPerson);
-        };
+        let to_move = self.game.resignable()?;
+        let seat = self.players.resigning(to_move)?;
         self.play_in_view(seat, Turn::Resign)?;
         self.changed();
         Ok(())
@@ -444,28 +208,12 @@ impl Session {
     /// forgotten, unless a variation branches from them: then they stay in
     /// the tree.
     pub fn undo(&mut self) -> Result<(), SessionError> {
-        let last = self.line.len() - 1;
-        if last == 0 {
-            return Err(SessionError::NothingToUndo);
-        }
-        let anyone_human = self.seats.contains(&Seat::Human);
-        let mut end = last;
-        loop {
-            end -= 1;
-            let seat = self.record.position_after(end).to_move();
-            let human_to_move = *self.seat(seat) == Seat::Human;
-            if !anyone_human || human_to_move || end == 0 {
-                break;
-            }
-        }
-        let first_gone = self.line[end + 1];
-        if self.tree.subtree_len(first_gone) == last - end {
-            self.tree.remove(first_gone);
-            self.forget_removed();
-        }
-        self.set_line(self.line[..=end].to_vec());
+        let anyone_human = self.players.has_person();
+        let players = &self.players;
+        self.game
+            .undo(|to_move| !anyone_human || players.is_person(to_move))?;
+        self.forget_removed();
         self.clocks.restart_turn();
-        self.view = end;
         self.notices.clear();
         self.changed();
         Ok(())
@@ -473,11 +221,7 @@ impl Session {
 
     /// Shows the position after `turn` turns of the line (reviewing).
     pub fn set_view(&mut self, turn: usize) -> Result<(), SessionError> {
-        let turns = self.record.moves().len();
-        if turn > turns {
-            return Err(SessionError::NoSuchTurn { turn, turns });
-        }
-        self.view = turn;
+        self.game.set_view(turn)?;
         self.changed();
         Ok(())
     }
@@ -485,14 +229,7 @@ impl Session {
     /// Shows node `node` of the tree: the line becomes the variation
     /// through it, on to its end by first variations.
     pub fn go_to_node(&mut self, node: NodeId) -> Result<(), SessionError> {
-        if !self.tree.contains(node) {
-            return Err(SessionError::NoSuchNode(node));
-        }
-        let mut line = self.tree.path(node);
-        self.view = line.len() - 1;
-        line.extend(self.tree.line_from(node).into_iter().skip(1));
-        if line != self.line {
-            self.set_line(line);
+        if self.game.go_to(node)? {
             self.clocks.restart_turn();
         }
         self.changed();
@@ -502,8 +239,7 @@ impl Session {
     /// Plays on from the position viewed: the line ends there, and the
     /// turns after it stay in the tree as a variation.
     pub fn branch_here(&mut self) {
-        if !self.at_end() {
-            self.set_line(self.line[..=self.view].to_vec());
+        if self.game.branch_here() {
             self.clocks.restart_turn();
             self.changed();
         }
@@ -512,14 +248,7 @@ impl Session {
     /// Names the variation that starts at `node` (an empty name removes
     /// it).
     pub fn name_node(&mut self, node: NodeId, name: &str) -> Result<(), SessionError> {
-        if !self.tree.contains(node) {
-            return Err(SessionError::NoSuchNode(node));
-        }
-        let name = name.trim();
-        if name.chars().count() > MAX_NAME || !is_one_line(name) {
-            return Err(SessionError::BadName);
-        }
-        self.tree.set_name(node, Some(name.to_string()));
+        self.game.name(node, name)?;
         self.touched();
         Ok(())
     }
@@ -527,18 +256,9 @@ impl Session {
     /// Deletes `node` and every turn after it. When the line ran through
     /// it, play goes on from the turn before it.
     pub fn delete_node(&mut self, node: NodeId) -> Result<(), SessionError> {
-        if node == GameTree::ROOT {
-            return Err(SessionError::DeleteStart);
-        }
-        let parent = self
-            .tree
-            .parent(node)
-            .ok_or(SessionError::NoSuchNode(node))?;
-        self.tree.remove(node);
+        let line_changed = self.game.delete(node)?;
         self.forget_removed();
-        if let Some(k) = self.line.iter().position(|&n| n == node) {
-            self.set_line(self.tree.path(parent));
-            self.view = self.view.min(k - 1);
+        if line_changed {
             self.clocks.restart_turn();
         }
         self.notices.clear();
@@ -553,10 +273,9 @@ impl Session {
         let index = game.checked_sub(1).ok_or(SessionError::GameZero)?;
         let (tree, count) = sgf::read_game_tree(text, index).map_err(SessionError::Sgf)?;
         let tree = tree.ok_or(SessionError::NoSuchGame { game, count })?;
-        self.seats = [Seat::Human, Seat::Human];
+        self.players.seat_people();
         self.forget(tree);
         self.notices.record_opened(game, count);
-        self.name_players();
         self.changed();
         Ok(count)
     }
@@ -564,31 +283,209 @@ impl Session {
     /// The game as SGF, as `printsgf` writes it, with its variations; the
     /// result is the main line's.
     pub fn sgf(&self) -> String {
-        let main = self.tree.main_line();
-        let result = self
-            .tree
-            .record(*main.last().expect("the root"))
-            .outcome()
-            .map(|o| o.score());
-        let info = RecordInfo {
-            black: Some(self.player_names[0].clone()),
-            white: Some(self.player_names[1].clone()),
-            result,
-            ..Default::default()
-        };
-        sgf::write_tree(&self.tree, &info)
+        self.game.sgf(self.players.labels())
     }
 
-    /// `B+3`, `W+`, `B+R`, as `final_score` gives the result.
-    pub(crate) fn result_code(&self) -> Option<String> {
-        self.record.outcome().map(|o| o.score())
+    /// Turning analysis off also drops what it found; what engines
+    /// thought on their own turns stays. Turning it on is refused while
+    /// the engine that would analyse is stopped or failed.
+    pub fn set_analysis_wanted(&mut self, on: bool) -> Result<(), SessionError> {
+        if on
+            && let Some(engine) = self.players.analysis_engine()
+            && self.players.is_down(engine)
+        {
+            return Err(SessionError::EngineDown(engine.to_string()));
+        }
+        self.analyses.set_wanted(on);
+        self.changed();
+        Ok(())
+    }
+
+    /// Starts a failed or stopped engine again (the engine thread starts
+    /// it at once); an engine that runs is left as it is.
+    pub fn restart_engine(&mut self, name: &str) -> Result<(), SessionError> {
+        self.players.restart_engine(name)?;
+        self.notices.clear();
+        self.changed();
+        Ok(())
+    }
+
+    /// The engines the engine thread should start now.
+    pub fn engines_to_start(&self) -> Vec<String> {
+        self.players.engines_to_start()
+    }
+
+    /// An engine started and answered its first commands.
+    pub fn engine_started(&mut self, name: &str, identity: Option<String>) {
+        self.players.engine_started(name, identity);
+        self.touched();
+    }
+
+    /// An engine could not be started (missing program, no answer, a
+    /// refused `protocol_version`): listed as failed, with the reason.
+    pub fn engine_start_failed(&mut self, name: &str, why: String) {
+        self.players.engine_start_failed(name, why);
+        self.forget_analyses_of(name);
+        self.retime();
+        self.touched();
+    }
+
+    /// Sets what an engine is doing (`idle`, `thinking`, `analysing`, ...).
+    pub fn set_engine_status(&mut self, name: &str, status: &'static str) {
+        if self.players.set_engine_status(name, status) {
+            self.touched();
+        }
+    }
+
+    /// An engine misbehaved: it is stopped until restarted; the game stays.
+    pub fn engine_fault(&mut self, name: &str, why: String) {
+        self.notices.engine_stopped(name, &why);
+        self.players.engine_fault(name, why);
+        self.forget_analyses_of(name);
+        self.retime();
+        self.touched();
+    }
+
+    /// The engine work the state asks for now, if any.
+    pub fn next_job(&self) -> Option<Job> {
+        let game = &self.game;
+        let record = game.record();
+        if record.is_over() && game.at_end() {
+            return None;
+        }
+        let seat = record.position().to_move();
+        if game.at_end()
+            && !self.players.paused()
+            && let Seat::Engine(name) = self.players.seat(seat)
+        {
+            return self.players.usable(name).then(|| Job {
+                engine: name.clone(),
+                seat,
+                record: record.clone(),
+                node: game.viewed_node(),
+                genmove: true,
+                seconds: self.players.seconds(),
+                generation: self.generation,
+            });
+        }
+        if !self.analyses.wanted() {
+            return None;
+        }
+        let record = record.truncated(game.view());
+        if record.is_over() {
+            return None;
+        }
+        let engine = self.players.analysis_engine()?;
+        self.players.usable(engine).then(|| Job {
+            engine: engine.to_string(),
+            seat: record.position().to_move(),
+            record,
+            node: game.viewed_node(),
+            genmove: false,
+            seconds: self.players.seconds(),
+            generation: self.generation,
+        })
+    }
+
+    /// New analysis from a job of `generation` (ignored when stale).
+    pub fn analysis_update(&mut self, generation: u64, analysis: Analysis) {
+        if generation != self.generation || !self.game.tree().contains(analysis.node) {
+            return;
+        }
+        self.analyses.add(analysis);
+        self.touched();
+    }
+
+    /// An engine's answer to `genmove`: played if still wanted and legal.
+    pub fn engine_turn(
+        &mut self,
+        generation: u64,
+        seat: Colour,
+        token: &str,
+    ) -> Result<(), EngineTurnError> {
+        if generation != self.generation {
+            return Ok(());
+        }
+        let pos = self.game.record().position();
+        let turn = Turn::parse(token, pos.kind(), pos.topology(), seat)
+            .map_err(EngineTurnError::Malformed)?;
+        // The job was for the end of the line, and nothing has changed
+        // since (same generation): the engine's turn goes on with the game.
+        self.game.view_end();
+        self.play_in_view(seat, turn)
+            .map_err(|e| EngineTurnError::Illegal {
+                token: token.to_string(),
+                why: e.to_string(),
+            })?;
+        self.changed();
+        Ok(())
+    }
+
+    /// A change the page should see.
+    fn touched(&mut self) {
+        self.version += 1;
+    }
+
+    /// A change of the game: running engine work is stale.
+    fn changed(&mut self) {
+        self.generation += 1;
+        self.retime();
+        self.touched();
+    }
+
+    /// Starts or stops the clock of the turn being played as the state
+    /// asks: it runs while the player to move can play (not after the
+    /// end, not while paused, not for a stopped engine).
+    fn retime(&mut self) {
+        let run = !self.game.record().is_over()
+            && !self.players.paused()
+            && self.players.stalled(&self.game).is_none();
+        self.clocks.run(run);
+    }
+
+    /// A new game or record (`tree`, played along its main line): nothing
+    /// known of its positions.
+    fn forget(&mut self, tree: GameTree) {
+        self.game = Game::new(tree);
+        self.analyses.clear();
+        self.clocks.clear();
+        self.players.resume();
+    }
+
+    /// Drops what was kept about nodes no longer in the tree.
+    fn forget_removed(&mut self) {
+        let tree = self.game.tree();
+        self.analyses.retain(|node| tree.contains(node));
+        self.clocks.retain(|node| tree.contains(node));
+    }
+
+    /// Drops what a stopped engine found, but for the turns it played;
+    /// analysis asked of a person's turn is no longer asked when its
+    /// engine stops.
+    fn forget_analyses_of(&mut self, name: &str) {
+        let tree = self.game.tree();
+        self.analyses
+            .forget_engine(name, |node| !tree.children(node).is_empty());
+        if self.players.analysis_engine() == Some(name) {
+            self.analyses.cancel_request();
+        }
+    }
+
+    /// Plays `turn` for `seat` in the position viewed, and keeps the
+    /// time of a new turn.
+    fn play_in_view(&mut self, seat: Colour, turn: Turn) -> Result<(), SessionError> {
+        match self.game.play(seat, turn)? {
+            Played::Stepped => {}
+            Played::Followed => self.clocks.restart_turn(),
+            Played::Added(node) => self.clocks.turn_done(node),
+        }
+        Ok(())
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analyses::Analysis;
     use crate::overlay::Candidate;
 
     fn form(game: &str, size: usize, black: &str, white: &str) -> NewGame {
@@ -676,7 +573,7 @@ mod tests {
     /// An analysis of the position after `turn` turns of the line.
     fn analysis(s: &Session, turn: usize, genmove: bool) -> Analysis {
         Analysis {
-            node: s.line[turn],
+            node: s.game.line()[turn],
             engine: "e".into(),
             seat: if turn.is_multiple_of(2) {
                 Colour::Black
@@ -691,8 +588,16 @@ mod tests {
         }
     }
 
+    /// The turn and kind of the analysis shown.
     fn shown(s: &Session) -> Option<(usize, bool)> {
-        s.state().analysis.map(|a| (a.turn, a.genmove))
+        let shown = s.analyses.shown(s.game.line(), s.view());
+        // The page receives the same analysis.
+        let state = serde_json::to_value(s.state()).unwrap();
+        assert_eq!(
+            state["analysis"]["turn"].as_u64(),
+            shown.as_ref().map(|a| a.turn as u64)
+        );
+        shown.map(|a| (a.turn, a.genmove))
     }
 
     #[test]
@@ -746,7 +651,7 @@ mod tests {
         // The fallback is the analysis of the turn before, by the person's
         // request or none: here none.
         assert_eq!(shown(&s), None);
-        assert_eq!(s.analyses.winrates(&s.line)[3], None);
+        assert_eq!(s.analyses.winrates(s.game.line())[3], None);
         s.set_view(1).unwrap();
         assert_eq!(shown(&s), Some((1, true)));
     }
@@ -761,7 +666,8 @@ mod tests {
         s.engine_start_failed("b", "cannot start 'x': not found".into());
         assert!(s.engines_to_start().is_empty());
         let st = |s: &Session| {
-            s.engines
+            s.players
+                .engines()
                 .iter()
                 .map(|e| (e.status, e.fault.is_some()))
                 .collect::<Vec<_>>()
@@ -775,26 +681,38 @@ mod tests {
         assert!(s.restart_engine("c").is_err());
     }
 
+    /// The clocks the page receives: seconds used, black first, and the
+    /// seat whose clock runs.
+    fn clock(s: &Session) -> ([f64; 2], Option<String>) {
+        let state = serde_json::to_value(s.state()).unwrap();
+        let clock = &state["clock"];
+        let used = |k: usize| clock["used"][k].as_f64().unwrap();
+        (
+            [used(0), used(1)],
+            clock["running"].as_str().map(str::to_string),
+        )
+    }
+
     #[test]
     fn clocks_count_each_seats_time() {
         let mut s = Session::new(&["e".to_string()]);
         s.new_game(&form("odd", 3, "human", "human")).unwrap();
         std::thread::sleep(std::time::Duration::from_millis(30));
         s.play_human("B:C3").unwrap();
-        let c = s.clock();
-        assert!(c.used[0] >= 0.03 && c.used[1] < 0.03, "{:?}", c.used);
-        assert_eq!(c.running, Some("w"));
+        let (used, running) = clock(&s);
+        assert!(used[0] >= 0.03 && used[1] < 0.03, "{used:?}");
+        assert_eq!(running.as_deref(), Some("w"));
         s.set_seats("e", "e").unwrap();
         s.set_paused(true).unwrap();
-        let c = s.clock();
-        assert_eq!(c.running, None);
+        let (used, running) = clock(&s);
+        assert_eq!(running, None);
         std::thread::sleep(std::time::Duration::from_millis(30));
-        assert_eq!(s.clock().used, c.used);
+        assert_eq!(clock(&s).0, used);
         s.set_paused(false).unwrap();
-        assert_eq!(s.clock().running, Some("w"));
+        assert_eq!(clock(&s).1.as_deref(), Some("w"));
         s.undo().unwrap();
-        let c = s.clock();
-        assert!(c.used[0] < 0.03 && c.used[1] == 0.0, "{:?}", c.used);
+        let (used, _) = clock(&s);
+        assert!(used[0] < 0.03 && used[1] == 0.0, "{used:?}");
     }
 
     fn tokens(s: &Session) -> Vec<String> {
@@ -815,26 +733,26 @@ mod tests {
         for t in ["B:A1", "W:B1", "B:C1"] {
             s.play_human(t).unwrap();
         }
-        let main = s.line.clone();
+        let main = s.game.line().to_vec();
         s.set_view(1).unwrap();
         s.play_human("W:B1").unwrap();
-        assert_eq!((s.view, s.line.clone()), (2, main.clone()));
+        assert_eq!((s.view(), s.game.line()), (2, &main[..]));
         s.set_view(1).unwrap();
         s.play_human("W:C3").unwrap();
         assert_eq!(tokens(&s), ["B:A1", "W:C3"]);
-        assert!(s.at_end());
-        let branch = s.viewed_node();
+        assert!(s.game.at_end());
+        let branch = s.game.viewed_node();
         s.play_human("B:B2").unwrap();
-        assert_eq!(s.tree.len(), 6);
+        assert_eq!(s.game.tree().len(), 6);
         // Walking: to the main line's last turn and back into the variation.
         s.go_to_node(main[3]).unwrap();
         assert_eq!(tokens(&s), ["B:A1", "W:B1", "B:C1"]);
         s.go_to_node(branch).unwrap();
-        assert_eq!((s.view, tokens(&s).len()), (2, 3));
+        assert_eq!((s.view(), tokens(&s).len()), (2, 3));
         assert!(s.go_to_node(99).is_err());
         // Named, and saved with its name; the main line stays first.
         s.name_node(branch, "  try C3 ").unwrap();
-        assert_eq!(s.tree.name(branch), Some("try C3"));
+        assert_eq!(s.game.tree().name(branch), Some("try C3"));
         assert!(s.name_node(branch, "a\nb").is_err());
         assert!(s.name_node(branch, &"x".repeat(101)).is_err());
         let text = s.sgf();
@@ -842,12 +760,12 @@ mod tests {
         assert_eq!(sgf::read(&text).unwrap().moves().len(), 3);
         let mut t = Session::new(&[]);
         t.load_sgf(&text, 1).unwrap();
-        assert_eq!((t.tree.len(), tokens(&t).len()), (6, 3));
+        assert_eq!((t.game.tree().len(), tokens(&t).len()), (6, 3));
         assert_eq!(t.sgf(), text);
         // Deleted: the line ran through it, so play goes on before it.
         s.delete_node(branch).unwrap();
-        assert_eq!((tokens(&s), s.view), (vec!["B:A1".to_string()], 1));
-        assert_eq!(s.tree.len(), 4);
+        assert_eq!((tokens(&s), s.view()), (vec!["B:A1".to_string()], 1));
+        assert_eq!(s.game.tree().len(), 4);
         assert!(s.delete_node(GameTree::ROOT).is_err());
         assert!(s.delete_node(branch).is_err());
     }
@@ -863,15 +781,15 @@ mod tests {
         }
         s.set_view(1).unwrap();
         s.branch_here();
-        assert_eq!((tokens(&s).len(), s.tree.len()), (1, 4));
+        assert_eq!((tokens(&s).len(), s.game.tree().len()), (1, 4));
         s.play_human("W:C3").unwrap();
-        assert_eq!(s.tree.children(s.line[1]).len(), 2);
+        assert_eq!(s.game.tree().children(s.game.line()[1]).len(), 2);
         s.undo().unwrap();
         // W:C3 hung from nothing else: forgotten.
-        assert_eq!((tokens(&s).len(), s.tree.len()), (1, 4));
+        assert_eq!((tokens(&s).len(), s.game.tree().len()), (1, 4));
         s.undo().unwrap();
         // B:A1 carries the main line's W:B1: kept.
-        assert_eq!((tokens(&s).len(), s.tree.len()), (0, 4));
+        assert_eq!((tokens(&s).len(), s.game.tree().len()), (0, 4));
     }
 
     /// An engine's turn in a variation goes on with it; the analysis of a
@@ -894,7 +812,7 @@ mod tests {
             .unwrap();
         assert_eq!(tokens(&s), ["B:B2", "W:A2"]);
         assert_eq!(shown(&s), Some((1, true)));
-        s.go_to_node(s.tree.main_line()[1]).unwrap();
+        s.go_to_node(s.game.tree().main_line()[1]).unwrap();
         assert_eq!(tokens(&s), ["B:C3", "W:A1"]);
         assert_eq!(shown(&s), None);
     }
@@ -938,11 +856,12 @@ mod tests {
         for t in ["A1", "D4", "A2", "D3", "A3", "D2", "A4"] {
             s.play_human(t).unwrap();
         }
-        let st = s.state();
-        let r = st.result.expect("black has connected");
-        assert_eq!(r.winner, "b");
-        assert_eq!(r.chain, vec!["A1", "A2", "A3", "A4"]);
-        assert!(r.text.contains("rows 1 and 4"), "{}", r.text);
-        assert_eq!(r.code, "B+");
+        let state = serde_json::to_value(s.state()).unwrap();
+        let r = &state["result"];
+        assert_eq!(r["winner"], "b");
+        assert_eq!(r["chain"], serde_json::json!(["A1", "A2", "A3", "A4"]));
+        let text = r["text"].as_str().expect("black has connected");
+        assert!(text.contains("rows 1 and 4"), "{text}");
+        assert_eq!(r["code"], "B+");
     }
 }
