@@ -8,7 +8,6 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
 use crate::preview::{PendingStone, Preview};
-use crate::session::NewGame;
 
 /// Every request, by the name the page sends it under.
 pub const NAMES: [&str; 14] = [
@@ -27,6 +26,29 @@ pub const NAMES: [&str; 14] = [
     "engine/restart",
     "pause",
 ];
+
+/// The new-game form.
+#[derive(Clone, Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewGame {
+    /// `xodd`, `yodd`, `odd` or `onyx`.
+    pub game: String,
+    /// The board's size (default: the game's standard one).
+    pub size: Option<usize>,
+    /// Odd: smallest group that counts (default: the board side).
+    pub min_group: Option<usize>,
+    /// Onyx: start from the empty board.
+    #[serde(default)]
+    pub open_start: bool,
+    /// Onyx: the swap rule (default on).
+    pub swap: Option<bool>,
+    /// `human` or an engine name, for each seat.
+    pub black: String,
+    /// `human` or an engine name, for White.
+    pub white: String,
+    /// Engines' thinking time per turn, seconds.
+    pub seconds: Option<f64>,
+}
 
 /// A request of the page, read and checked for its form (the session
 /// checks the rest when it is answered).

@@ -8,8 +8,10 @@ use oddity_rules::quote::quoted;
 use oddity_rules::sgf::SgfError;
 use oddity_rules::tree::NodeId;
 
-use crate::game::MAX_NAME;
-use crate::players::MAX_SECONDS;
+/// The longest name of a variation, in characters.
+pub(crate) const MAX_NAME: usize = 100;
+/// The longest thinking time per turn, seconds.
+pub(crate) const MAX_SECONDS: f64 = 600.0;
 
 /// Why the page's request is refused; the page shows the message as it is.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

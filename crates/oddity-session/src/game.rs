@@ -14,10 +14,7 @@ use oddity_rules::record::GameRecord;
 use oddity_rules::sgf::{self, RecordInfo};
 use oddity_rules::tree::{GameTree, NodeId};
 
-use crate::error::SessionError;
-
-/// The longest name of a variation, in characters.
-pub(crate) const MAX_NAME: usize = 100;
+use crate::error::{MAX_NAME, SessionError};
 
 /// The game tree, the line played in it and the turn viewed.
 pub(crate) struct Game {

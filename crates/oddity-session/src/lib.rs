@@ -41,7 +41,7 @@ mod session;
 mod view;
 
 pub use analyses::Analysis;
-pub use api::{Answer, NAMES, Request, RequestError};
+pub use api::{Answer, NAMES, NewGame, Request, RequestError};
 pub use catalogue::{Catalogue, catalogue};
 pub use error::SessionError;
 pub use jobs::{EngineTurnError, Job, MAX_CANDIDATES};
@@ -49,5 +49,5 @@ pub use notices::Notice;
 pub use overlay::{BestTurn, Candidate, HeatSpot, best_turns, heat_spots};
 pub use players::{EngineInfo, Seat};
 pub use preview::{PendingStone, Preview};
-pub use session::{NewGame, Session};
+pub use session::Session;
 pub use view::State;

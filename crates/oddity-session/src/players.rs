@@ -5,13 +5,11 @@ use serde::Serialize;
 
 use oddity_rules::moves::Colour;
 
-use crate::error::SessionError;
+use crate::error::{MAX_SECONDS, SessionError};
 use crate::game::Game;
 
 /// Thinking time per turn when the form gives none.
 const DEFAULT_SECONDS: f64 = 3.0;
-/// The longest thinking time per turn, seconds.
-pub(crate) const MAX_SECONDS: f64 = 600.0;
 
 /// Who plays a seat.
 #[derive(Clone, Debug, PartialEq, Eq)]

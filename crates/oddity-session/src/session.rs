@@ -18,7 +18,7 @@ use oddity_rules::sgf;
 use oddity_rules::tree::{GameTree, NodeId};
 
 use crate::analyses::{Analyses, Analysis};
-use crate::api::{Answer, Request};
+use crate::api::{Answer, NewGame, Request};
 use crate::clocks::Clocks;
 use crate::error::SessionError;
 use crate::game::{Game, Played};
@@ -27,29 +27,6 @@ use crate::notices::Notices;
 use crate::players::{Players, Seat};
 use crate::preview::{PendingStone, Preview};
 use crate::view::State;
-
-/// The new-game form.
-#[derive(Clone, Debug, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct NewGame {
-    /// `xodd`, `yodd`, `odd` or `onyx`.
-    pub game: String,
-    /// The board's size (default: the game's standard one).
-    pub size: Option<usize>,
-    /// Odd: smallest group that counts (default: the board side).
-    pub min_group: Option<usize>,
-    /// Onyx: start from the empty board.
-    #[serde(default)]
-    pub open_start: bool,
-    /// Onyx: the swap rule (default on).
-    pub swap: Option<bool>,
-    /// `human` or an engine name, for each seat.
-    pub black: String,
-    /// `human` or an engine name, for White.
-    pub white: String,
-    /// Engines' thinking time per turn, seconds.
-    pub seconds: Option<f64>,
-}
 
 /// The game a page shows, its players and their engines' work (see the crate docs).
 pub struct Session {
