@@ -7,7 +7,7 @@ use oddity_rules::tree::NodeId;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
-use crate::state::{NewGame, PendingStone, Preview, Session, SessionError};
+use crate::preview::{PendingStone, Preview};
 
 /// Every request, by the name the page sends it under.
 pub const NAMES: [&str; 14] = [
@@ -26,6 +26,29 @@ pub const NAMES: [&str; 14] = [
     "engine/restart",
     "pause",
 ];
+
+/// The new-game form.
+#[derive(Clone, Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewGame {
+    /// `xodd`, `yodd`, `odd` or `onyx`.
+    pub game: String,
+    /// The board's size (default: the game's standard one).
+    pub size: Option<usize>,
+    /// Odd: smallest group that counts (default: the board side).
+    pub min_group: Option<usize>,
+    /// Onyx: start from the empty board.
+    #[serde(default)]
+    pub open_start: bool,
+    /// Onyx: the swap rule (default on).
+    pub swap: Option<bool>,
+    /// `human` or an engine name, for each seat.
+    pub black: String,
+    /// `human` or an engine name, for White.
+    pub white: String,
+    /// Engines' thinking time per turn, seconds.
+    pub seconds: Option<f64>,
+}
 
 /// A request of the page, read and checked for its form (the session
 /// checks the rest when it is answered).
@@ -173,7 +196,8 @@ impl Request {
     }
 }
 
-/// What a request answers when the session takes it.
+/// What a request answers when the session takes it
+/// ([`Session::answer`](crate::Session::answer)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Answer {
     /// A change made: `{"ok":true}`.
@@ -192,33 +216,10 @@ impl Answer {
     }
 }
 
-impl Session {
-    /// Answers `request`: a change is made whole or refused with its
-    /// reason, changing nothing.
-    pub fn answer(&mut self, request: Request) -> Result<Answer, SessionError> {
-        match request {
-            Request::Preview(stones) => return Ok(Answer::Preview(self.preview(&stones))),
-            Request::New(form) => self.new_game(&form)?,
-            Request::Play(token) => self.play_human(&token)?,
-            Request::Undo => self.undo()?,
-            Request::Resign => self.resign()?,
-            Request::Seats { black, white } => self.set_seats(&black, &white)?,
-            Request::Analyze(on) => self.set_analysis_wanted(on)?,
-            Request::View(turn) => self.set_view(turn)?,
-            Request::Branch => self.branch_here(),
-            Request::Node(node) => self.go_to_node(node)?,
-            Request::Name { node, name } => self.name_node(node, &name)?,
-            Request::Delete(node) => self.delete_node(node)?,
-            Request::Restart(name) => self.restart_engine(&name)?,
-            Request::Pause(on) => self.set_paused(on)?,
-        }
-        Ok(Answer::Done)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::session::Session;
 
     /// Every name is read; bodies of the wrong shape, unknown fields and
     /// unknown names are refused.

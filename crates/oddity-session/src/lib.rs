@@ -7,7 +7,13 @@
 //! system's clock but through `web-time`, so the same code runs natively
 //! and compiled to WebAssembly in the tab.
 //!
-//! - `state`: the session and its checked changes;
+//! - `session`: the session, made of parts that each keep their own
+//!   state: `game` (the game tree and the position viewed), `players`
+//!   (seats and engines), `clocks`, `analyses` (what the engines found)
+//!   and `notices` (the message for the person); every change goes
+//!   through the session, made whole across its parts or refused;
+//! - `preview`: what the rules say of a turn being composed;
+//! - `error`: why a request is refused;
 //! - `api`: the page's requests by name with their JSON bodies, and their
 //!   answers (the HTTP API's, and the static page's);
 //! - `jobs`: engine work, the session's side of its engines, whatever
@@ -19,19 +25,29 @@
 
 #![warn(missing_docs)]
 
+mod analyses;
 mod api;
 mod board;
 mod catalogue;
+mod clocks;
+mod error;
+mod game;
 mod jobs;
+mod notices;
 mod overlay;
-mod state;
+mod players;
+mod preview;
+mod session;
 mod view;
 
-pub use api::{Answer, NAMES, Request, RequestError};
+pub use analyses::Analysis;
+pub use api::{Answer, NAMES, NewGame, Request, RequestError};
 pub use catalogue::{Catalogue, catalogue};
-pub use jobs::{EngineTurnError, MAX_CANDIDATES};
+pub use error::SessionError;
+pub use jobs::{EngineTurnError, Job, MAX_CANDIDATES};
+pub use notices::Notice;
 pub use overlay::{BestTurn, Candidate, HeatSpot, best_turns, heat_spots};
-pub use state::{
-    Analysis, EngineInfo, Job, NewGame, Notice, PendingStone, Preview, Seat, Session, SessionError,
-};
+pub use players::{EngineInfo, Seat};
+pub use preview::{PendingStone, Preview};
+pub use session::Session;
 pub use view::State;

@@ -135,6 +135,36 @@ mod tests {
         }
     }
 
+    /// The page draws the server's heat map: shares of the most visited
+    /// cell, the majority colour where a stone's colour is free, and the
+    /// most visited candidate per cell; unreadable tokens count nowhere.
+    #[test]
+    fn heat_spots_sum_the_candidates_per_cell() {
+        let odd = AnyGame::new(&GameSpec::new(GameKind::Odd, 3, Rules::default()).unwrap());
+        let candidates = [
+            candidate("B:A1", 30, 0.6),
+            candidate("W:A1", 20, 0.4),
+            candidate("W:B2", 10, 0.7),
+            candidate("Z9", 50, 0.9),
+        ];
+        let heat = heat_spots(&odd, Colour::Black, &candidates);
+        let seen: Vec<_> = heat
+            .iter()
+            .map(|h| (h.cell.as_str(), h.share, h.colour, h.top, h.winrate))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                ("A1", 1.0, Some('B'), 0, 0.6),
+                ("B2", 0.2, Some('W'), 2, 0.7)
+            ]
+        );
+        let onyx = AnyGame::new(&GameSpec::default_for(GameKind::Onyx));
+        let heat = heat_spots(&onyx, Colour::Black, &[candidate("E5", 5, 0.5)]);
+        assert_eq!(heat.len(), 1);
+        assert_eq!((heat[0].share, heat[0].colour), (1.0, None));
+    }
+
     /// Xodd's best turns are turns: both stones, most visited first, the
     /// rarely visited left out; Odd and Onyx have none (a turn is a cell).
     #[test]

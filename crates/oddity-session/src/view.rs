@@ -1,24 +1,42 @@
 //! What the page draws for the position viewed: the state sent to the page,
 //! the clocks, captures, the result with its explanation, and the game
-//! tree laid out for drawing.
+//! tree laid out for drawing, from the parts of the session.
 
 use serde::Serialize;
 
+use crate::analyses::{Analyses, Analysis};
 use crate::board;
-use crate::state::{Analysis, EngineInfo, Notice, Session};
+use crate::clocks::Clocks;
+use crate::game::Game;
+use crate::jobs::Job;
+use crate::notices::Notice;
+use crate::players::{EngineInfo, Players};
 use oddity_rules::moves::{Colour, Turn};
 use oddity_rules::position::AnyGame;
 use oddity_rules::record::{Decision, Outcome};
 use oddity_rules::topology::Cell;
 use oddity_rules::tree::{GameTree, NodeId};
 
-impl Session {
-    /// Everything the page draws, for the position viewed.
-    pub fn state(&self) -> State {
-        let pos = self.viewed_position();
+impl State {
+    /// What the page draws for the position viewed of `game`, with its
+    /// `players`, what the engines found (`analyses`), the clocks, the
+    /// message for the person and the engine work the state asks for
+    /// (`job`).
+    pub(crate) fn new(
+        version: u64,
+        game: &Game,
+        players: &Players,
+        analyses: &Analyses,
+        clocks: &Clocks,
+        notice: Option<Notice>,
+        job: Option<Job>,
+    ) -> State {
+        let pos = game.viewed_position();
         let spec = *pos.spec();
         let topo = pos.topology();
-        let result = self.result(&pos);
+        let record = game.record();
+        let tree = game.tree();
+        let result = result(game, &pos);
         // A game ended by its rules is shown clean, without the last turn's
         // marks; one counted by groups with its groups.
         let decided = result
@@ -33,10 +51,10 @@ impl Session {
                 )
             })
             .then(|| group_marks(&pos));
-        let last = self
-            .view
+        let last = game
+            .view()
             .checked_sub(1)
-            .map(|k| self.record.moves()[k].1)
+            .map(|k| record.moves()[k].1)
             .filter(|t| *t != Turn::Resign && decided.is_none());
         let stones = topo
             .cells()
@@ -46,41 +64,44 @@ impl Session {
                     .map(|col| (topo.name(c).to_string(), col.letter().to_string()))
             })
             .collect();
-        let moves = self
-            .record
+        let moves = record
             .moves()
             .iter()
-            .zip(&self.line[1..])
+            .zip(&game.line()[1..])
             .map(|((seat, turn), &node)| {
-                let parent = self.tree.parent(node).expect("a turn's node has a parent");
+                let parent = tree.parent(node).expect("a turn's node has a parent");
                 MoveEntry {
                     seat: seat.seat(),
-                    token: self.record.start().token(turn),
+                    token: record.start().token(turn),
                     node,
-                    others: self.tree.children(parent).len() - 1,
-                    name: self.tree.name(node).map(str::to_string),
+                    others: tree.children(parent).len() - 1,
+                    name: tree.name(node).map(str::to_string),
                 }
             })
             .collect();
         let to_move = pos.to_move();
         let try_turn = |t: Turn| !pos.is_over() && pos.clone().play_turn(&t).is_ok();
-        let may_play = self.human_may_play();
+        let may_play = players.may_play(game);
         let human_turn = may_play.is_ok();
-        let node = self.viewed_node();
+        let node = game.viewed_node();
+        // An engine searches the position viewed now: the work the state
+        // asks for is about it, and its engine is at it.
+        let analysis_live =
+            job.is_some_and(|job| job.node == node && players.searching(&job.engine));
         State {
-            version: self.version,
+            version,
             game: spec.kind.name(),
             size: spec.size,
             rules: spec.rules_text(),
             min_group: spec.kind.has_min_group().then(|| spec.min_group()),
-            seats: [self.seats[0].label(), self.seats[1].label()],
-            engines: self.engines.clone(),
-            seconds: self.seconds,
+            seats: players.labels(),
+            engines: players.engines().to_vec(),
+            seconds: players.seconds(),
             moves,
-            view: self.view,
+            view: game.view(),
             node,
-            node_name: self.tree.name(node).map(str::to_string),
-            tree: tree_dots(&self.tree, &self.line),
+            node_name: tree.name(node).map(str::to_string),
+            tree: tree_dots(tree, game.line()),
             why_not: may_play.err().map(|e| e.to_string()),
             to_move: to_move.seat(),
             human_turn,
@@ -91,100 +112,61 @@ impl Session {
             result: result.map(|r| ResultInfo {
                 winner: r.winner.seat(),
                 text: r.text,
-                code: self.result_code().unwrap_or_default(),
+                code: record.outcome().map(|o| o.score()).unwrap_or_default(),
                 chain: r.chain.iter().map(|&c| topo.name(c).to_string()).collect(),
             }),
-            over: self.record.is_over(),
-            finished: self.record.outcome().map(|o| Finished {
+            over: record.is_over(),
+            finished: record.outcome().map(|o| Finished {
                 winner: o.winner.seat(),
                 code: o.score(),
                 text: o.describe(pos.spec()),
             }),
             counted_groups,
-            analysis_wanted: self.analysis_wanted,
-            analysis: self.shown_analysis(),
-            analysis_live: self.analysis_live(),
-            winrates: self
-                .line
-                .iter()
-                .map(|n| self.winrates.get(n).copied())
-                .collect(),
-            notice: self.stalled_notice().or_else(|| self.notice.clone()),
-            clock: self.clock(),
-            captured: spec.kind.has_captures().then(|| self.captured()),
-            paused: self.paused,
+            analysis_wanted: analyses.wanted(),
+            analysis: analyses.shown(game.line(), game.view()),
+            analysis_live,
+            winrates: analyses.winrates(game.line()),
+            notice,
+            clock: Clock::new(game, clocks),
+            // Stones of each colour captured up to the position viewed.
+            captured: spec
+                .kind
+                .has_captures()
+                .then(|| record.captured(game.view())),
+            paused: players.paused(),
             board: board::svg(&pos, last),
         }
     }
+}
 
-    /// The analysis of the position viewed, else that of the turn that
-    /// led to it (an engine's last thoughts stay on screen after it plays).
-    fn shown_analysis(&self) -> Option<Analysis> {
-        let at = |k: usize| self.analyses.get(&self.line[k]).cloned();
-        at(self.view).or_else(|| self.view.checked_sub(1).and_then(at))
+/// The winner and why, when the viewed position `pos` of `game` ends the
+/// game; Onyx adds the winning chain.
+fn result(game: &Game, pos: &AnyGame) -> Option<GameResult> {
+    let outcome = match game.record().outcome() {
+        Some(o) if game.at_end() && o.by_resignation => o,
+        _ => Outcome {
+            winner: pos.winner()?,
+            by_resignation: false,
+            decision: Decision::of(pos),
+        },
+    };
+    let mut text = outcome.describe(pos.spec());
+    let chain = if outcome.decision == Decision::Connection {
+        onyx_chain(pos, outcome.winner)
+    } else {
+        Vec::new()
+    };
+    if !chain.is_empty() {
+        let topo = pos.topology();
+        let names: Vec<&str> = chain.iter().map(|&c| topo.name(c)).collect();
+        text = format!("{text}: {}", names.join("-"));
     }
-
-    /// Whether an engine searches the position viewed now: the work the
-    /// state asks for is about it, and its engine is at it.
-    fn analysis_live(&self) -> bool {
-        self.next_job().is_some_and(|job| {
-            job.node == self.viewed_node()
-                && self
-                    .engines
-                    .iter()
-                    .any(|e| e.name == job.engine && matches!(e.status, "thinking" | "analysing"))
-        })
-    }
-
-    pub(crate) fn clock(&self) -> Clock {
-        let mut used = [0.0; 2];
-        for ((seat, _), node) in self.record.moves().iter().zip(&self.line[1..]) {
-            used[seat.index()] += self.times.get(node).copied().unwrap_or(0.0);
-        }
-        let to_move = self.record.position().to_move();
-        if !self.record.is_over() {
-            used[to_move.index()] += self.spent_now();
-        }
-        Clock {
-            used,
-            running: self.since.is_some().then(|| to_move.seat()),
-        }
-    }
-
-    /// Stones of each colour captured up to the position viewed (Onyx).
-    fn captured(&self) -> [u32; 2] {
-        self.record.captured(self.view)
-    }
-
-    /// The winner and why, when the viewed position ends the game; Onyx
-    /// adds the winning chain.
-    fn result(&self, pos: &AnyGame) -> Option<GameResult> {
-        let outcome = match self.record.outcome() {
-            Some(o) if self.at_end() && o.by_resignation => o,
-            _ => Outcome {
-                winner: pos.winner()?,
-                by_resignation: false,
-                decision: Decision::of(pos),
-            },
-        };
-        let mut text = outcome.describe(pos.spec());
-        let chain = if outcome.decision == Decision::Connection {
-            onyx_chain(pos, outcome.winner)
-        } else {
-            Vec::new()
-        };
-        if !chain.is_empty() {
-            let topo = pos.topology();
-            let names: Vec<&str> = chain.iter().map(|&c| topo.name(c)).collect();
-            text = format!("{text}: {}", names.join("-"));
-        }
-        Some(GameResult {
-            winner: outcome.winner,
-            decision: outcome.decision,
-            text,
-            chain,
-        })
-    }
+    Some(GameResult {
+        winner: outcome.winner,
+        decision: outcome.decision,
+        text,
+        chain,
+    })
 }
 
 struct GameResult {
@@ -359,14 +341,15 @@ fn tree_dots(tree: &GameTree, line: &[NodeId]) -> Vec<TreeDot> {
     dots
 }
 
+/// The result of the position viewed, when it ends the game.
 #[derive(Serialize)]
 pub struct ResultInfo {
-    pub(crate) winner: &'static str,
-    pub(crate) text: String,
+    winner: &'static str,
+    text: String,
     /// As `final_score` gives it.
-    pub(crate) code: String,
+    code: String,
     /// Onyx: the winning chain.
-    pub(crate) chain: Vec<String>,
+    chain: Vec<String>,
 }
 
 /// The result of a finished game, for the page to say while reviewing it.
@@ -409,15 +392,15 @@ pub struct State {
     stones: std::collections::BTreeMap<String, String>,
     /// Groups as the game counts them, black then white.
     groups: [u32; 2],
-    pub(crate) result: Option<ResultInfo>,
+    result: Option<ResultInfo>,
     over: bool,
     /// The record's result when the game is over, whatever turn is viewed.
     finished: Option<Finished>,
     /// At the end of a game decided by counting groups: every group of the
     /// final position, counted or too small to count.
-    pub(crate) counted_groups: Option<Vec<GroupMark>>,
+    counted_groups: Option<Vec<GroupMark>>,
     analysis_wanted: bool,
-    pub(crate) analysis: Option<Analysis>,
+    analysis: Option<Analysis>,
     /// An engine is searching the position viewed now.
     analysis_live: bool,
     winrates: Vec<Option<f64>>,
@@ -435,9 +418,23 @@ pub struct State {
 #[derive(Serialize)]
 pub struct Clock {
     /// Seconds, black first, the turn being played included.
-    pub(crate) used: [f64; 2],
+    used: [f64; 2],
     /// `b` or `w` while the seat to move's clock runs.
-    pub(crate) running: Option<&'static str>,
+    running: Option<&'static str>,
+}
+
+impl Clock {
+    /// The clocks of `game`'s line, with the turn being played while the
+    /// game goes on.
+    fn new(game: &Game, clocks: &Clocks) -> Clock {
+        let record = game.record();
+        let to_move = record.position().to_move();
+        let playing = (!record.is_over()).then_some(to_move);
+        Clock {
+            used: clocks.used(game.turns(), playing),
+            running: clocks.running().then(|| to_move.seat()),
+        }
+    }
 }
 
 #[cfg(test)]
