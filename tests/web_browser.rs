@@ -16,6 +16,10 @@
 //! opens and plays with the server stopped, and a new version served
 //! replaces the old by itself.
 //!
+//! `tests/peers/web_phone.py` checks the page on a phone's screen: the
+//! board in view after *Start new game*, cells at least 24 CSS px apart on
+//! every game's smallest, middle and largest board.
+//!
 //! Needs the folder built (`ODDITY_WEB_DIR`, which `tests/run.sh` builds
 //! with `web/build.sh`), Debian's `chromium` and `chromium-driver` and
 //! Python's `selenium` (`.ci/peers.sh`). Skipped when they are missing,
@@ -23,8 +27,8 @@
 //!
 //! `ODDITY_WEB_DIR=target/web-site ODDITY_PEERS=1 cargo test --test web_browser -- --nocapture`
 //! Screenshots: `target/web-screenshots/web-{plain,isolated}-GAME.png`,
-//! `web-thinking.png`, `web-person-end.png`, `web-offline.png` and one per
-//! fallback message.
+//! `web-thinking.png`, `web-person-end.png`, `web-offline.png`,
+//! `web-phone.png` and one per fallback message.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -87,6 +91,14 @@ fn offline_installable_and_isolated_on_a_plain_host() {
     let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/web-screenshots");
     let text = peer("web_offline.py", &[site.as_path(), shots.as_path()]);
     assert!(text.contains("all offline checks passed"), "{text}");
+}
+
+#[test]
+fn on_a_phone_the_board_is_in_view_with_cells_a_finger_apart() {
+    let Some(site) = site() else { return };
+    let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/web-screenshots");
+    let text = peer("web_phone.py", &[site.as_path(), shots.as_path()]);
+    assert!(text.contains("all phone checks passed"), "{text}");
 }
 
 #[test]

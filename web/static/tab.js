@@ -75,25 +75,27 @@ function restorePlace(session, line, view) {
 }
 
 // Keeps the game of `session` in the browser, at most once per
-// SAVE_MILLIS, and as the page goes (a reload); called after every change
-// of the session's state.
+// SAVE_MILLIS, and as the page goes (a reload); called with the state
+// after every change. The record is written out only when the game, the
+// seats or the place in it changed (not for each analysis that arrives).
 function keeper(session) {
   let pending = false;
-  let last = null;
+  let latest = null;
+  let savedKey = null;
   const save = () => {
     pending = false;
-    const s = JSON.parse(session.state());
-    const kept = JSON.stringify({
-      sgf: session.sgf(), seats: s.seats, line: s.moves.map((m) => m.token), view: s.view,
-    });
-    if (kept === last) return;
+    if (!latest) return;
+    const line = latest.moves.map((m) => m.token);
+    const key = JSON.stringify([latest.tree, latest.seats, line, latest.view]);
+    if (key === savedKey) return;
     try {
-      localStorage.setItem(GAME_KEY, kept);
-      last = kept;
+      localStorage.setItem(GAME_KEY, JSON.stringify({ sgf: session.sgf(), seats: latest.seats, line, view: latest.view }));
+      savedKey = key;
     } catch (e) { /* storage full or refused: the game stays in the tab */ }
   };
   addEventListener("pagehide", save);
-  return () => {
+  return (state) => {
+    latest = state;
     if (pending) return;
     pending = true;
     setTimeout(() => { if (pending) save(); }, SAVE_MILLIS);
@@ -266,8 +268,9 @@ export async function open() {
   let listener = null;
   let keep = () => {};
   const session = new Session(ENGINE, (text) => {
-    keep();
-    if (listener) listener(JSON.parse(text));
+    const state = JSON.parse(text);
+    keep(state);
+    if (listener) listener(state);
   });
   restoreGame(session);
   keep = keeper(session);
