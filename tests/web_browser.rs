@@ -10,6 +10,16 @@
 //! every game with the rules crate and checks that it is over with the
 //! winner the page announced.
 //!
+//! `tests/peers/web_offline.py` checks the page as an installed app: a
+//! plain static server gives a cross-origin isolated page on every core
+//! after the service worker's reload, Chromium finds it installable, it
+//! opens and plays with the server stopped, and a new version served
+//! replaces the old by itself.
+//!
+//! `tests/peers/web_phone.py` checks the page on a phone's screen: the
+//! board in view after *Start new game*, cells at least 24 CSS px apart on
+//! every game's smallest, middle and largest board.
+//!
 //! Needs the folder built (`ODDITY_WEB_DIR`, which `tests/run.sh` builds
 //! with `web/build.sh`), Debian's `chromium` and `chromium-driver` and
 //! Python's `selenium` (`.ci/peers.sh`). Skipped when they are missing,
@@ -17,7 +27,8 @@
 //!
 //! `ODDITY_WEB_DIR=target/web-site ODDITY_PEERS=1 cargo test --test web_browser -- --nocapture`
 //! Screenshots: `target/web-screenshots/web-{plain,isolated}-GAME.png`,
-//! `web-thinking.png`, `web-person-end.png` and one per fallback message.
+//! `web-thinking.png`, `web-person-end.png`, `web-offline.png`,
+//! `web-phone.png` and one per fallback message.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -55,17 +66,12 @@ fn site() -> Option<PathBuf> {
     dir
 }
 
-#[test]
-fn the_engine_in_the_tab_plays_the_four_games_to_their_end() {
-    let Some(site) = site() else { return };
+/// Runs `script` of `tests/peers` on the built folder; its output.
+fn peer(script: &str, args: &[&Path]) -> String {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let shots = root.join("target/web-screenshots");
-    let games_file = root.join("target/web-screenshots/games.json");
     let out = Command::new("python3")
-        .arg(root.join("tests/peers/web_play.py"))
-        .arg(&site)
-        .arg(&games_file)
-        .arg(&shots)
+        .arg(root.join("tests/peers").join(script))
+        .args(args)
         .env("PYTHONDONTWRITEBYTECODE", "1")
         .output()
         .expect("running python3");
@@ -75,6 +81,35 @@ fn the_engine_in_the_tab_plays_the_four_games_to_their_end() {
         out.status.success(),
         "{text}\n{}",
         String::from_utf8_lossy(&out.stderr)
+    );
+    text
+}
+
+#[test]
+fn offline_installable_and_isolated_on_a_plain_host() {
+    let Some(site) = site() else { return };
+    let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/web-screenshots");
+    let text = peer("web_offline.py", &[site.as_path(), shots.as_path()]);
+    assert!(text.contains("all offline checks passed"), "{text}");
+}
+
+#[test]
+fn on_a_phone_the_board_is_in_view_with_cells_a_finger_apart() {
+    let Some(site) = site() else { return };
+    let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/web-screenshots");
+    let text = peer("web_phone.py", &[site.as_path(), shots.as_path()]);
+    assert!(text.contains("all phone checks passed"), "{text}");
+}
+
+#[test]
+fn the_engine_in_the_tab_plays_the_four_games_to_their_end() {
+    let Some(site) = site() else { return };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let shots = root.join("target/web-screenshots");
+    let games_file = root.join("target/web-screenshots/games.json");
+    peer(
+        "web_play.py",
+        &[site.as_path(), games_file.as_path(), shots.as_path()],
     );
     let games: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&games_file).unwrap()).unwrap();

@@ -4,6 +4,7 @@ same machine in one run (PERFORMANCE.md, "In the browser").
 
 Usage: web/bench.py SITE_DIR ODDITY_BINARY [--rounds N] [--seconds S]
                     [--threads-games odd:7,yodd:8]
+       web/bench.py SITE_DIR ODDITY_BINARY --clicks N [--clicks-games xodd:12,...]
 
 For each of Odd 5, Xodd 12, Yodd 8 and Onyx 12, every round measures, one
 after the other: `oddity bench --playouts` and the module's benchPlayouts
@@ -19,6 +20,17 @@ One-thread rates are per second of CPU time that the measured process got
 runs), so that a machine shared with other work slows both sides alike;
 wall-clock rates are printed beside them. Thread scaling is per second of
 wall-clock time, which is what threads buy.
+
+With --clicks, instead: in the static page from a plain server (isolated
+after the service worker's reload), from one that sends COOP/COEP, and in
+`oddity gui` (its engine `oddity gtp
+--threads 2`), a person plays each board against the engine with *Analyse
+my turn* on; once the analysis has arrived for a second, a click on an
+empty cell, timed until the page has drawn its stone (waiting to be
+confirmed, in Xodd and Yodd, then cleared; else played). Prints per page
+and board the click-to-stone p50, p95 and maximum, and the main thread's
+long tasks (over 50 ms, PerformanceObserver "longtask") from the board's
+start to its last click.
 """
 
 import argparse
@@ -93,6 +105,101 @@ def page(isolated):
     return server, b
 
 
+# Collects the main thread's long tasks (over 50 ms) from the page's start.
+LONG_TASKS = """
+window.longTasks = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) window.longTasks.push(e.duration);
+}).observe({ type: 'longtask', buffered: true });
+"""
+
+# Clicks `cell`; milliseconds until the page has drawn its stone: a stone
+# waiting to be confirmed (Xodd, Yodd) or the turn played (Odd, Onyx).
+CLICK = """
+const [cell, done] = arguments;
+const el = document.querySelector(`#board [data-cell="${cell}"]`);
+const t0 = performance.now();
+el.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+const look = () => {
+  if (document.querySelector(`#overlay [data-pending="${cell}"]`) || state.stones[cell]
+      || document.getElementById('reason').textContent.startsWith('refused')) {
+    done(performance.now() - t0);
+  } else setTimeout(look, 1);
+};
+look();
+"""
+
+
+def percentile(values, q):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def click_bench(d, game, size, clicks, rng):
+    """A person (Black) against the engine, which analyses the person's
+    turn: click to stone while the analysis arrives, and the main thread's
+    long tasks meanwhile."""
+    web_play.new_game(d, game, size, "human", "oddity", 1)
+    if not d.find_element(web_play.By.ID, "analyze").is_selected():
+        d.find_element(web_play.By.ID, "analyze").click()
+    times = []
+    d.execute_script("window.longTasks.length = 0")
+    while len(times) < clicks:
+        s = web_play.wait(d, "return (state.over || (state.human_turn && state.engines[0].status == 'analysing'"
+                             " && state.analysis && state.analysis.turn == state.view"
+                             " && state.analysis.candidates.length > 0)) && state",
+                          120, "the person's turn, with the engine's analysis arriving")
+        if s["over"]:
+            web_play.new_game(d, game, size, "human", "oddity", 1)
+            continue
+        time.sleep(1.0)  # the analysis arriving for a while
+        cells = d.execute_script("return [...document.querySelectorAll('#board [data-cell]')]"
+                                 ".map((e) => e.dataset.cell)")
+        stones = d.execute_script("return state.stones")
+        empty = [c for c in cells if c not in stones]
+        times.append(d.execute_async_script(CLICK, rng.choice(empty)))
+        print(f"{game} {size}: click {len(times)}: {times[-1]:.1f} ms", file=sys.stderr, flush=True)
+        if not d.find_element(web_play.By.ID, "clear").get_attribute("hidden"):
+            d.find_element(web_play.By.ID, "clear").click()
+    long_tasks = d.execute_script("return window.longTasks")
+    return {"game": game, "size": size, "clicks": len(times),
+            "click_p50_ms": round(percentile(times, 0.5), 1), "click_p95_ms": round(percentile(times, 0.95), 1),
+            "click_max_ms": round(max(times), 1), "long_tasks": len(long_tasks),
+            "long_task_max_ms": round(max(long_tasks), 1) if long_tasks else 0}
+
+
+def clicks_main(a):
+    """--clicks: click to stone and long tasks in the static page (plain
+    and isolated) and in `oddity gui`, with the engine analysing."""
+    import random
+    games = [(g, int(n)) for g, n in (spec.split(":") for spec in a.clicks_games.split(","))]
+    pages = []
+    for name in a.clicks_pages.split(","):
+        if name == "gui":
+            gui = subprocess.Popen([a.binary, "gui", "--engine", "oddity=oddity gtp --threads 2"],
+                                   stdout=subprocess.PIPE, text=True)
+            pages.append((name, gui.stdout.readline().strip().removeprefix("oddity gui: open "), gui.terminate))
+        else:
+            server = web_play.Server(name == "isolated")
+            pages.append((name, server.url, server.close))
+    for name, url, close in pages:
+        b = web_play.Browser()
+        d = b.driver
+        try:
+            d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": LONG_TASKS})
+            d.get(url)
+            web_play.wait(d, "return typeof state !== 'undefined' && state && state.engines[0].status == 'idle'"
+                             " && (!window.oddity || (window.oddity.ready && self.crossOriginIsolated))",
+                          120, f"{name}: the engine starts (the static page isolated, by its server's headers"
+                          " or after its service worker's reload)")
+            for game, size in games:
+                figure = {"page": name, **click_bench(d, game, size, a.clicks, random.Random(7))}
+                print(json.dumps(figure), flush=True)
+        finally:
+            b.driver.quit()
+            close()
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("site")
@@ -100,8 +207,16 @@ def main():
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--seconds", type=float, default=2.0)
     p.add_argument("--threads-games", default="odd:7,yodd:8")
+    p.add_argument("--clicks", type=int, default=0,
+                   help="instead: this many clicks on each board of --clicks-games while the engine analyses")
+    p.add_argument("--clicks-games", default="xodd:12,xodd:19,yodd:8,onyx:12")
+    p.add_argument("--clicks-pages", default="plain,isolated,gui",
+                   help="the static page from a plain server, from one sending COOP/COEP, `oddity gui`")
     a = p.parse_args()
     web_play.SITE = a.site
+    if a.clicks:
+        clicks_main(a)
+        return
     figures = []
     server, b = page(False)
     try:

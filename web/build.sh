@@ -7,6 +7,10 @@
 #   pkg/          one thread, for every browser
 #   pkg-threads/  WebAssembly threads (the search on every core), used
 #                 where the page is cross-origin isolated (COOP and COEP)
+#   sw.js         the service worker: the site cached for use offline, and
+#                 COOP/COEP added where the host sends none
+#   manifest.webmanifest, icon*.{svg,png}: the app to install
+#   _headers      COOP/COEP for hosts that read such a file
 #
 # Usage: web/build.sh DIR
 set -euo pipefail
@@ -62,10 +66,28 @@ RUSTFLAGS="-C target-feature=+atomics,+bulk-memory,+mutable-globals $stack $shar
     --features threads --target $wasm --target-dir "$target/threads" 2>&1 | without_atomics_warnings >&2
 wasm-bindgen --target web --no-typescript --out-dir "$out/pkg-threads" \
     "$target/threads/$wasm/web/oddity_web.wasm"
+# The thread pool's workers start the module with the two arguments that
+# wasm-bindgen now warns of in the console; one object says the same.
+helper=$(find "$out/pkg-threads/snippets" -name workerHelpers.no-bundler.js)
+sed -i 's/await pkg\.default(data\.module, data\.memory);/await pkg.default({ module_or_path: data.module, memory: data.memory });/' "$helper"
+grep -q 'module_or_path: data.module' "$helper"
 
-# The same page as `oddity gui`'s, told that its session runs in the tab.
-sed 's/<html lang="en" data-session="server">/<html lang="en" data-session="tab">/' \
+# The same page as `oddity gui`'s, told that its session runs in the tab,
+# with its icon and its manifest (an app to install).
+sed -e 's/<html lang="en" data-session="server">/<html lang="en" data-session="tab">/' \
+    -e 's|<link rel="icon" href="data:,">|<link rel="icon" href="icon.svg" type="image/svg+xml"><link rel="manifest" href="manifest.webmanifest"><meta name="theme-color" content="#3b2f1e">|' \
     crates/oddity-gui/src/page/index.html >"$out/index.html"
 grep -q 'data-session="tab"' "$out/index.html"
+grep -q 'rel="manifest"' "$out/index.html"
 cp crates/oddity-gui/src/page/app.js crates/oddity-gui/src/page/style.css web/static/* "$out/"
+python3 web/icons.py "$out"
+
+# The service worker caches every file of this build under a version that
+# changes with any of them, so that a browser installs each new build.
+files=$(cd "$out" && find . -type f ! -name sw.js ! -name _headers | sed 's|^\./||' | LC_ALL=C sort)
+version=$(cd "$out" && sha256sum $files | sha256sum | cut -c1-16)
+list=$(printf '"%s", ' $files)
+sed -e "s|^const VERSION = \"unbuilt\";|const VERSION = \"$version\";|" \
+    -e "s|^const FILES = \[\];|const FILES = [${list%, }];|" web/static/sw.js >"$out/sw.js"
+grep -q "^const VERSION = \"$version\";" "$out/sw.js"
 echo "web/build.sh: wrote $out" >&2

@@ -23,6 +23,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         **http.server.SimpleHTTPRequestHandler.extensions_map,
         ".wasm": "application/wasm",
         ".js": "text/javascript",
+        ".webmanifest": "application/manifest+json",
     }
 
     def end_headers(self):

@@ -6,7 +6,8 @@ real headless Chromium, with the engine in the tab's Web Worker.
 Usage: web_play.py SITE_DIR GAMES_JSON SCREENSHOT_DIR
 
 The folder is served by web/serve.py's handler on one thread, first
-without special headers (the page must say it uses one thread), then with
+without special headers to a browser that gives the page no service worker
+(the page must say it uses one thread, and why), then with
 COOP/COEP (the page is cross-origin isolated and the engine uses every core
 the browser reports). In each, the engine plays both seats of a whole game
 of Odd 5, Xodd 12, Yodd 8 and Onyx 12 to the rules' end, and the end is
@@ -25,7 +26,9 @@ started it: any request that the page or its workers make for another host
 is a failure ("nothing leaves the tab"; the browser's own background
 requests are not the page's). Also checked: the fallback messages when
 the browser has no WebAssembly, no Worker (the engine cannot start; people
-can still play), and when the module is missing (404). Prints one line per check; exits non-zero on the first failure.
+can still play), when a file of the module is missing (404: the page names
+it), and when the threads' module is missing from an isolated page (the
+engine starts on one thread and says why). Prints one line per check; exits non-zero on the first failure.
 """
 
 import http.server
@@ -65,15 +68,17 @@ def fail(text):
 
 
 class Server:
-    """The site on one thread; `missing` paths answer 404."""
+    """The site (`site`, else SITE) on one thread, on `port` (0: any free
+    one); `missing` paths answer 404."""
 
-    def __init__(self, isolated, missing=()):
+    def __init__(self, isolated, missing=(), port=0, site=None):
         self.served = []
         outer = self
+        directory = site or SITE
 
         class Handler(serve.Handler):
             def __init__(self, *args, **kwargs):
-                super().__init__(*args, directory=SITE, **kwargs)
+                super().__init__(*args, directory=directory, **kwargs)
 
             def do_GET(self):
                 outer.served.append(self.path)
@@ -86,7 +91,7 @@ class Server:
                 pass
 
         Handler.isolated = isolated
-        self.httpd = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd = http.server.HTTPServer(("127.0.0.1", port), Handler)
         self.origin = f"http://127.0.0.1:{self.httpd.server_address[1]}"
         self.url = self.origin + "/"
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
@@ -110,11 +115,18 @@ class Browser:
                      "--window-size=1100,900", f"--log-net-log={self.netlog}",
                      f"--user-data-dir={self.profile}", *extra]:
             opts.add_argument(flag)
+        # The console of the page and its workers, for `console()`.
+        opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
         if downloads:
             opts.add_experimental_option("prefs", {"download.default_directory": downloads,
                                                    "download.prompt_for_download": False})
         driver_path = shutil.which("chromedriver") or "/usr/bin/chromedriver"
         self.driver = webdriver.Chrome(service=Service(driver_path), options=opts)
+
+    def console(self):
+        """The console messages of the page and its workers since the last
+        call: [(level, text)]."""
+        return [(e["level"], e["message"]) for e in self.driver.get_log("browser")]
 
     def quit_and_requests(self, origin):
         """Closes the browser; returns the URLs that pages of `origin` (and
@@ -229,6 +241,19 @@ look();
 """, cell)
 
 
+# Notes whether the page ever draws the heat map and the candidates while
+# the engine thinks of its turn (a moment that polling could miss).
+SEE_THINKING = """
+window.thinkingSeen = false;
+const seen = () => state.engines[0].status == 'thinking' && state.analysis_live
+  && document.querySelectorAll('#overlay [data-heat]').length > 0
+  && document.querySelectorAll('#candidates tbody tr').length > 0;
+new MutationObserver((_, observer) => {
+  if (seen()) { window.thinkingSeen = true; observer.disconnect(); }
+}).observe(document.querySelector('main'), { subtree: true, childList: true });
+"""
+
+
 def person_plays(d, downloads):
     """A person (Black) plays Odd 5 against the engine by clicks, with the
     engine analysing the person's turn. Returns the click-to-stone times."""
@@ -258,12 +283,11 @@ def person_plays(d, downloads):
             "return [...document.querySelectorAll('#board [data-cell]')].map((e) => e.dataset.cell)")
             if c not in s["stones"]]
         cell = rng.choice(empty)
+        if not thinking:
+            d.execute_script(SEE_THINKING)
         times.append(timed_click(d, cell))
         if not thinking:
-            wait(d, "return state.engines[0].status == 'thinking' && state.analysis_live"
-                    " && document.querySelectorAll('#overlay [data-heat]').length > 0"
-                    " && document.querySelectorAll('#candidates tbody tr').length > 0", 60,
-                 "the heat map and candidates while the engine thinks")
+            wait(d, "return window.thinkingSeen", 60, "the heat map and candidates while the engine thinks")
             screenshot(d, "web-thinking.png")
             log("person: the heat map and the candidates show while the engine thinks")
             thinking = True
@@ -278,18 +302,22 @@ def person_plays(d, downloads):
             undone = True
         if undone and not reloaded:
             n = len(state(d)["moves"])
+            # The turn before the last shown: the reload comes back to it.
+            d.find_element(By.ID, "prev").click()
             wait(d, "const k = JSON.parse(localStorage.getItem('oddity-game') || 'null');"
-                    " return k && k.sgf.split(';B[').length + k.sgf.split(';W[').length - 2 == " + str(n),
-                 30, "the game kept in the browser")
+                    " return k && k.sgf.split(';B[').length + k.sgf.split(';W[').length - 2 == " + str(n) +
+                    f" && k.view == {n - 1}", 30, "the game kept in the browser")
             d.refresh()
             back = wait(d, "return window.oddity && window.oddity.ready && typeof state !== 'undefined'"
                            f" && state && state.moves.length == {n} && state", 120,
                         "the game back after a reload")
-            if back["game"] != "odd" or back["seats"] != ["human", "oddity"]:
-                fail(f"after a reload: {back['game']} with seats {back['seats']}")
+            if back["game"] != "odd" or back["seats"] != ["human", "oddity"] or back["view"] != n - 1:
+                fail(f"after a reload: {back['game']} with seats {back['seats']}, turn {back['view']} shown")
+            d.find_element(By.ID, "last").click()
+            wait(d, f"return state.view == {n} && state.human_turn", 30, "back to the last turn")
             d.find_element(By.ID, "analyze").click()
             wait(d, "return state.analysis_wanted", 30, "analysis of my turn on again")
-            log(f"person: a reload brings the game back ({n} turns, the same seats)")
+            log(f"person: a reload brings the game back ({n} turns, the same seats, turn {n - 1} shown)")
             reloaded = True
     if not reloaded:
         fail("the game ended before a reload could be tried")
@@ -321,6 +349,10 @@ def person_plays(d, downloads):
     return s, times
 
 
+# Run before the page's scripts: a browser without service workers.
+NO_SERVICE_WORKER = "delete Navigator.prototype.serviceWorker;"
+
+
 def play_games(isolated):
     mode = "isolated" if isolated else "plain"
     server = Server(isolated)
@@ -331,6 +363,10 @@ def play_games(isolated):
     foreign = None
     figures = {}
     try:
+        if not isolated:
+            # One thread: a browser that gives the page no service worker
+            # (which would add the headers; see web_offline.py).
+            d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": NO_SERVICE_WORKER})
         d.get(server.url)
         wait(d, "return window.oddity && window.oddity.ready && typeof playableAt !== 'undefined'"
                 " && playableAt !== null && state && state.engines[0].status == 'idle'",
@@ -346,7 +382,8 @@ def play_games(isolated):
                 fail("isolated: the page is not cross-origin isolated")
             if threads != max(1, cores) or (threads > 1 and f"{threads} threads" not in text):
                 fail(f"isolated: {threads} threads for {cores} cores: {text!r}")
-        elif threads != 1 or "one thread" not in text or "cross-origin isolated" not in text:
+        elif threads != 1 or "one thread" not in text or "cross-origin isolated" not in text \
+            or "no service worker" not in text:
             fail(f"plain: {text!r}")
         log(f"{mode}: {text}")
         if not isolated:
@@ -373,18 +410,20 @@ def play_games(isolated):
     return games, figures
 
 
-def fallback(what, element, expect, extra=(), missing=(), before=None):
-    server = Server(False, missing)
+def fallback(what, element, expect, extra=(), missing=(), before=None, isolated=False):
+    server = Server(isolated, missing)
     b = Browser(extra)
     d = b.driver
     try:
         if before:
             d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": before})
         d.get(server.url)
-        text = wait(d, f"return (() => {{ const m = document.getElementById('{element}');"
-                       " return m && !m.hidden && m.textContent; })()", 60, what, error_fails=False)
-        if expect not in text:
-            fail(f"{what}: {text!r}")
+        shown = f"const m = document.getElementById('{element}'); return m && !m.hidden && m.textContent"
+        try:
+            text = wait(d, f"const t = (() => {{ {shown}; }})(); return t && t.includes({json.dumps(expect)}) && t",
+                        60, what, error_fails=False)
+        except AssertionError:
+            fail(f"{what}: {d.execute_script(shown)!r} does not say {expect!r}")
         screenshot(d, f"web-{what.replace(' ', '-')}.png")
         log(f"{what}: {text}")
     finally:
@@ -398,7 +437,11 @@ def main():
     os.makedirs(SHOTS, exist_ok=True)
     fallback("no webassembly", "page-alert", "no WebAssembly", before="delete globalThis.WebAssembly;")
     fallback("no worker", "engine-alert", "no Web Workers", before="delete globalThis.Worker;")
-    fallback("module missing", "page-alert", "could not be loaded", missing=("pkg/oddity_web_bg.wasm",))
+    for name in ["oddity_web.js", "oddity_web_bg.wasm"]:
+        fallback(f"module missing {name}", "page-alert", f"pkg/{name} could not be loaded (the server answered 404",
+                 missing=(f"pkg/{name}",))
+    fallback("threads missing", "engines", "pkg-threads/oddity_web.js could not be loaded (the server answered 404",
+             missing=("pkg-threads/oddity_web.js",), isolated=True)
     plain, figures = play_games(False)
     isolated, _ = play_games(True)
     games = plain + isolated

@@ -7,11 +7,14 @@
 //               {type: 'think', generation, sgf, millis, every, stop}
 //                 (stop: an Int32Array on a SharedArrayBuffer, or null)
 //               {type: 'bench', what: 'playouts'|'search', game, size, millis, threads}
-// Messages out: {type: 'ready', threads, isolated}
+// Messages out: {type: 'ready', threads, isolated, why}
+//                 (why: where threads were wanted but not had, the reason)
 //               {type: 'progress', generation, thought} and {type: 'best', generation, thought}
 //               {type: 'bench', rate}
 //               {type: 'error', message, memory, starting}
 //                 (memory: it ran out; starting: it could not start)
+
+import { loadModule } from './load.js';
 
 let wasm = null;
 let module = null;
@@ -34,21 +37,28 @@ function fail(error, starting) {
   postMessage({ type: 'error', message, memory, starting });
 }
 
+// The module with threads where the page is isolated, else (or where it
+// cannot be had) the plain one; `why` says why threads were not had.
 async function start(memory) {
   const isolated = self.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function';
   let threads = 1;
+  let why;
+  module = null;
   if (isolated) {
-    module = await import('./pkg-threads/oddity_web.js');
-    wasm = await module.default();
-    threads = Math.max(1, navigator.hardwareConcurrency || 1);
-    await module.initThreadPool(threads);
-  } else {
-    module = await import('./pkg/oddity_web.js');
-    wasm = await module.default();
+    try {
+      ({ module, exports: wasm } = await loadModule('pkg-threads'));
+      threads = Math.max(1, navigator.hardwareConcurrency || 1);
+      await module.initThreadPool(threads);
+    } catch (error) {
+      module = null;
+      threads = 1;
+      why = `${error.message || error}, so the engine uses one thread`;
+    }
   }
+  if (!module) ({ module, exports: wasm } = await loadModule('pkg'));
   module.setMemoryLimit(memory);
   engine = new module.Engine(memory, threads, BigInt(Date.now() % 1000000));
-  postMessage({ type: 'ready', threads, isolated });
+  postMessage({ type: 'ready', threads, isolated, why });
 }
 
 function think(m) {

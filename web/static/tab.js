@@ -8,7 +8,7 @@
 // storage, so that a reload brings it back) unless the player downloads
 // it.
 
-import init, { Session } from "./pkg/oddity_web.js";
+import { loadModule } from "./load.js";
 
 // The engine's name in the seats and the engines list.
 const ENGINE = "oddity";
@@ -16,8 +16,9 @@ const ENGINE = "oddity";
 // phone. Kept in the browser across reloads.
 const DEFAULT_MEMORY = 256;
 const MEMORY_KEY = "oddity-engine-memory";
-// The game on the board, with its variations (SGF) and its seats, kept in
-// the browser after each change so that a reload brings it back.
+// The game on the board, with its variations (SGF), its seats, the line
+// being played and the turn shown, kept in the browser after each change
+// so that a reload brings it back.
 const GAME_KEY = "oddity-game";
 // At most one save per this many milliseconds while the state changes
 // (an analysis changes it many times a second; the game far less often).
@@ -47,32 +48,109 @@ function restoreGame(session) {
   if (typeof black === "string" && typeof white === "string") {
     session.request("seats", JSON.stringify({ black, white }));
   }
+  if (Array.isArray(kept.line) && Number.isInteger(kept.view)) restorePlace(session, kept.line, kept.view);
+}
+
+// Back to the line that was being played (its turns' tokens) and the turn
+// that was shown: down the tree, at each turn into the variation that
+// played the kept turn, as far as the tree has it.
+function restorePlace(session, line, view) {
+  let s = JSON.parse(session.state());
+  let reached = 0;
+  for (const token of line) {
+    const i = reached;
+    if (!(s.moves[i] && s.moves[i].token === token)) {
+      const parent = i === 0 ? s.tree.find((d) => d.parent === null).node : s.moves[i - 1].node;
+      const tried = s.tree.filter((d) => d.parent === parent).map((d) => d.node);
+      for (const node of tried) {
+        session.request("node", JSON.stringify({ node }));
+        s = JSON.parse(session.state());
+        if (s.moves[i] && s.moves[i].token === token) break;
+      }
+      if (!(s.moves[i] && s.moves[i].token === token)) break;
+    }
+    reached++;
+  }
+  session.request("view", JSON.stringify({ turn: Math.min(view, reached) }));
 }
 
 // Keeps the game of `session` in the browser, at most once per
-// SAVE_MILLIS; called after every change of the session's state.
+// SAVE_MILLIS, and as the page goes (a reload); called with the state
+// after every change. The record is written out only when the game, the
+// seats or the place in it changed (not for each analysis that arrives).
 function keeper(session) {
   let pending = false;
-  let last = null;
-  return () => {
+  let latest = null;
+  let savedKey = null;
+  const save = () => {
+    pending = false;
+    if (!latest) return;
+    const line = latest.moves.map((m) => m.token);
+    const key = JSON.stringify([latest.tree, latest.seats, line, latest.view]);
+    if (key === savedKey) return;
+    try {
+      localStorage.setItem(GAME_KEY, JSON.stringify({ sgf: session.sgf(), seats: latest.seats, line, view: latest.view }));
+      savedKey = key;
+    } catch (e) { /* storage full or refused: the game stays in the tab */ }
+  };
+  addEventListener("pagehide", save);
+  return (state) => {
+    latest = state;
     if (pending) return;
     pending = true;
-    setTimeout(() => {
-      pending = false;
-      const kept = JSON.stringify({ sgf: session.sgf(), seats: JSON.parse(session.state()).seats });
-      if (kept === last) return;
-      try {
-        localStorage.setItem(GAME_KEY, kept);
-        last = kept;
-      } catch (e) { /* storage full or refused: the game stays in the tab */ }
-    }, SAVE_MILLIS);
+    setTimeout(() => { if (pending) save(); }, SAVE_MILLIS);
   };
+}
+
+// Set for this tab while the page reloads to come under its service
+// worker's headers, so that it tries only once.
+const ISOLATING_KEY = "oddity-isolating";
+// Why the service worker is not there, or null.
+let noServiceWorker = null;
+
+function isolatingTried() {
+  try {
+    return sessionStorage.getItem(ISOLATING_KEY) !== null;
+  } catch (e) {
+    return true; // no storage to remember a try: none
+  }
+}
+
+// The service worker (sw.js): the site kept in this browser for use
+// offline, and the headers for threads added where the host sends none.
+// When it first takes the page, the page reloads to be isolated (once);
+// when a new version takes it, the page reloads onto the new files (the
+// game is kept).
+async function serviceWorker() {
+  if (!("serviceWorker" in navigator)) {
+    noServiceWorker = "this browser gives the page no service worker";
+    return;
+  }
+  const before = navigator.serviceWorker.controller;
+  navigator.serviceWorker.addEventListener("controllerchange", () => {
+    if (before) {
+      location.reload();
+    } else if (self.crossOriginIsolated !== true && !isolatingTried()) {
+      sessionStorage.setItem(ISOLATING_KEY, "1");
+      location.reload();
+    }
+  });
+  if (self.crossOriginIsolated === true) {
+    try { sessionStorage.removeItem(ISOLATING_KEY); } catch (e) { /* storage refused */ }
+  }
+  try {
+    await navigator.serviceWorker.register("sw.js");
+  } catch (e) {
+    noServiceWorker = `its service worker could not be registered (${e.message || e})`;
+  }
 }
 
 // Why search threads are not available here, or null.
 function noThreads() {
   if (self.crossOriginIsolated !== true) {
-    return "this page is not cross-origin isolated (the COOP and COEP headers), so there is no SharedArrayBuffer for threads";
+    const why = noServiceWorker ? `; ${noServiceWorker}` : "";
+    return "this page is not cross-origin isolated (the COOP and COEP headers), so there is no SharedArrayBuffer " +
+      `for threads${why}`;
   }
   if (typeof SharedArrayBuffer !== "function") return "this browser gives no SharedArrayBuffer";
   return null;
@@ -148,7 +226,7 @@ class Driver {
       ui.ready = true;
       ui.threads = m.threads;
       if (ui.readyMillis === null) ui.readyMillis = performance.now();
-      this.session.engineStarted(m.threads, noThreads() || undefined);
+      this.session.engineStarted(m.threads, m.why || noThreads() || undefined);
     } else if (m.type === "progress") {
       this.session.engineReport(m.generation, JSON.stringify(m.thought), false);
     } else if (m.type === "best") {
@@ -185,12 +263,14 @@ class Driver {
 // The session in this tab, behind the interface app.js uses for the
 // server's (requests by name, the catalogue, SGF out and in, the states).
 export async function open() {
-  await init();
+  await serviceWorker();
+  const { Session } = (await loadModule("pkg")).module;
   let listener = null;
   let keep = () => {};
   const session = new Session(ENGINE, (text) => {
-    keep();
-    if (listener) listener(JSON.parse(text));
+    const state = JSON.parse(text);
+    keep(state);
+    if (listener) listener(state);
   });
   restoreGame(session);
   keep = keeper(session);

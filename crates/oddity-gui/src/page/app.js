@@ -140,8 +140,8 @@ async function openTransport() {
   try {
     return await tab.open();
   } catch (e) {
-    throw new Error(`The game's WebAssembly module could not be loaded (${e.message || e}). ` +
-      "Reload the page; if it goes on, the site is missing its files.");
+    throw new Error(`The game could not start: ${e.message || e}. ` +
+      "Reload the page; if it goes on, the site is missing that file.");
   }
 }
 
@@ -167,11 +167,38 @@ async function send(name, body) {
   return answer;
 }
 
+// States come faster than a screen shows them while an engine analyses:
+// only the last one before each frame is drawn. A state with another turn
+// or position (a click played, the engine's answer) is drawn at once.
+let arrived = null;
+let frameAsked = false;
+
+function newPlace(s) {
+  return !state || s.game !== state.game || s.moves.length !== state.moves.length || s.view !== state.view
+    || s.node !== state.node || s.human_turn !== state.human_turn;
+}
+
+function drawArrived() {
+  const s = arrived;
+  arrived = null;
+  if (!s) return;
+  draw(s);
+  if (playableAt === null && s.human_turn) playableAt = performance.now();
+}
+
 function connect() {
   transport.subscribe((s) => {
     stateAt = performance.now();
-    draw(s);
-    if (playableAt === null && s.human_turn) playableAt = performance.now();
+    arrived = s;
+    if (newPlace(s)) {
+      drawArrived();
+    } else if (!frameAsked) {
+      frameAsked = true;
+      requestAnimationFrame(() => {
+        frameAsked = false;
+        drawArrived();
+      });
+    }
   }, (lost) => { $("connection").hidden = !lost; });
 }
 
@@ -179,24 +206,63 @@ function connect() {
 
 function svgRoot() { return $("board").querySelector("svg"); }
 
-function cellElement(name) {
+// The cells' centres and radii in the picture's own coordinates, by name:
+// measured once per picture (measuring asks the browser for its layout,
+// too slow to do for every cell of every analysis drawn).
+let measuredSpots = null;
+
+function cellSpots() {
+  if (measuredSpots) return measuredSpots;
+  const found = new Map();
   const svg = svgRoot();
-  return svg && svg.querySelector(`[data-cell="${CSS.escape(name)}"]`);
+  const fromScreen = svg && svg.getScreenCTM();
+  if (!fromScreen) return found; // no picture, or not laid out: measured later
+  const toScreen = fromScreen.inverse();
+  const p = svg.createSVGPoint();
+  for (const el of svg.querySelectorAll("[data-cell]")) {
+    const box = el.getBBox();
+    const toRoot = toScreen.multiply(el.getScreenCTM());
+    p.x = box.x + box.width / 2;
+    p.y = box.y + box.height / 2;
+    const c = p.matrixTransform(toRoot);
+    const r = Math.max(Math.min(box.width, box.height) * Math.abs(toRoot.a) / 2, 0.2);
+    found.set(el.getAttribute("data-cell"), { x: c.x, y: c.y, r, room: Infinity });
+  }
+  // Each cell's room: half the distance to its nearest neighbour.
+  const all = [...found.values()];
+  for (let i = 0; i < all.length; i++) {
+    for (let j = i + 1; j < all.length; j++) {
+      const half = Math.hypot(all[i].x - all[j].x, all[i].y - all[j].y) / 2;
+      if (half < all[i].room) all[i].room = half;
+      if (half < all[j].room) all[j].room = half;
+    }
+  }
+  measuredSpots = found;
+  return found;
+}
+
+// Cells this far apart (CSS px) at least where the pointer is a finger or
+// the screen narrow (24 px, the smallest target WCAG 2.2 allows, and a
+// margin): a board whose cells would be closer is drawn larger and
+// scrolls within its box.
+const TOUCH_SPACING = 25;
+const FINGERS = matchMedia("(pointer: coarse), (max-width: 600px)");
+
+function fitBoard() {
+  const svg = svgRoot();
+  if (!svg) return;
+  svg.style.width = "";
+  if (!FINGERS.matches) return;
+  const rooms = [...cellSpots().values()].map((p) => p.room).filter(Number.isFinite);
+  const box = svg.viewBox.baseVal;
+  if (!rooms.length || !box || !box.width) return;
+  const spacing = 2 * Math.min(...rooms) * svg.clientWidth / box.width;
+  if (spacing < TOUCH_SPACING) svg.style.width = `${Math.ceil(svg.clientWidth * TOUCH_SPACING / spacing)}px`;
 }
 
 // Centre and radius of a cell in the picture's own coordinates.
 function cellSpot(name) {
-  const el = cellElement(name);
-  const svg = svgRoot();
-  if (!el || !svg) return null;
-  const box = el.getBBox();
-  const toRoot = svg.getScreenCTM().inverse().multiply(el.getScreenCTM());
-  const p = svg.createSVGPoint();
-  p.x = box.x + box.width / 2;
-  p.y = box.y + box.height / 2;
-  const c = p.matrixTransform(toRoot);
-  const r = Math.max(Math.min(box.width, box.height) * Math.abs(toRoot.a) / 2, 0.2);
-  return { x: c.x, y: c.y, r };
+  return cellSpots().get(name) || null;
 }
 
 function overlay() {
@@ -313,9 +379,11 @@ function drawHeat(g, a, faint) {
       heat.setAttribute("stroke-width", spot.r * 0.16);
     }
     if (listed) {
+      // As large as the cell's room allows (Onyx's points are small).
+      const label = Math.max(spot.r, spot.room * 0.8) * 0.75;
       shape(g, "text", {
-        class: "ov-label", x: spot.x, y: spot.y, "font-size": spot.r * 0.75, fill: "#fff",
-        stroke: "#000", "stroke-width": spot.r * 0.03,
+        class: "ov-label", x: spot.x, y: spot.y, "font-size": label, fill: "#fff",
+        stroke: "#000", "stroke-width": label * 0.04,
       }, Math.round(h.winrate * 100));
     }
   }
@@ -519,6 +587,8 @@ function draw(s) {
   if (boardChanged) {
     $("board").innerHTML = s.board;
     boardSvgText = s.board;
+    measuredSpots = null;
+    fitBoard();
   }
   if (turnChanged) {
     resetComposer();
@@ -577,13 +647,23 @@ function draw(s) {
   $("board").classList.toggle("waiting", !s.human_turn);
   $("analyze").checked = s.analysis_wanted;
   drawCandidates();
-  drawGraph();
-  drawMoves();
-  drawTree();
-  drawEngines();
-  drawEngineAlert();
+  whenChanged("graph", [s.winrates, s.view], drawGraph);
+  whenChanged("moves", [s.moves, s.view, s.node, s.node_name], drawMoves);
+  whenChanged("tree", [s.tree, s.node], drawTree);
+  whenChanged("engines", s.engines, () => { drawEngines(); drawEngineAlert(); });
   fillForm();
   drawOverlay();
+}
+
+// What each panel was last drawn from, as JSON.
+const drawnFrom = new Map();
+
+// Draws a panel again only when what it shows has changed.
+function whenChanged(panel, from, drawPanel) {
+  const key = JSON.stringify(from);
+  if (drawnFrom.get(panel) === key) return;
+  drawnFrom.set(panel, key);
+  drawPanel();
 }
 
 // The candidates to list: while the pointer is over the table, in the
@@ -926,17 +1006,14 @@ function nearestCell(e) {
   p.x = e.clientX;
   p.y = e.clientY;
   const at = p.matrixTransform(svg.getScreenCTM().inverse());
-  const spots = [...svg.querySelectorAll("[data-cell]")].map((el) => {
-    const name = el.getAttribute("data-cell");
-    return { name, ...cellSpot(name) };
-  });
+  const all = [...cellSpots()].map(([name, spot]) => ({ name, ...spot }));
   let best = null, bestD = Infinity, step = Infinity;
-  for (const s of spots) {
+  for (const s of all) {
     const d = Math.hypot(s.x - at.x, s.y - at.y);
     if (d < bestD) { bestD = d; best = s; }
   }
   if (!best) return null;
-  for (const s of spots) {
+  for (const s of all) {
     if (s !== best) step = Math.min(step, Math.hypot(s.x - best.x, s.y - best.y));
   }
   return bestD <= 0.75 * step ? best.name : null;
@@ -1017,6 +1094,7 @@ function wire() {
   });
   $("pause").addEventListener("click", () => send("pause", { on: !state.paused }));
   setInterval(drawClocks, 250);
+  addEventListener("resize", fitBoard);
   $("confirm").addEventListener("click", confirmTurn);
   $("clear").addEventListener("click", () => { resetComposer(); showReason(""); drawOverlay(); });
   $("pass").addEventListener("click", () => playToken("pass"));
@@ -1080,10 +1158,15 @@ function wire() {
       // The file opened before is no longer on the board.
       $("game-choice").hidden = true;
       $("records-msg").textContent = "";
+      // On a narrow screen the form is below the board: back to the board.
+      const board = $("play").getBoundingClientRect();
+      if (board.top < 0 || board.top > innerHeight / 2) $("play").scrollIntoView({ block: "start" });
     }
   });
-  $("apply-seats").addEventListener("click", () =>
-    send("seats", { black: $("black").value, white: $("white").value }));
+  $("apply-seats").addEventListener("click", async () => {
+    const answer = await send("seats", { black: $("black").value, white: $("white").value });
+    if (!answer.error) showReason("");
+  });
   $("upload").addEventListener("change", async (e) => {
     const file = e.target.files[0];
     if (!file) return;
@@ -1126,7 +1209,7 @@ async function start() {
     $("memory").value = transport.memory();
     $("memory").addEventListener("change", (e) => {
       const answer = transport.setMemory(Number(e.target.value));
-      if (answer.error) showReason(answer.error, false);
+      showReason(answer.error || "", false);
       e.target.value = transport.memory();
     });
   }
