@@ -24,8 +24,7 @@ pub use state::Session;
 
 use super::analyze::Format;
 use super::board;
-use super::io::{Command, Reader, StopOn};
-use super::think::Limits;
+use super::io::{Command, Reader};
 use reply::{Ctx, Out, Reply, arity, err, ok};
 
 type Handler = fn(&mut Session, &[String], &mut Ctx) -> Reply;
@@ -54,7 +53,7 @@ const COMMANDS: &[(&str, Handler)] = &[
     ("kgs-time_settings", Session::kgs_time_settings),
     ("loadsgf", Session::loadsgf),
     ("printsgf", Session::printsgf),
-    ("oddity-game", Session::game),
+    ("oddity-game", Session::choose_game),
     ("oddity-rules", Session::rules),
     ("oddity-set_position", Session::set_position),
     ("oddity-param", Session::param),
@@ -101,7 +100,7 @@ fn is_ruler_command(name: &str) -> bool {
 impl Session {
     /// The commands this session offers, in `list_commands` order.
     fn offered(&self) -> impl Iterator<Item = &'static str> + '_ {
-        command_names().filter(move |n| self.mode.is_on() || !is_ruler_command(n))
+        command_names().filter(move |n| self.mode().is_on() || !is_ruler_command(n))
     }
 
     /// Runs one command and writes its response.
@@ -109,7 +108,7 @@ impl Session {
         let id = cmd.id.as_deref();
         let handler = COMMANDS
             .iter()
-            .find(|(n, _)| *n == cmd.name && (self.mode.is_on() || !is_ruler_command(n)))
+            .find(|(n, _)| *n == cmd.name && (self.mode().is_on() || !is_ruler_command(n)))
             .map(|(_, h)| *h);
         let reply = match handler {
             None => err("unknown command"),
@@ -126,24 +125,6 @@ impl Session {
             }
             Reply::Done => {}
         }
-    }
-
-    /// Thinks on the opponent's time until a line arrives, when pondering
-    /// is on.
-    pub fn ponder(&mut self, reader: &Reader) {
-        if !self.engine.ponders() || self.game.is_over() || reader.line_waiting() || reader.at_eof()
-        {
-            return;
-        }
-        let limits = Limits::default();
-        self.engine.think(
-            self.game.record(),
-            &limits,
-            reader,
-            StopOn::AnyLine,
-            None,
-            None,
-        );
     }
 
     fn known_command(&mut self, args: &[String], _: &mut Ctx) -> Reply {

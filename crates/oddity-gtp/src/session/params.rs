@@ -10,7 +10,7 @@ use oddity_search::tuning;
 
 impl Session {
     pub(super) fn params_list(&self) -> String {
-        let p = self.engine.params();
+        let p = self.engine().params();
         let mut text = format!(
             "threads {}\nvisits {}\ntime {}\ntime_use {}\nmemory {}\nseed {}\nponder {}\nresign {}\nturns {}\npolicy {}\nexploration {}",
             p.threads,
@@ -42,7 +42,7 @@ impl Session {
                 syntax()
             };
         };
-        match self.engine.set_param(name, value) {
+        match self.engine_mut().set_param(name, value) {
             Ok(()) => ok(""),
             Err(e) => err(e.to_string()),
         }

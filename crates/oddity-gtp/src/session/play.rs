@@ -25,7 +25,7 @@ impl Session {
         let Some(seat) = parse_seat(seat) else {
             return syntax();
         };
-        if self.mode.is_on() {
+        if self.mode().is_on() {
             // Where the mover chooses colours, GoGui enters a turn one
             // stone per `play`.
             return if self.spec().kind.colour_is_chosen() {
@@ -46,7 +46,7 @@ impl Session {
                 };
             }
         };
-        match self.game.play(seat, turn) {
+        match self.game_mut().play(seat, turn) {
             Ok(()) => ok(""),
             Err(e) => {
                 log::info!("{e}");
@@ -58,7 +58,7 @@ impl Session {
     /// GoGui mode, Onyx: `play <seat> <vertex>` with GoGui's grid names; `pass`
     /// is the swap, the one turn GoGui cannot name otherwise.
     pub(super) fn play_gogui_onyx(&mut self, seat: Colour, token: &str) -> Reply {
-        if self.game.is_over() {
+        if self.game().is_over() {
             return self.play_after_end(token);
         }
         let turn = if token.eq_ignore_ascii_case("pass") {
@@ -71,7 +71,7 @@ impl Session {
                 None => return syntax(),
             }
         };
-        match self.game.play(seat, turn) {
+        match self.game_mut().play(seat, turn) {
             Ok(()) => ok(""),
             Err(e) => {
                 log::info!("{e}");
@@ -104,7 +104,8 @@ impl Session {
                 None => return syntax(),
             }
         };
-        match self.game.enter(colour, click, self.mode.waits_always()) {
+        let wait = self.mode().waits_always();
+        match self.game_mut().enter(colour, click, wait) {
             Ok(()) => ok(""),
             Err(e) => {
                 log::info!("{e}");
@@ -116,11 +117,11 @@ impl Session {
     /// Whether moves are entered one stone at a time (GoGui mode, where
     /// the mover chooses the colour: Odd, Xodd, Yodd).
     fn enters_stones(&self) -> bool {
-        self.mode.enters_stones(self.spec().kind)
+        self.mode().enters_stones(self.spec().kind)
     }
 
     pub(super) fn think_limits(&self, seat: Colour) -> Limits {
-        self.engine.limits(&self.clock, self.pos(), seat)
+        self.engine().limits(self.clock(), self.pos(), seat)
     }
 
     /// Searches for `seat`, with progress lines when `progress` is given.
@@ -131,7 +132,7 @@ impl Session {
         ctx: &mut Ctx,
         progress: Option<(Format, Duration)>,
     ) -> Report {
-        let record = self.game.record_for(seat);
+        let record = self.game().record_for(seat);
         // A search that no limit ends is ended by the end of input too.
         let on = if limits == Limits::default() {
             StopOn::InterruptOrEof
@@ -140,8 +141,8 @@ impl Session {
         };
         let out = &mut *ctx.out;
         let filter = self
-            .engine
-            .shows_gogui_turns(self.mode.is_on())
+            .engine()
+            .shows_gogui_turns(self.mode().is_on())
             .then(|| gogui::shown_turns(record.position()))
             .flatten()
             .map(Arc::new);
@@ -150,7 +151,7 @@ impl Session {
                 let pos = record.position().clone();
                 let mut f =
                     |r: &Report| out.stream_line(&analyze::info_line(&pos, r, format, None));
-                self.engine.think(
+                self.engine_mut().think(
                     &record,
                     &limits,
                     ctx.reader,
@@ -160,7 +161,7 @@ impl Session {
                 )
             }
             None => self
-                .engine
+                .engine_mut()
                 .think(&record, &limits, ctx.reader, on, None, filter),
         }
     }
@@ -171,20 +172,20 @@ impl Session {
             return syntax();
         };
         if self.enters_stones() {
-            if self.game.is_over() {
+            if self.game().is_over() {
                 return self.genmove_pass(seat, commit);
             }
-            if let Some(held) = self.game.held_by(seat) {
-                return match self.game.planned_step(seat, held) {
+            if let Some(held) = self.game().held_by(seat) {
+                return match self.game().planned_step(seat, held) {
                     Some(cell) => self.genmove_stone(seat, cell, commit),
                     None => self.genmove_pass(seat, commit),
                 };
             }
-            self.game.settle(seat);
+            self.game_mut().settle(seat);
         }
-        if self.game.is_over() {
+        if self.game().is_over() {
             // gogui-twogtp asks for moves until two passes in a row.
-            return if self.mode.is_on() {
+            return if self.mode().is_on() {
                 ok("pass")
             } else {
                 err("game is over")
@@ -192,13 +193,13 @@ impl Session {
         }
         let limits = self.think_limits(seat);
         let report = self.search(seat, limits, ctx, None);
-        let Some(turn) = self.engine.choose(seat, &report) else {
+        let Some(turn) = self.engine().choose(seat, &report) else {
             return err("game is over");
         };
         if commit {
-            self.game.set_plan(None);
+            self.game_mut().set_plan(None);
         }
-        let token = match (self.mode.is_on(), self.gogui_vertex(seat, &turn), turn) {
+        let token = match (self.mode().is_on(), self.gogui_vertex(seat, &turn), turn) {
             (false, ..) => self.pos().token(&turn),
             (true, Some(vertex), _) => vertex,
             // With --gogui-wait a turn GoGui has no name for is played over
@@ -206,10 +207,10 @@ impl Session {
             // again, the stones waiting) a click on a stone to change its
             // colour, the second stone, and the pass that ends the turn.
             (true, None, Turn::Stones(first, _))
-                if self.enters_stones() && self.mode.waits_always() =>
+                if self.enters_stones() && self.mode().waits_always() =>
             {
                 if commit {
-                    self.game.set_plan(Some((seat, turn)));
+                    self.game_mut().set_plan(Some((seat, turn)));
                 }
                 return self.genmove_stone(seat, first.cell, commit);
             }
@@ -221,14 +222,15 @@ impl Session {
         };
         let played = match (commit, self.enters_stones()) {
             (false, _) => Ok(()),
-            (true, false) => self.game.play(seat, turn),
+            (true, false) => self.game_mut().play(seat, turn),
             (true, true) => {
                 let click = match turn {
                     Turn::Stones(s, None) => Click::Stone(s),
                     Turn::Resign => Click::Resign,
                     _ => Click::Pass,
                 };
-                self.game.enter(seat, click, self.mode.waits_always())
+                let wait = self.mode().waits_always();
+                self.game_mut().enter(seat, click, wait)
             }
         };
         match played {
@@ -241,7 +243,8 @@ impl Session {
     /// colour on `cell`, or changes the colour of its waiting stone there.
     fn genmove_stone(&mut self, seat: Colour, cell: Cell, commit: bool) -> Reply {
         let click = Click::Stone(Stone { cell, colour: seat });
-        if commit && let Err(e) = self.game.enter(seat, click, self.mode.waits_always()) {
+        let wait = self.mode().waits_always();
+        if commit && let Err(e) = self.game_mut().enter(seat, click, wait) {
             log::error!("the engine's own stone: {e}");
             return err("internal error");
         }
@@ -254,7 +257,8 @@ impl Session {
     /// again after such a stone (with `--gogui-wait`, after the engine's
     /// own too).
     fn genmove_pass(&mut self, seat: Colour, commit: bool) -> Reply {
-        match self.game.pass(seat, self.mode.waits_always(), commit) {
+        let wait = self.mode().waits_always();
+        match self.game_mut().pass(seat, wait, commit) {
             Ok(()) => ok("pass"),
             Err(e) => {
                 log::info!("{e}");
@@ -307,7 +311,8 @@ impl Session {
         if !args.is_empty() {
             return syntax();
         }
-        if self.game.undo(self.mode.waits_always()) {
+        let wait = self.mode().waits_always();
+        if self.game_mut().undo(wait) {
             ok("")
         } else {
             err("cannot undo")
@@ -328,7 +333,7 @@ impl Session {
         if main < 0.0 || byo < 0.0 || !main.is_finite() || !byo.is_finite() {
             return syntax();
         }
-        self.clock = Clock::settings(main, byo, stones);
+        *self.clock_mut() = Clock::settings(main, byo, stones);
         ok("")
     }
 
@@ -349,7 +354,7 @@ impl Session {
             }
             _ => return syntax(),
         };
-        self.clock = clock;
+        *self.clock_mut() = clock;
         ok("")
     }
 
@@ -365,7 +370,7 @@ impl Session {
         if !secs.is_finite() {
             return syntax();
         }
-        self.clock.set_left(seat.index(), secs, stones);
+        self.clock_mut().set_left(seat.index(), secs, stones);
         ok("")
     }
 }

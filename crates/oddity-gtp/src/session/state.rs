@@ -5,16 +5,17 @@ use super::engine::Engine;
 use super::game::{Game, Unavailable};
 use super::mode::GoguiMode;
 use crate::clock::Clock;
-use crate::think::Params;
+use crate::io::{Reader, StopOn};
+use crate::think::{Limits, Params};
 use oddity_rules::game::GameSpec;
 use oddity_rules::position::AnyGame;
 use oddity_rules::record::GameRecord;
 
 pub struct Session {
-    pub(super) game: Game,
-    pub(super) engine: Engine,
-    pub(super) clock: Clock,
-    pub(super) mode: GoguiMode,
+    game: Game,
+    engine: Engine,
+    clock: Clock,
+    mode: GoguiMode,
     quit: bool,
     /// What `version` answers: the build, as the program names it.
     version: &'static str,
@@ -67,6 +68,52 @@ impl Session {
 
     pub fn record(&self) -> &GameRecord {
         self.game.record()
+    }
+
+    pub(super) fn game(&self) -> &Game {
+        &self.game
+    }
+
+    pub(super) fn game_mut(&mut self) -> &mut Game {
+        &mut self.game
+    }
+
+    pub(super) fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    pub(super) fn engine_mut(&mut self) -> &mut Engine {
+        &mut self.engine
+    }
+
+    pub(super) fn clock(&self) -> &Clock {
+        &self.clock
+    }
+
+    pub(super) fn clock_mut(&mut self) -> &mut Clock {
+        &mut self.clock
+    }
+
+    pub(super) fn mode(&self) -> GoguiMode {
+        self.mode
+    }
+
+    /// Thinks on the opponent's time until a line arrives, when pondering
+    /// is on.
+    pub fn ponder(&mut self, reader: &Reader) {
+        if !self.engine.ponders() || self.game.is_over() || reader.line_waiting() || reader.at_eof()
+        {
+            return;
+        }
+        let limits = Limits::default();
+        self.engine.think(
+            self.game.record(),
+            &limits,
+            reader,
+            StopOn::AnyLine,
+            None,
+            None,
+        );
     }
 
     pub(super) fn spec(&self) -> GameSpec {
