@@ -36,6 +36,22 @@ impl Clock {
         Clock::default()
     }
 
+    /// Whether a clock is set (else the `time` parameter applies).
+    pub fn is_set(&self) -> bool {
+        self.enabled
+    }
+
+    /// `time_left`: the seconds and stones left to `seat` (0 black, 1
+    /// white).
+    pub fn set_left(&mut self, seat: usize, secs: f64, stones: u32) {
+        self.left[seat] = Some((secs.max(0.0), stones));
+    }
+
+    /// Forgets what `time_left` said (a new game).
+    pub fn forget_left(&mut self) {
+        self.left = [None, None];
+    }
+
     /// Thinking time of `seat` (0 black, 1 white) as (target, hard limit),
     /// planned by [`oddity_search::time::plan`]; `None` when no clock is set.
     pub fn budget(
@@ -89,11 +105,13 @@ mod tests {
         assert_eq!(c.budget(0, 0, 61, time::TimeUse::Full), None);
         let mut c = Clock::settings(60.0, 0.0, 0);
         assert!(c.budget(0, 0, 61, time::TimeUse::Full).unwrap().1 <= Duration::from_secs(20));
-        c.left[1] = Some((0.5, 0));
+        c.set_left(1, 0.5, 0);
         assert!(c.budget(1, 0, 61, time::TimeUse::Full).unwrap().1 < Duration::from_millis(500));
         let mut c = Clock::settings(0.0, 10.0, 5);
         assert!(c.budget(0, 0, 61, time::TimeUse::Full).unwrap().1 <= Duration::from_secs(2));
-        c.left[0] = Some((3.0, 1));
+        c.set_left(0, 3.0, 1);
         assert!(c.budget(0, 0, 61, time::TimeUse::Full).unwrap().1 < Duration::from_secs(3));
+        c.forget_left();
+        assert!(c.budget(0, 0, 61, time::TimeUse::Full).unwrap().1 <= Duration::from_secs(2));
     }
 }

@@ -22,19 +22,19 @@ impl Session {
             },
             _ => return syntax(),
         };
-        if self.record.is_over() {
+        if self.game().is_over() {
             return ok("");
         }
         let limits = self.think_limits(seat);
         let report = self.search(seat, limits, ctx, None);
         let topo = self.pos().topology();
-        let grid = self.gogui.then(|| Grid::new(topo));
+        let grid = self.mode().is_on().then(|| Grid::new(topo));
         let name = |c| match &grid {
             Some(g) => g.name(c),
             None => topo.name(c).to_string(),
         };
         let token = |t: &Turn| {
-            if self.gogui {
+            if self.mode().is_on() {
                 self.gogui_text(seat, t)
             } else {
                 self.pos().token(t)
@@ -65,17 +65,15 @@ impl Session {
             },
             _ => return syntax(),
         };
-        if self.record.is_over() {
+        if self.game().is_over() {
             return err("game is over");
         }
-        let record = self.record_for(seat);
+        let record = self.game().record_for(seat);
         let limits = SolveLimits {
             time: Some(Duration::from_secs_f64(time)),
             nodes: None,
         };
-        ctx.reader.watch(&self.stop, StopOn::Interrupt);
-        let solution = self.thinker.solve(&record, &limits, &self.stop);
-        ctx.reader.unwatch();
+        let solution = self.engine_mut().solve(&record, &limits, ctx.reader);
         let Some(s) = solution else {
             return err("game is over");
         };
@@ -119,18 +117,22 @@ impl Session {
         };
         let seat = a.seat.unwrap_or(self.pos().to_move());
         ctx.out.stream_start(ctx.id);
-        if !self.record.is_over() {
-            let record = self.record_for(seat);
+        if !self.game().is_over() {
+            let record = self.game().record_for(seat);
             let pos = record.position().clone();
-            ctx.reader.watch(&self.stop, StopOn::AnyLine);
             let every = Duration::from_millis(a.interval.max(1) * 10);
             let out = &mut *ctx.out;
             let mut f =
                 |r: &Report| out.stream_line(&analyze::info_line(&pos, r, format, a.max_moves));
             let limits = Limits::default();
-            self.thinker
-                .think(&record, &limits, &self.stop, Some((&mut f, every)));
-            ctx.reader.unwatch();
+            self.engine_mut().think(
+                &record,
+                &limits,
+                ctx.reader,
+                StopOn::AnyLine,
+                Some((&mut f, every)),
+                None,
+            );
         }
         ctx.out.stream_end();
         Reply::Done
@@ -146,18 +148,18 @@ impl Session {
             return syntax();
         };
         let seat = a.seat.unwrap_or(self.pos().to_move());
-        if self.record.is_over() {
+        if self.game().is_over() {
             return err("game is over");
         }
         ctx.out.stream_start(ctx.id);
         let limits = self.think_limits(seat);
         let every = Duration::from_millis(a.interval.max(1) * 10);
         let report = self.search(seat, limits, ctx, Some((format, every)));
-        let pos = self.record_for(seat).position().clone();
+        let pos = self.game().record_for(seat).position().clone();
         ctx.out
             .stream_line(&analyze::info_line(&pos, &report, format, a.max_moves));
-        if let Some(turn) = self.choose(seat, &report)
-            && self.record.play(seat, turn).is_ok()
+        if let Some(turn) = self.engine().choose(seat, &report)
+            && self.game_mut().play(seat, turn).is_ok()
         {
             ctx.out.stream_line(&format!("play {}", pos.token(&turn)));
         }

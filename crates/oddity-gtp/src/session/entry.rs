@@ -40,9 +40,9 @@ pub(super) enum Click {
 
 /// The stones of the turn being entered, and the seat entering it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct Held {
-    pub seat: Colour,
-    pub stones: Vec<Stone>,
+struct Held {
+    seat: Colour,
+    stones: Vec<Stone>,
 }
 
 impl Held {
@@ -56,7 +56,7 @@ impl Held {
 #[derive(Clone, Debug, Default)]
 pub(super) struct Entry {
     /// The waiting stones of the turn being entered.
-    pub held: Option<Held>,
+    held: Option<Held>,
     /// The record's turn count when `moves` began.
     base: usize,
     /// The moves entered since then, in order.
@@ -113,6 +113,11 @@ impl Entry {
             .as_ref()
             .filter(|h| h.seat == seat)
             .map(|h| h.stones.as_slice())
+    }
+
+    /// The waiting stones, of either seat.
+    pub fn waiting(&self) -> Option<&[Stone]> {
+        self.held.as_ref().map(|h| h.stones.as_slice())
     }
 }
 

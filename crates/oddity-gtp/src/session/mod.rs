@@ -1,11 +1,15 @@
 //! The session: one game of the protocol and the command table with a
 //! handler per command. This is the table and the commands about commands;
-//! the session's state is in `state`, what handlers get and answer in
-//! `reply`, and the handlers live by concern: `setup` (games and rules),
-//! `play`, `records`, `analysis`, `params`, and GoGui's `ruler`.
+//! the session is in `state`, made of parts with their own files (`game`,
+//! `engine`, `mode`, and the crate's clock); what handlers get and answer
+//! is in `reply`, and the handlers live by concern: `setup` (games and
+//! rules), `play`, `records`, `analysis`, `params`, and GoGui's `ruler`.
 
 mod analysis;
+mod engine;
 mod entry;
+mod game;
+mod mode;
 mod params;
 mod play;
 mod records;
@@ -14,13 +18,13 @@ mod ruler;
 mod setup;
 mod state;
 
-pub use params::{ParamError, set_param};
-pub use state::{Session, Unavailable};
+pub use engine::{ParamError, set_param};
+pub use game::Unavailable;
+pub use state::Session;
 
 use super::analyze::Format;
 use super::board;
-use super::io::{Command, Reader, StopOn};
-use super::think::Limits;
+use super::io::{Command, Reader};
 use reply::{Ctx, Out, Reply, arity, err, ok};
 
 type Handler = fn(&mut Session, &[String], &mut Ctx) -> Reply;
@@ -29,7 +33,7 @@ type Handler = fn(&mut Session, &[String], &mut Ctx) -> Reply;
 const COMMANDS: &[(&str, Handler)] = &[
     ("protocol_version", |_, a, _| arity(a, 0, || ok("2"))),
     ("name", |_, a, _| arity(a, 0, || ok("oddity"))),
-    ("version", |s, a, _| arity(a, 0, || ok(s.version))),
+    ("version", |s, a, _| arity(a, 0, || ok(s.version()))),
     ("known_command", Session::known_command),
     ("list_commands", Session::list_commands),
     ("quit", Session::quit),
@@ -41,7 +45,7 @@ const COMMANDS: &[(&str, Handler)] = &[
     ("reg_genmove", Session::reg_genmove),
     ("undo", Session::undo),
     ("showboard", |s, a, _| {
-        arity(a, 0, || ok(board::draw(&s.record)))
+        arity(a, 0, || ok(board::draw(s.record())))
     }),
     ("final_score", Session::final_score),
     ("time_settings", Session::time_settings),
@@ -49,7 +53,7 @@ const COMMANDS: &[(&str, Handler)] = &[
     ("kgs-time_settings", Session::kgs_time_settings),
     ("loadsgf", Session::loadsgf),
     ("printsgf", Session::printsgf),
-    ("oddity-game", Session::game),
+    ("oddity-game", Session::choose_game),
     ("oddity-rules", Session::rules),
     ("oddity-set_position", Session::set_position),
     ("oddity-param", Session::param),
@@ -96,7 +100,7 @@ fn is_ruler_command(name: &str) -> bool {
 impl Session {
     /// The commands this session offers, in `list_commands` order.
     fn offered(&self) -> impl Iterator<Item = &'static str> + '_ {
-        command_names().filter(move |n| self.gogui || !is_ruler_command(n))
+        command_names().filter(move |n| self.mode().is_on() || !is_ruler_command(n))
     }
 
     /// Runs one command and writes its response.
@@ -104,7 +108,7 @@ impl Session {
         let id = cmd.id.as_deref();
         let handler = COMMANDS
             .iter()
-            .find(|(n, _)| *n == cmd.name && (self.gogui || !is_ruler_command(n)))
+            .find(|(n, _)| *n == cmd.name && (self.mode().is_on() || !is_ruler_command(n)))
             .map(|(_, h)| *h);
         let reply = match handler {
             None => err("unknown command"),
@@ -121,19 +125,6 @@ impl Session {
             }
             Reply::Done => {}
         }
-    }
-
-    /// Thinks on the opponent's time until a line arrives, when pondering
-    /// is on.
-    pub fn ponder(&mut self, reader: &Reader) {
-        if !self.params.ponder || self.record.is_over() || reader.line_waiting() || reader.at_eof()
-        {
-            return;
-        }
-        reader.watch(&self.stop, StopOn::AnyLine);
-        let limits = Limits::default();
-        self.thinker.think(&self.record, &limits, &self.stop, None);
-        reader.unwatch();
     }
 
     fn known_command(&mut self, args: &[String], _: &mut Ctx) -> Reply {
@@ -154,7 +145,7 @@ impl Session {
 
     fn quit(&mut self, args: &[String], _: &mut Ctx) -> Reply {
         arity(args, 0, || {
-            self.quit = true;
+            self.request_quit();
             ok("")
         })
     }

@@ -1,17 +1,16 @@
-//! Engine parameters: the table, setting one from text, and the engine's
-//! description.
+//! The engine parameter commands: the table, setting one, and the
+//! engine's description.
 
 use std::fmt::Write as _;
 
 use super::reply::{Ctx, Reply, arity, err, ok, on_off, syntax};
 use super::state::Session;
-use crate::think::{Params, TurnChoice};
-use crate::values::{self, BadValue};
-use oddity_search::tuning::{self, TuningError};
+use crate::values;
+use oddity_search::tuning;
 
 impl Session {
     pub(super) fn params_list(&self) -> String {
-        let p = &self.params;
+        let p = self.engine().params();
         let mut text = format!(
             "threads {}\nvisits {}\ntime {}\ntime_use {}\nmemory {}\nseed {}\nponder {}\nresign {}\nturns {}\npolicy {}\nexploration {}",
             p.threads,
@@ -43,11 +42,8 @@ impl Session {
                 syntax()
             };
         };
-        match set_param(&mut self.params, name, value) {
-            Ok(()) => {
-                self.thinker.set_params(&self.params);
-                ok("")
-            }
+        match self.engine_mut().set_param(name, value) {
+            Ok(()) => ok(""),
             Err(e) => err(e.to_string()),
         }
     }
@@ -67,51 +63,4 @@ impl Session {
             ok(s)
         })
     }
-}
-
-/// Why an engine parameter was refused (the protocol's words).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ParamError {
-    #[error("unknown parameter")]
-    Unknown,
-    #[error("syntax error")]
-    BadValue,
-    /// A weights file that cannot be read, and why.
-    #[error("{0}")]
-    Weights(String),
-}
-
-impl From<BadValue> for ParamError {
-    fn from(_: BadValue) -> ParamError {
-        ParamError::BadValue
-    }
-}
-
-impl From<TuningError> for ParamError {
-    fn from(e: TuningError) -> ParamError {
-        match e {
-            TuningError::UnknownName => ParamError::Unknown,
-            TuningError::BadValue => ParamError::BadValue,
-            TuningError::Weights(why) => ParamError::Weights(why),
-        }
-    }
-}
-
-/// Sets one engine parameter from text.
-pub fn set_param(p: &mut Params, name: &str, value: &str) -> Result<(), ParamError> {
-    match name {
-        "threads" => p.threads = values::threads(value)?,
-        "visits" => p.visits = values::visits(value)?.0,
-        "time" => p.time = values::seconds(value)?,
-        "time_use" => p.time_use = values::time_use(value)?,
-        "memory" => p.memory_mb = values::memory(value)?,
-        "seed" => p.seed = values::seed(value)?,
-        "ponder" => p.ponder = values::switch(value)?,
-        "resign" => p.resign = values::resign(value)?,
-        "turns" => p.turns = TurnChoice::parse(value).ok_or(ParamError::BadValue)?,
-        "policy" => p.policy = values::policy(value)?,
-        "exploration" => p.exploration = values::exploration(value)?,
-        _ => return p.tuning.set(name, value).map_err(ParamError::from),
-    }
-    Ok(())
 }

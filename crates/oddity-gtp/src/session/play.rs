@@ -11,11 +11,10 @@ use crate::analyze::{self, Format};
 use crate::clock::Clock;
 use crate::gogui::{self, Grid};
 use crate::io::StopOn;
-use crate::think::{AUTO_VISITS, Limits, Report, TurnChoice};
+use crate::think::{Limits, Report};
 use oddity_rules::kind::GameKind;
 use oddity_rules::moves::{Colour, Stone, TokenErrorKind, Turn};
 use oddity_rules::position::AnyGame;
-use oddity_rules::record::GameRecord;
 use oddity_rules::topology::Cell;
 
 impl Session {
@@ -26,7 +25,7 @@ impl Session {
         let Some(seat) = parse_seat(seat) else {
             return syntax();
         };
-        if self.gogui {
+        if self.mode().is_on() {
             // Where the mover chooses colours, GoGui enters a turn one
             // stone per `play`.
             return if self.spec().kind.colour_is_chosen() {
@@ -47,10 +46,10 @@ impl Session {
                 };
             }
         };
-        match self.record.play(seat, turn) {
+        match self.game_mut().play(seat, turn) {
             Ok(()) => ok(""),
             Err(e) => {
-                log::info!("{}", e.describe(self.pos().topology()));
+                log::info!("{e}");
                 err("illegal move")
             }
         }
@@ -59,7 +58,7 @@ impl Session {
     /// GoGui mode, Onyx: `play <seat> <vertex>` with GoGui's grid names; `pass`
     /// is the swap, the one turn GoGui cannot name otherwise.
     pub(super) fn play_gogui_onyx(&mut self, seat: Colour, token: &str) -> Reply {
-        if self.record.is_over() {
+        if self.game().is_over() {
             return self.play_after_end(token);
         }
         let turn = if token.eq_ignore_ascii_case("pass") {
@@ -72,10 +71,10 @@ impl Session {
                 None => return syntax(),
             }
         };
-        match self.record.play(seat, turn) {
+        match self.game_mut().play(seat, turn) {
             Ok(()) => ok(""),
             Err(e) => {
-                log::info!("{}", e.describe(self.pos().topology()));
+                log::info!("{e}");
                 err("illegal move")
             }
         }
@@ -105,10 +104,8 @@ impl Session {
                 None => return syntax(),
             }
         };
-        match self
-            .entry
-            .enter(&mut self.record, colour, click, self.wait_always)
-        {
+        let wait = self.mode().waits_always();
+        match self.game_mut().enter(colour, click, wait) {
             Ok(()) => ok(""),
             Err(e) => {
                 log::info!("{e}");
@@ -120,46 +117,11 @@ impl Session {
     /// Whether moves are entered one stone at a time (GoGui mode, where
     /// the mover chooses the colour: Odd, Xodd, Yodd).
     fn enters_stones(&self) -> bool {
-        self.gogui && self.spec().kind.colour_is_chosen()
+        self.mode().enters_stones(self.spec().kind)
     }
 
     pub(super) fn think_limits(&self, seat: Colour) -> Limits {
-        let pos = self.pos();
-        let cells = pos.topology().cell_count() as u32;
-        let (soft_time, time) = match self.clock.budget(
-            seat.index(),
-            pos.turns_played(),
-            cells,
-            self.params.time_use,
-        ) {
-            Some((soft, hard)) => (Some(soft), Some(hard)),
-            None if self.params.time > 0.0 => {
-                (None, Some(Duration::from_secs_f64(self.params.time)))
-            }
-            None => (None, None),
-        };
-        let visits = match self.params.visits {
-            Some(cap) => cap,
-            None if self.clock.enabled => 0,
-            None => AUTO_VISITS,
-        };
-        Limits {
-            visits: (visits > 0).then_some(visits),
-            time,
-            soft_time,
-        }
-    }
-
-    /// The record to search for `seat`: the game itself, or a copy of its
-    /// position with `seat` to move.
-    pub(super) fn record_for(&self, seat: Colour) -> GameRecord {
-        if self.pos().to_move() == seat {
-            self.record.clone()
-        } else {
-            let mut p = self.pos().clone();
-            p.set_to_move(seat);
-            GameRecord::new(p)
-        }
+        self.engine().limits(self.clock(), self.pos(), seat)
     }
 
     /// Searches for `seat`, with progress lines when `progress` is given.
@@ -170,65 +132,38 @@ impl Session {
         ctx: &mut Ctx,
         progress: Option<(Format, Duration)>,
     ) -> Report {
-        let record = self.record_for(seat);
+        let record = self.game().record_for(seat);
         // A search that no limit ends is ended by the end of input too.
         let on = if limits == Limits::default() {
             StopOn::InterruptOrEof
         } else {
             StopOn::Interrupt
         };
-        ctx.reader.watch(&self.stop, on);
         let out = &mut *ctx.out;
         let filter = self
-            .shows_gogui_turns()
+            .engine()
+            .shows_gogui_turns(self.mode().is_on())
             .then(|| gogui::shown_turns(record.position()))
             .flatten()
             .map(Arc::new);
-        let report = match progress {
+        match progress {
             Some((format, every)) => {
                 let pos = record.position().clone();
                 let mut f =
                     |r: &Report| out.stream_line(&analyze::info_line(&pos, r, format, None));
-                self.thinker.think_filtered(
+                self.engine_mut().think(
                     &record,
                     &limits,
-                    &self.stop,
+                    ctx.reader,
+                    on,
                     Some((&mut f, every)),
                     filter,
                 )
             }
             None => self
-                .thinker
-                .think_filtered(&record, &limits, &self.stop, None, filter),
-        };
-        ctx.reader.unwatch();
-        report
-    }
-
-    /// Whether the engine's turns are limited to those GoGui can show
-    /// (the `turns` parameter).
-    fn shows_gogui_turns(&self) -> bool {
-        match self.params.turns {
-            TurnChoice::Auto => self.gogui,
-            TurnChoice::Gogui => true,
-            TurnChoice::All => false,
+                .engine_mut()
+                .think(&record, &limits, ctx.reader, on, None, filter),
         }
-    }
-
-    /// The turn to play from a finished search. With the `resign`
-    /// parameter above 0: `resign` when the loss is proven or the win rate
-    /// is under it. At 0 the engine never resigns: a proven loss is played
-    /// on with the turn the search found hardest to answer.
-    pub(super) fn choose(&self, seat: Colour, report: &Report) -> Option<Turn> {
-        let best = report.best?;
-        let lost = report.proven == Some(seat.opposite())
-            || report
-                .candidates
-                .first()
-                .is_some_and(|c| c.proven == Some(seat.opposite()));
-        let hopeless = self.params.resign > 0.0
-            && (lost || (report.root_visits >= 100 && report.root_value < self.params.resign));
-        Some(if hopeless { Turn::Resign } else { best })
     }
 
     pub(super) fn genmove_common(&mut self, args: &[String], ctx: &mut Ctx, commit: bool) -> Reply {
@@ -237,20 +172,20 @@ impl Session {
             return syntax();
         };
         if self.enters_stones() {
-            if self.record.is_over() {
+            if self.game().is_over() {
                 return self.genmove_pass(seat, commit);
             }
-            if let Some(held) = self.entry.held_by(seat) {
-                return match self.planned_step(seat, held) {
+            if let Some(held) = self.game().held_by(seat) {
+                return match self.game().planned_step(seat, held) {
                     Some(cell) => self.genmove_stone(seat, cell, commit),
                     None => self.genmove_pass(seat, commit),
                 };
             }
-            self.entry.settle(&mut self.record, seat);
+            self.game_mut().settle(seat);
         }
-        if self.record.is_over() {
+        if self.game().is_over() {
             // gogui-twogtp asks for moves until two passes in a row.
-            return if self.gogui {
+            return if self.mode().is_on() {
                 ok("pass")
             } else {
                 err("game is over")
@@ -258,22 +193,24 @@ impl Session {
         }
         let limits = self.think_limits(seat);
         let report = self.search(seat, limits, ctx, None);
-        let Some(turn) = self.choose(seat, &report) else {
+        let Some(turn) = self.engine().choose(seat, &report) else {
             return err("game is over");
         };
         if commit {
-            self.plan = None;
+            self.game_mut().set_plan(None);
         }
-        let token = match (self.gogui, self.gogui_vertex(seat, &turn), turn) {
+        let token = match (self.mode().is_on(), self.gogui_vertex(seat, &turn), turn) {
             (false, ..) => self.pos().token(&turn),
             (true, Some(vertex), _) => vertex,
             // With --gogui-wait a turn GoGui has no name for is played over
             // several GoGui moves: its first stone now, then (GoGui asking
             // again, the stones waiting) a click on a stone to change its
             // colour, the second stone, and the pass that ends the turn.
-            (true, None, Turn::Stones(first, _)) if self.enters_stones() && self.wait_always => {
+            (true, None, Turn::Stones(first, _))
+                if self.enters_stones() && self.mode().waits_always() =>
+            {
                 if commit {
-                    self.plan = Some((seat, turn));
+                    self.game_mut().set_plan(Some((seat, turn)));
                 }
                 return self.genmove_stone(seat, first.cell, commit);
             }
@@ -285,15 +222,15 @@ impl Session {
         };
         let played = match (commit, self.enters_stones()) {
             (false, _) => Ok(()),
-            (true, false) => self.record.play(seat, turn).map_err(|_| String::new()),
+            (true, false) => self.game_mut().play(seat, turn),
             (true, true) => {
                 let click = match turn {
                     Turn::Stones(s, None) => Click::Stone(s),
                     Turn::Resign => Click::Resign,
                     _ => Click::Pass,
                 };
-                self.entry
-                    .enter(&mut self.record, seat, click, self.wait_always)
+                let wait = self.mode().waits_always();
+                self.game_mut().enter(seat, click, wait)
             }
         };
         match played {
@@ -302,41 +239,12 @@ impl Session {
         }
     }
 
-    /// The next GoGui move of the turn the engine chose (`genmove` with
-    /// --gogui-wait), with `held` of it placed: a waiting stone of the
-    /// wrong colour (a click on it changes the colour), else a stone still
-    /// to place; `None` when the stones are all placed (the pass ends the
-    /// turn) or they are not that turn's.
-    fn planned_step(&self, seat: Colour, held: &[Stone]) -> Option<Cell> {
-        let Some((s, Turn::Stones(a, b))) = self.plan else {
-            return None;
-        };
-        let planned: Vec<Stone> = std::iter::once(a).chain(b).collect();
-        if s != seat
-            || !held
-                .iter()
-                .all(|h| planned.iter().any(|p| p.cell == h.cell))
-        {
-            return None;
-        }
-        match held.iter().find(|h| !planned.contains(h)) {
-            Some(wrong) => Some(wrong.cell),
-            None => planned
-                .iter()
-                .find(|p| !held.iter().any(|h| h.cell == p.cell))
-                .map(|p| p.cell),
-        }
-    }
-
     /// Answers a GoGui move of the engine's that puts a stone of `seat`'s
     /// colour on `cell`, or changes the colour of its waiting stone there.
     fn genmove_stone(&mut self, seat: Colour, cell: Cell, commit: bool) -> Reply {
         let click = Click::Stone(Stone { cell, colour: seat });
-        if commit
-            && let Err(e) = self
-                .entry
-                .enter(&mut self.record, seat, click, self.wait_always)
-        {
+        let wait = self.mode().waits_always();
+        if commit && let Err(e) = self.game_mut().enter(seat, click, wait) {
             log::error!("the engine's own stone: {e}");
             return err("internal error");
         }
@@ -349,15 +257,9 @@ impl Session {
     /// again after such a stone (with `--gogui-wait`, after the engine's
     /// own too).
     fn genmove_pass(&mut self, seat: Colour, commit: bool) -> Reply {
-        let mut record = self.record.clone();
-        let mut entry = self.entry.clone();
-        match entry.enter(&mut record, seat, Click::Pass, self.wait_always) {
-            Ok(()) => {
-                if commit {
-                    (self.record, self.entry) = (record, entry);
-                }
-                ok("pass")
-            }
+        let wait = self.mode().waits_always();
+        match self.game_mut().pass(seat, wait, commit) {
+            Ok(()) => ok("pass"),
             Err(e) => {
                 log::info!("{e}");
                 err("the waiting stones are not a legal turn")
@@ -409,7 +311,8 @@ impl Session {
         if !args.is_empty() {
             return syntax();
         }
-        if self.entry.undo(&mut self.record, self.wait_always) || self.record.undo() {
+        let wait = self.mode().waits_always();
+        if self.game_mut().undo(wait) {
             ok("")
         } else {
             err("cannot undo")
@@ -430,7 +333,7 @@ impl Session {
         if main < 0.0 || byo < 0.0 || !main.is_finite() || !byo.is_finite() {
             return syntax();
         }
-        self.clock = Clock::settings(main, byo, stones);
+        *self.clock_mut() = Clock::settings(main, byo, stones);
         ok("")
     }
 
@@ -451,7 +354,7 @@ impl Session {
             }
             _ => return syntax(),
         };
-        self.clock = clock;
+        *self.clock_mut() = clock;
         ok("")
     }
 
@@ -467,7 +370,7 @@ impl Session {
         if !secs.is_finite() {
             return syntax();
         }
-        self.clock.left[seat.index()] = Some((secs.max(0.0), stones));
+        self.clock_mut().set_left(seat.index(), secs, stones);
         ok("")
     }
 }
@@ -483,31 +386,4 @@ fn well_formed_elsewhere(token: &str, pos: &AnyGame, seat: Colour) -> bool {
     GameKind::ALL
         .into_iter()
         .any(|kind| Turn::parse(token, kind, pos.topology(), seat).is_ok())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::think::Params;
-    use oddity_rules::game::GameSpec;
-
-    fn visit_cap(visits: Option<u64>, clock: Clock) -> Option<u64> {
-        let params = Params {
-            visits,
-            ..Params::default()
-        };
-        let mut s = Session::new(GameSpec::default_for(GameKind::Odd), params).unwrap();
-        s.clock = clock;
-        s.think_limits(Colour::Black).visits
-    }
-
-    #[test]
-    fn auto_visits_cap_only_moves_without_a_clock() {
-        let per_move = Clock::settings(0.0, 5.0, 1);
-        assert_eq!(visit_cap(None, Clock::none()), Some(AUTO_VISITS));
-        assert_eq!(visit_cap(None, per_move.clone()), None);
-        assert_eq!(visit_cap(Some(300), per_move.clone()), Some(300));
-        assert_eq!(visit_cap(Some(300), Clock::none()), Some(300));
-        assert_eq!(visit_cap(Some(0), Clock::none()), None);
-    }
 }

@@ -7,13 +7,12 @@ use super::reply::{Ctx, Reply, arity, err, ok, parse_seat, syntax};
 use super::state::Session;
 use oddity_rules::moves::{Colour, Stone};
 use oddity_rules::position::AnyGame;
-use oddity_rules::record::GameRecord;
 use oddity_rules::sgf;
 
 impl Session {
     /// `B+3`, `W+`, `B+R`: the result in the form `final_score` gives it.
     pub(super) fn score_text(&self) -> Option<String> {
-        self.record.outcome().map(|o| o.score())
+        self.game().record().outcome().map(|o| o.score())
     }
 
     pub(super) fn final_score(&mut self, args: &[String], _: &mut Ctx) -> Reply {
@@ -43,10 +42,8 @@ impl Session {
                     Some(k) if k < record.moves().len() => record.truncated(k),
                     _ => record,
                 };
-                self.next_rules = record.position().spec().rules;
-                self.record = record;
-                self.entry = Default::default();
-                self.thinker.clear();
+                self.game_mut().load(record);
+                self.engine_mut().clear();
                 ok("")
             }
             Ok(Err(e)) => {
@@ -62,7 +59,7 @@ impl Session {
             result: self.score_text(),
             ..Default::default()
         };
-        sgf::write(&self.record, &info)
+        sgf::write(self.game().record(), &info)
     }
 
     pub(super) fn printsgf(&mut self, args: &[String], _: &mut Ctx) -> Reply {
@@ -97,9 +94,8 @@ impl Session {
         let spec = self.spec();
         match catch_unwind(|| AnyGame::from_setup(&spec, &list, seat)) {
             Ok(Ok(pos)) => {
-                self.record = GameRecord::new(pos);
-                self.entry = Default::default();
-                self.thinker.clear();
+                self.game_mut().set_position(pos);
+                self.engine_mut().clear();
                 ok("")
             }
             Ok(Err(e)) => {
@@ -114,12 +110,12 @@ impl Session {
         let pos = match args {
             [] => self.pos().clone(),
             [seat] => match parse_seat(seat) {
-                Some(s) => self.record_for(s).position().clone(),
+                Some(s) => self.game().record_for(s).position().clone(),
                 None => return syntax(),
             },
             _ => return syntax(),
         };
-        if self.record.is_over() {
+        if self.game().is_over() {
             return ok("");
         }
         let mut tokens: Vec<String> = pos.legal_turns().iter().map(|t| pos.token(t)).collect();
@@ -129,7 +125,7 @@ impl Session {
     }
 
     pub(super) fn result(&mut self, args: &[String], _: &mut Ctx) -> Reply {
-        arity(args, 0, || match self.record.outcome() {
+        arity(args, 0, || match self.game().record().outcome() {
             None => ok("running"),
             Some(o) => ok(format!(
                 "over {} {} {}",

@@ -47,7 +47,7 @@ impl Session {
         arity(args, 0, || {
             let pos = self.pos();
             let grid = Grid::new(pos.topology());
-            let waiting: &[Stone] = self.entry.held.as_ref().map_or(&[], |h| &h.stones);
+            let waiting: &[Stone] = self.game().waiting().unwrap_or(&[]);
             let lines: Vec<String> = (0..grid.side)
                 .rev()
                 .map(|y| {
@@ -80,11 +80,11 @@ impl Session {
     /// waiting stones as they are, or White may swap (Onyx).
     pub(super) fn rules_legal_moves(&mut self, args: &[String], _: &mut Ctx) -> Reply {
         arity(args, 0, || {
-            if self.record.is_over() {
+            if self.game().is_over() {
                 return ok("");
             }
             let pos = self.pos();
-            let held = self.entry.held.as_ref().map(|h| h.stones.as_slice());
+            let held = self.game().waiting();
             let mut cells = BTreeSet::new();
             let mut pass = false;
             for turn in &pos.legal_turns() {
@@ -132,7 +132,8 @@ impl Session {
     /// Stones captured by Black, then by White (GoGui's order).
     pub(super) fn rules_captured_count(&mut self, args: &[String], _: &mut Ctx) -> Reply {
         arity(args, 0, || {
-            let [of_black, of_white] = self.record.captured(self.record.moves().len());
+            let record = self.game().record();
+            let [of_black, of_white] = record.captured(record.moves().len());
             ok(format!("{of_white} {of_black}"))
         })
     }

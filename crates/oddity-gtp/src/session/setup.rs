@@ -12,14 +12,14 @@ impl Session {
         let Ok(mut size) = size.parse::<usize>() else {
             return syntax();
         };
-        if self.gogui {
+        if self.mode().is_on() {
             // GoGui gives the side of the grid it draws.
             match Grid::size_for_side(self.pos().topology().kind, size) {
                 Some(n) => size = n,
                 None => return err("unacceptable size"),
             }
         }
-        let Ok(spec) = GameSpec::new(self.spec().kind, size, self.next_rules) else {
+        let Ok(spec) = GameSpec::new(self.spec().kind, size, self.game().next_rules()) else {
             return err("unacceptable size");
         };
         match self.new_game(spec) {
@@ -33,7 +33,7 @@ impl Session {
             return syntax();
         }
         let spec = self.spec();
-        let spec = match GameSpec::new(spec.kind, spec.size, self.next_rules) {
+        let spec = match GameSpec::new(spec.kind, spec.size, self.game().next_rules()) {
             Ok(s) => s,
             Err(e) => return err(e.to_string()),
         };
@@ -51,7 +51,7 @@ impl Session {
         }
     }
 
-    pub(super) fn game(&mut self, args: &[String], _: &mut Ctx) -> Reply {
+    pub(super) fn choose_game(&mut self, args: &[String], _: &mut Ctx) -> Reply {
         let (kind, size) = match args {
             [] => return ok(format!("{} {}", self.spec().kind, self.spec().size)),
             [k] => (k, None),
@@ -64,8 +64,11 @@ impl Session {
         let Some(kind) = GameKind::parse(kind) else {
             return syntax();
         };
-        let Ok(spec) = GameSpec::new(kind, size.unwrap_or(kind.default_size()), self.next_rules)
-        else {
+        let Ok(spec) = GameSpec::new(
+            kind,
+            size.unwrap_or(kind.default_size()),
+            self.game().next_rules(),
+        ) else {
             return err("unacceptable size");
         };
         match self.new_game(spec) {
@@ -79,10 +82,10 @@ impl Session {
     /// field), whose labels are the option names; else with a word of help
     /// after each value.
     pub(super) fn rules_list(&self) -> String {
-        let r = &self.next_rules;
+        let r = self.game().next_rules();
         let min_group = r.min_group.map_or("default".to_string(), |m| m.to_string());
         let start = if r.open_start { "open" } else { "standard" };
-        if self.gogui {
+        if self.mode().is_on() {
             return format!(
                 "[string] min_group {min_group}\n[list/standard/open] start {start}\n[bool] swap {}",
                 u8::from(r.swap)
@@ -119,7 +122,7 @@ impl Session {
             ("swap", "0") => "off",
             _ => value,
         };
-        match self.next_rules.set(name, value) {
+        match self.game_mut().set_rule(name, value) {
             Ok(()) => ok(""),
             Err(RuleError::UnknownRule) => err("unknown rule"),
             Err(RuleError::BadValue) => syntax(),

@@ -1,70 +1,34 @@
-//! The session's state: the game, the rules for the next game, the engine
-//! and its parameters, the clock and GoGui mode.
+//! The session's state, in parts: the game, the engine, the clock and
+//! GoGui mode.
 
-use std::panic::catch_unwind;
-
-use super::entry::Entry;
+use super::engine::Engine;
+use super::game::{Game, Unavailable};
+use super::mode::GoguiMode;
 use crate::clock::Clock;
-use crate::think::{Params, StopFlag, Thinker};
-use oddity_rules::game::{GameSpec, Rules};
-use oddity_rules::kind::GameKind;
-use oddity_rules::moves::{Colour, Turn};
+use crate::io::{Reader, StopOn};
+use crate::think::{Limits, Params};
+use oddity_rules::game::GameSpec;
 use oddity_rules::position::AnyGame;
 use oddity_rules::record::GameRecord;
 
-/// A game this build cannot play.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0} is not available")]
-pub struct Unavailable(pub GameKind);
-
-/// Builds a start position; `Err` when this build cannot play that game.
-pub(super) fn make_game(spec: &GameSpec) -> Result<AnyGame, Unavailable> {
-    catch_unwind(|| AnyGame::new(spec)).map_err(|_| Unavailable(spec.kind))
-}
-
 pub struct Session {
-    /// The game being played.
-    pub(super) record: GameRecord,
-    /// Rules for the next game (`oddity-rules`); the game and size come from
-    /// the current game unless `boardsize` / `oddity-game` change them.
-    pub(super) next_rules: Rules,
-    pub(super) params: Params,
-    pub(super) thinker: Thinker,
-    pub(super) clock: Clock,
-    /// GoGui mode (`--gogui`): ruler commands, GoGui's grid and vertex names,
-    /// and one stone per `play` in Odd, Xodd and Yodd.
-    pub(super) gogui: bool,
-    /// GoGui mode, Odd/Xodd/Yodd: the turn being entered one stone at a
-    /// time.
-    pub(super) entry: Entry,
-    /// GoGui mode: every stone waits until a pass ends the turn
-    /// (`--gogui-wait`), not only those that cannot end the turn without
-    /// more stones or another colour.
-    pub(super) wait_always: bool,
-    /// GoGui mode with `--gogui-wait`: the engine's turn being played over
-    /// several GoGui moves, and its seat.
-    pub(super) plan: Option<(Colour, Turn)>,
-    pub(super) quit: bool,
-    pub(super) stop: StopFlag,
+    game: Game,
+    engine: Engine,
+    clock: Clock,
+    mode: GoguiMode,
+    quit: bool,
     /// What `version` answers: the build, as the program names it.
-    pub(super) version: &'static str,
+    version: &'static str,
 }
 
 impl Session {
     pub fn new(spec: GameSpec, params: Params) -> Result<Session, Unavailable> {
-        let start = make_game(&spec)?;
         Ok(Session {
-            record: GameRecord::new(start),
-            next_rules: spec.rules,
-            thinker: Thinker::new(&params),
-            params,
+            game: Game::new(spec)?,
+            engine: Engine::new(params),
             clock: Clock::none(),
-            gogui: false,
-            entry: Default::default(),
-            wait_always: false,
-            plan: None,
+            mode: GoguiMode::default(),
             quit: false,
-            stop: StopFlag::new(),
             version: env!("CARGO_PKG_VERSION"),
         })
     }
@@ -72,14 +36,14 @@ impl Session {
     /// Turns GoGui mode on or off; the command list depends on it, so it is
     /// chosen before the session starts.
     pub fn with_gogui(mut self, on: bool) -> Session {
-        self.gogui = on;
+        self.mode.set_on(on);
         self
     }
 
     /// `--gogui-wait`: every stone waits until a pass ends the turn (see
     /// protocol.md).
     pub fn with_gogui_wait(mut self, on: bool) -> Session {
-        self.wait_always = on;
+        self.mode.set_wait_always(on);
         self
     }
 
@@ -94,33 +58,83 @@ impl Session {
         self.quit
     }
 
+    pub(super) fn request_quit(&mut self) {
+        self.quit = true;
+    }
+
+    pub(super) fn version(&self) -> &'static str {
+        self.version
+    }
+
     pub fn record(&self) -> &GameRecord {
-        &self.record
+        self.game.record()
+    }
+
+    pub(super) fn game(&self) -> &Game {
+        &self.game
+    }
+
+    pub(super) fn game_mut(&mut self) -> &mut Game {
+        &mut self.game
+    }
+
+    pub(super) fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    pub(super) fn engine_mut(&mut self) -> &mut Engine {
+        &mut self.engine
+    }
+
+    pub(super) fn clock(&self) -> &Clock {
+        &self.clock
+    }
+
+    pub(super) fn clock_mut(&mut self) -> &mut Clock {
+        &mut self.clock
+    }
+
+    pub(super) fn mode(&self) -> GoguiMode {
+        self.mode
+    }
+
+    /// Thinks on the opponent's time until a line arrives, when pondering
+    /// is on.
+    pub fn ponder(&mut self, reader: &Reader) {
+        if !self.engine.ponders() || self.game.is_over() || reader.line_waiting() || reader.at_eof()
+        {
+            return;
+        }
+        let limits = Limits::default();
+        self.engine.think(
+            self.game.record(),
+            &limits,
+            reader,
+            StopOn::AnyLine,
+            None,
+            None,
+        );
     }
 
     pub(super) fn spec(&self) -> GameSpec {
-        *self.record.position().spec()
+        self.game.spec()
     }
 
     pub(super) fn pos(&self) -> &AnyGame {
-        self.record.position()
+        self.game.pos()
     }
 
     /// After an internal error: drop half-done state.
     pub fn recover(&mut self) {
-        self.entry = Default::default();
-        self.plan = None;
-        self.thinker.clear();
+        self.game.recover();
+        self.engine.clear();
     }
 
     /// Starts a new game of `spec`.
     pub(super) fn new_game(&mut self, spec: GameSpec) -> Result<(), Unavailable> {
-        let start = make_game(&spec)?;
-        self.record = GameRecord::new(start);
-        self.entry = Default::default();
-        self.plan = None;
-        self.thinker.clear();
-        self.clock.left = [None, None];
+        self.game.restart(spec)?;
+        self.engine.clear();
+        self.clock.forget_left();
         Ok(())
     }
 }

@@ -1,0 +1,235 @@
+//! The engine as a session holds it: its parameters (set from text here),
+//! the search with the tree it keeps between moves, and the flag that stops
+//! a search.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::clock::Clock;
+use crate::io::{Reader, StopOn};
+use crate::think::{AUTO_VISITS, Limits, Params, Progress, Report, StopFlag, Thinker, TurnChoice};
+use crate::values::{self, BadValue};
+use oddity_rules::moves::{Colour, Turn};
+use oddity_rules::position::AnyGame;
+use oddity_rules::record::GameRecord;
+use oddity_search::MoveFilter;
+use oddity_search::tuning::TuningError;
+use oddity_solver::{Solution, SolveLimits};
+
+pub(super) struct Engine {
+    params: Params,
+    thinker: Thinker,
+    stop: StopFlag,
+}
+
+impl Engine {
+    pub(super) fn new(params: Params) -> Engine {
+        Engine {
+            thinker: Thinker::new(&params),
+            params,
+            stop: StopFlag::new(),
+        }
+    }
+
+    pub(super) fn params(&self) -> &Params {
+        &self.params
+    }
+
+    /// Sets one parameter from text (`oddity-param`).
+    pub(super) fn set_param(&mut self, name: &str, value: &str) -> Result<(), ParamError> {
+        set_param(&mut self.params, name, value)?;
+        self.thinker.set_params(&self.params);
+        Ok(())
+    }
+
+    /// Whether the engine thinks on the opponent's time.
+    pub(super) fn ponders(&self) -> bool {
+        self.params.ponder
+    }
+
+    /// Forgets the tree (a new game or position).
+    pub(super) fn clear(&mut self) {
+        self.thinker.clear();
+    }
+
+    /// The limits of a search for `seat` in `pos`: the clock's budget when
+    /// a clock is set, else the `time` parameter; the `visits` parameter,
+    /// or without it a cap on moves without a clock.
+    pub(super) fn limits(&self, clock: &Clock, pos: &AnyGame, seat: Colour) -> Limits {
+        let cells = pos.topology().cell_count() as u32;
+        let (soft_time, time) = match clock.budget(
+            seat.index(),
+            pos.turns_played(),
+            cells,
+            self.params.time_use,
+        ) {
+            Some((soft, hard)) => (Some(soft), Some(hard)),
+            None if self.params.time > 0.0 => {
+                (None, Some(Duration::from_secs_f64(self.params.time)))
+            }
+            None => (None, None),
+        };
+        let visits = match self.params.visits {
+            Some(cap) => cap,
+            None if clock.is_set() => 0,
+            None => AUTO_VISITS,
+        };
+        Limits {
+            visits: (visits > 0).then_some(visits),
+            time,
+            soft_time,
+        }
+    }
+
+    /// Whether the engine's turns are limited to those GoGui can show
+    /// (the `turns` parameter), in GoGui mode or not.
+    pub(super) fn shows_gogui_turns(&self, gogui: bool) -> bool {
+        match self.params.turns {
+            TurnChoice::Auto => gogui,
+            TurnChoice::Gogui => true,
+            TurnChoice::All => false,
+        }
+    }
+
+    /// Searches `record` for the side to move, until `limits`, or until
+    /// `reader` sees what `on` names; the root's turns limited by `filter`.
+    pub(super) fn think(
+        &mut self,
+        record: &GameRecord,
+        limits: &Limits,
+        reader: &Reader,
+        on: StopOn,
+        progress: Progress,
+        filter: Option<Arc<MoveFilter>>,
+    ) -> Report {
+        reader.watch(&self.stop, on);
+        let report = self
+            .thinker
+            .think_filtered(record, limits, &self.stop, progress, filter);
+        reader.unwatch();
+        report
+    }
+
+    /// Solves `record` exactly within `limits`, until an interrupt.
+    pub(super) fn solve(
+        &mut self,
+        record: &GameRecord,
+        limits: &SolveLimits,
+        reader: &Reader,
+    ) -> Option<Solution> {
+        reader.watch(&self.stop, StopOn::Interrupt);
+        let solution = self.thinker.solve(record, limits, &self.stop);
+        reader.unwatch();
+        solution
+    }
+
+    /// The turn to play from a finished search. With the `resign`
+    /// parameter above 0: `resign` when the loss is proven or the win rate
+    /// is under it. At 0 the engine never resigns: a proven loss is played
+    /// on with the turn the search found hardest to answer.
+    pub(super) fn choose(&self, seat: Colour, report: &Report) -> Option<Turn> {
+        let best = report.best?;
+        let lost = report.proven == Some(seat.opposite())
+            || report
+                .candidates
+                .first()
+                .is_some_and(|c| c.proven == Some(seat.opposite()));
+        let hopeless = self.params.resign > 0.0
+            && (lost || (report.root_visits >= 100 && report.root_value < self.params.resign));
+        Some(if hopeless { Turn::Resign } else { best })
+    }
+}
+
+/// Why an engine parameter was refused (the protocol's words).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParamError {
+    #[error("unknown parameter")]
+    Unknown,
+    #[error("syntax error")]
+    BadValue,
+    /// A weights file that cannot be read, and why.
+    #[error("{0}")]
+    Weights(String),
+}
+
+impl From<BadValue> for ParamError {
+    fn from(_: BadValue) -> ParamError {
+        ParamError::BadValue
+    }
+}
+
+impl From<TuningError> for ParamError {
+    fn from(e: TuningError) -> ParamError {
+        match e {
+            TuningError::UnknownName => ParamError::Unknown,
+            TuningError::BadValue => ParamError::BadValue,
+            TuningError::Weights(why) => ParamError::Weights(why),
+        }
+    }
+}
+
+/// Sets one engine parameter from text.
+pub fn set_param(p: &mut Params, name: &str, value: &str) -> Result<(), ParamError> {
+    match name {
+        "threads" => p.threads = values::threads(value)?,
+        "visits" => p.visits = values::visits(value)?.0,
+        "time" => p.time = values::seconds(value)?,
+        "time_use" => p.time_use = values::time_use(value)?,
+        "memory" => p.memory_mb = values::memory(value)?,
+        "seed" => p.seed = values::seed(value)?,
+        "ponder" => p.ponder = values::switch(value)?,
+        "resign" => p.resign = values::resign(value)?,
+        "turns" => p.turns = TurnChoice::parse(value).ok_or(ParamError::BadValue)?,
+        "policy" => p.policy = values::policy(value)?,
+        "exploration" => p.exploration = values::exploration(value)?,
+        _ => return p.tuning.set(name, value).map_err(ParamError::from),
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use oddity_rules::game::GameSpec;
+    use oddity_rules::kind::GameKind;
+
+    fn visit_cap(visits: Option<u64>, clock: Clock) -> Option<u64> {
+        let params = Params {
+            visits,
+            ..Params::default()
+        };
+        let pos = AnyGame::new(&GameSpec::default_for(GameKind::Odd));
+        Engine::new(params)
+            .limits(&clock, &pos, Colour::Black)
+            .visits
+    }
+
+    #[test]
+    fn auto_visits_cap_only_moves_without_a_clock() {
+        let per_move = Clock::settings(0.0, 5.0, 1);
+        assert_eq!(visit_cap(None, Clock::none()), Some(AUTO_VISITS));
+        assert_eq!(visit_cap(None, per_move.clone()), None);
+        assert_eq!(visit_cap(Some(300), per_move.clone()), Some(300));
+        assert_eq!(visit_cap(Some(300), Clock::none()), Some(300));
+        assert_eq!(visit_cap(Some(0), Clock::none()), None);
+    }
+
+    #[test]
+    fn a_set_parameter_is_kept_and_a_bad_one_changes_nothing() {
+        let mut engine = Engine::new(Params::default());
+        engine.set_param("resign", "0.1").unwrap();
+        assert_eq!(engine.params().resign, 0.1);
+        assert_eq!(engine.set_param("resign", "x"), Err(ParamError::BadValue));
+        assert_eq!(engine.set_param("nonsense", "1"), Err(ParamError::Unknown));
+        assert_eq!(engine.params().resign, 0.1);
+    }
+
+    #[test]
+    fn gogui_turns_follow_the_mode_unless_chosen() {
+        let mut engine = Engine::new(Params::default());
+        assert!(engine.shows_gogui_turns(true));
+        assert!(!engine.shows_gogui_turns(false));
+        engine.set_param("turns", "all").unwrap();
+        assert!(!engine.shows_gogui_turns(true));
+    }
+}
