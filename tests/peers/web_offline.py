@@ -6,9 +6,7 @@ isolated with the engine on every core the browser reports, with no
 warning or error in the console (the page's or its workers'); Chromium finds
 it installable (its manifest and icons); with the server stopped, a reload
 opens it again and a person plays a turn against the engine; a click on
-Xodd 12 is answered while the engine analyses; a new version
-served (a changed file, a new service worker) replaces the old in the
-browser by itself.
+Xodd 12 is answered while the engine analyses.
 
 Usage: web_offline.py SITE_DIR SCREENSHOT_DIR
 
@@ -35,7 +33,7 @@ def ready_isolated(d, what):
 def main():
     site, web_play.SHOTS = sys.argv[1], sys.argv[2]
     os.makedirs(web_play.SHOTS, exist_ok=True)
-    # A copy, so that a new version can be served from it.
+    # A copy of the site, served by this script alone.
     copy = tempfile.mkdtemp(prefix="oddity-site-")
     shutil.copytree(site, copy, dirs_exist_ok=True)
     server = Server(False, site=copy)
@@ -93,26 +91,6 @@ def main():
                 " && state.engines[0].status == 'analysing'", 30, "the click answered while the engine analyses")
         log(f"analysing Xodd 12: a click on {cell} is answered (its stone drawn, waiting to be confirmed)")
 
-        # A new version: another service worker and a changed file.
-        with open(os.path.join(copy, "style.css"), "a") as f:
-            f.write("\n/* a new version */\n")
-        sw = os.path.join(copy, "sw.js")
-        with open(sw) as f:
-            text = f.read()
-        with open(sw, "w") as f:
-            f.write(text.replace('const VERSION = "', 'const VERSION = "new-', 1))
-        server = Server(False, site=copy, port=port)
-        d.refresh()
-        wait(d, "return window.oddity && window.oddity.ready", 120, "the page after the new version is served")
-        end = wait(d, "if (!window.oddity) return false; const t = window.oddity.styleSeen; fetch('style.css').then((r) => r.text())"
-                      ".then((t) => { window.oddity.styleSeen = t; }); return t && t.includes('a new version')",
-                   120, "the new version in use")
-        if not end:
-            fail("the new version is not used")
-        back = state(d)
-        if back["game"] != "xodd" or back["size"] != 12:
-            fail(f"the game after the update: {back['game']} {back['size']}")
-        log("update: a new version served replaces the cached one by itself; the game is kept")
     finally:
         b.driver.quit()
         server.close()

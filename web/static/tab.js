@@ -139,7 +139,11 @@ async function serviceWorker() {
     try { sessionStorage.removeItem(ISOLATING_KEY); } catch (e) { /* storage refused */ }
   }
   try {
-    await navigator.serviceWorker.register("sw.js");
+    const registration = await navigator.serviceWorker.register("sw.js");
+    // Ask for a new version at every load, not only when the browser
+    // would: a new version served is taken at once (a failed check, as
+    // offline, leaves the cached one).
+    if (before) registration.update().catch(() => {});
   } catch (e) {
     noServiceWorker = `its service worker could not be registered (${e.message || e})`;
   }
