@@ -1,4 +1,4 @@
-//! The GTP engine's whole input loop (`gtp::run`: preprocessing, every
+//! The GTP engine's whole input loop (`oddity_gtp::run`: preprocessing, every
 //! command's reading of its arguments, the answers) on any bytes. Checked:
 //! it returns; every answer starts with `=` or `?`; every `?` answer is one
 //! line with no character that breaks or hides text (what it quotes of the
@@ -11,7 +11,7 @@ use std::io::Write;
 use std::sync::{Arc, Mutex};
 
 use libfuzzer_sys::fuzz_target;
-use oddity_gtp::{self, Params, Session};
+use oddity_gtp::{Params, Session};
 use oddity_rules::game::GameSpec;
 use oddity_rules::kind::GameKind;
 use oddity_rules::quote::is_one_line;
@@ -35,7 +35,7 @@ const LEFT_OUT: &[&str] = &[
 /// The command a line names, as GTP preprocessing reads it (an id first
 /// is skipped).
 fn command(line: &[u8]) -> Option<String> {
-    let cmd = gtp::io::preprocess(line)?;
+    let cmd = oddity_gtp::io::preprocess(line)?;
     Some(cmd.name.to_ascii_lowercase())
 }
 
@@ -68,7 +68,7 @@ fuzz_target!(|data: &[u8]| {
     let session =
         Session::new(GameSpec::default_for(GameKind::Odd), params).expect("the default game");
     let out = Shared::default();
-    gtp::run(session, std::io::Cursor::new(input), out.clone());
+    oddity_gtp::run(session, std::io::Cursor::new(input), out.clone());
     let text = String::from_utf8(out.0.lock().unwrap().clone()).expect("answers are UTF-8");
     for answer in text.split("\n\n").filter(|a| !a.is_empty()) {
         assert!(
