@@ -14,6 +14,7 @@ use command::{oddity, stdout};
 use oddity_analysis::query::{Defaults, Viewpoint};
 use oddity_analysis::queue::serve;
 use oddity_analysis::result::Settings;
+use oddity_search::Visits;
 use serde_json::Value;
 
 #[test]
@@ -643,11 +644,12 @@ impl Write for SlowOutput<'_> {
 #[test]
 fn batch_acknowledges_terminate_before_the_answers_it_cuts_short() {
     let defaults = Defaults {
-        settings: Settings {
-            visits: Some(1),
-            threads: 1,
-            seed: 11,
-            ..Settings::default()
+        settings: {
+            let mut settings = Settings::default();
+            settings.engine.visits = Visits::Cap(1);
+            settings.engine.params.threads = 1;
+            settings.engine.params.seed = 11;
+            settings
         },
         viewpoint: Viewpoint::SideToMove,
     };

@@ -14,15 +14,15 @@ use oddity_rules::kind::GameKind;
 use oddity_rules::position::AnyGame;
 use oddity_rules::record::GameRecord;
 use oddity_rules::sgf::{RecordInfo, write};
+use oddity_search::Visits;
 use serde_json::Value;
 
 fn settings(visits: u64) -> Settings {
-    Settings {
-        visits: Some(visits),
-        threads: 1,
-        seed: 11,
-        ..Settings::default()
-    }
+    let mut settings = Settings::default();
+    settings.engine.visits = Visits::Cap(visits);
+    settings.engine.params.threads = 1;
+    settings.engine.params.seed = 11;
+    settings
 }
 
 #[test]

@@ -55,13 +55,24 @@ const LAYERS: [(&str, &[&str]); 5] = [
 /// The commands that search by themselves, each taking `SearchBudget`
 /// (its file in `src/cli/` and its `Args` type).
 const SEARCHING_COMMANDS: [(&str, &str); 7] = [
+    ("gtp", "GtpArgs"),
     ("analyze", "AnalyzeArgs"),
     ("analysis", "AnalysisArgs"),
     ("accuracy", "AccuracyArgs"),
     ("bench", "BenchArgs"),
     ("openings", "OpeningsArgs"),
-    ("solve", "SolveArgs"),
     ("train", "TrainDataArgs"),
+];
+
+/// The options of `EngineArgs`, the names of `EngineConfig::set`.
+const ENGINE_OPTIONS: [&str; 7] = [
+    "threads",
+    "visits",
+    "time",
+    "memory",
+    "seed",
+    "policy",
+    "exploration",
 ];
 
 fn doc() -> String {
@@ -754,62 +765,77 @@ fn attrs_text(f: &syn::Field) -> String {
 }
 
 #[test]
-fn search_time_and_threads_are_one_type() {
+fn the_engines_options_are_one_type() {
     let cli = Path::new(ROOT).join("src/cli");
     let mut files = Vec::new();
     rust_files(&cli, &mut files);
     for file in &files {
         let name = file.file_name().unwrap().to_str().unwrap();
-        let items = parse(&fs::read_to_string(file).unwrap(), file);
-        // `args.rs` has the shared type; `gtp.rs` the engine's options,
-        // typed in the GTP crate's `values` (where `--time 0` means no limit).
-        if name != "args.rs" && name != "gtp.rs" {
-            let options = structs_of(file).into_values().filter(|s| {
-                s.attrs.iter().any(|a| {
-                    let text = a.to_token_stream().to_string();
-                    text.contains("derive") && (text.contains("Args") || text.contains("Parser"))
-                })
-            });
-            for s in options {
-                for own in ["time", "threads", "seconds"] {
+        if name == "args.rs" {
+            continue;
+        }
+        let options = structs_of(file).into_values().filter(|s| {
+            s.attrs.iter().any(|a| {
+                let text = a.to_token_stream().to_string();
+                text.contains("derive") && (text.contains("Args") || text.contains("Parser"))
+            })
+        });
+        for s in options {
+            // A seed also orders openings and games: only the limits and
+            // the policy are the engine's alone.
+            for own in ENGINE_OPTIONS.into_iter().filter(|o| *o != "seed") {
+                let Some(f) = field(&s, own) else { continue };
+                // The solver's own limits, read by the configuration's readers.
+                assert!(
+                    s.ident == "SolveArgs" && attrs_text(f).contains("value_parser=config::"),
+                    "{name}: {} declares `{own}` of its own: flatten EngineArgs instead",
+                    s.ident
+                );
+            }
+            // Every time a command reads is read by the one reader.
+            for f in s.fields.iter() {
+                if f.ty.to_token_stream().to_string().contains("Duration") {
                     assert!(
-                        field(&s, own).is_none(),
-                        "{name}: {} declares `{own}` of its own: flatten SearchBudget instead",
-                        s.ident
+                        attrs_text(f).contains("value_parser=config::"),
+                        "{name}: {}::{} reads a time without oddity_search::config",
+                        s.ident,
+                        f.ident.as_ref().unwrap()
                     );
                 }
             }
         }
-        let flat = tokens(&items);
+        let flat = tokens(&parse(&fs::read_to_string(file).unwrap(), file));
         assert!(
-            !flat.contains("bounds::seconds(") && !flat.contains("bounds::threads("),
-            "{name} checks a time or a number of threads by hand: clap reads them into SearchBudget"
+            !flat.contains("from_secs_f64("),
+            "{name} makes a time of a number by hand: read it with oddity_search::config"
         );
     }
     for (file, args) in SEARCHING_COMMANDS {
         let structs = structs_of(&cli.join(format!("{file}.rs")));
-        let budget = structs
-            .get(args)
-            .and_then(|s| field(s, "budget"))
-            .unwrap_or_else(|| panic!("{args} has no `budget` field"));
-        assert_eq!(budget.ty.to_token_stream().to_string(), "SearchBudget");
+        let engine = structs[args]
+            .fields
+            .iter()
+            .find(|f| f.ty.to_token_stream().to_string() == "EngineArgs")
+            .unwrap_or_else(|| panic!("{args} has no EngineArgs field"));
         assert!(
-            attrs_text(budget).contains("#[command(flatten)]"),
-            "{args} takes --time and --threads as a flattened SearchBudget"
+            attrs_text(engine).contains("#[command(flatten)]"),
+            "{args} takes the engine's options as a flattened EngineArgs"
         );
     }
     let shared = structs_of(&cli.join("args.rs"));
-    let budget = &shared["SearchBudget"];
-    assert!(
-        attrs_text(field(budget, "time").unwrap()).contains("value_parser=values::search_seconds")
-    );
-    assert!(attrs_text(field(budget, "threads").unwrap()).contains("value_parser=values::threads"));
+    for own in ENGINE_OPTIONS {
+        let f = field(&shared["EngineArgs"], own).unwrap();
+        assert!(
+            attrs_text(f).contains(&format!("value_parser=checked(\"{own}\")")),
+            "EngineArgs::{own} is checked by EngineConfig::set"
+        );
+    }
     let doc = doc();
     for (file, _) in SEARCHING_COMMANDS {
         let command = if file == "train" { "train-data" } else { file };
         assert!(
             doc.contains(&format!("`{command}`")),
-            "docs/architecture.md should name `{command}` among the commands that take SearchBudget"
+            "docs/architecture.md should name `{command}` among the commands that take EngineArgs"
         );
     }
 }

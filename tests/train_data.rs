@@ -8,16 +8,19 @@ use oddity_analysis::train_data::{self, Data, Header, SELF_PLAY, Sample, Target}
 use oddity_patterns::{GROUP_NAMES, NONE};
 use oddity_rules::game::{GameSpec, Rules};
 use oddity_rules::kind::GameKind;
+use oddity_search::SearchParams;
 
 fn plan(seed: u64) -> Plan {
     Plan {
         spec: GameSpec::new(GameKind::Odd, 4, Rules::default()).unwrap(),
         level: Level::Visits(300),
         games: 2,
-        threads: 1,
         sample_turns: 2,
-        seed,
-        tuning: Default::default(),
+        params: SearchParams {
+            threads: 1,
+            seed,
+            ..SearchParams::default()
+        },
     }
 }
 
@@ -42,7 +45,7 @@ fn read(text: &str, target: Target) -> Result<Data, String> {
 #[test]
 fn self_play_searches_with_the_plans_params() {
     let mut plain = plan(5);
-    plain.tuning.set("rave", "off").unwrap();
+    plain.params.tuning.set("rave", "off").unwrap();
     let text = self_play_text_of(&plain).0;
     assert_ne!(text, self_play_text(5).0);
     assert_eq!(text, self_play_text_of(&plain).0);

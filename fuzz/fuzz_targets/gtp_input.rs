@@ -60,11 +60,9 @@ fuzz_target!(|data: &[u8]| {
         .filter(|line| command(line).is_none_or(|c| !LEFT_OUT.contains(&c.as_str())))
         .collect::<Vec<_>>()
         .join(&b'\n');
-    let params = Params {
-        threads: 1,
-        visits: Some(10),
-        ..Params::default()
-    };
+    let mut params = Params::default();
+    params.engine.set("threads", "1").expect("one thread");
+    params.engine.set("visits", "10").expect("ten visits");
     let session =
         Session::new(GameSpec::default_for(GameKind::Odd), params).expect("the default game");
     let out = Shared::default();

@@ -217,10 +217,11 @@ fn check(output: Vec<u8>, finals: &BTreeMap<Key, usize>, jobs: &[Queued], one_wo
 
 fuzz_target!(|data: &[u8]| {
     let defaults = Defaults {
-        settings: Settings {
-            visits: Some(20),
-            threads: 1,
-            ..Settings::default()
+        settings: {
+            let mut settings = Settings::default();
+            settings.engine.set("visits", "20").expect("20 visits");
+            settings.engine.set("threads", "1").expect("one thread");
+            settings
         },
         viewpoint: Viewpoint::SideToMove,
     };

@@ -7,19 +7,22 @@ use std::time::Duration;
 
 use clap::Args;
 
-use crate::cli::args::{GameArgs, SearchBudget};
+use crate::cli::args::{EngineArgs, GameArgs};
 use oddity_analysis::accuracy::{
     Contender, Plan, Stage, StageResult, measure, pooled, solve_limits,
 };
-use oddity_search::{Limits, Policy, SearchParams};
+use oddity_search::config;
+use oddity_search::{EngineConfig, Policy, SearchParams, Visits};
 
-/// Seconds each engine gets per position when `--time` is not given.
-const DEFAULT_TIME: f64 = 0.1;
+/// The time each engine gets per position when `--time` is not given.
+const DEFAULT_TIME: Duration = Duration::from_millis(100);
 
 #[derive(Args, Debug)]
 #[command(
     mut_arg("time", |a| a.help("Seconds each engine gets per position (as `genmove` at this time; default 0.1)")),
-    mut_arg("threads", |a| a.help("Search threads of each engine (default 1)"))
+    mut_arg("threads", |a| a.help("Search threads of each engine (default 1)")),
+    mut_arg("params", |a| a.help("A parameter of the default policy as NAME=VALUE for `default` and `search` (repeatable)")),
+    mut_arg("seed", |a| a.help("Random seed (default 1)"))
 )]
 pub struct AccuracyArgs {
     #[command(flatten)]
@@ -31,10 +34,10 @@ pub struct AccuracyArgs {
     #[arg(long, default_value_t = 50)]
     pub positions: usize,
     #[command(flatten)]
-    pub budget: SearchBudget,
+    pub search: EngineArgs,
     /// Seconds the solver gets per position, and again per choice judged.
-    #[arg(long, default_value_t = 60.0)]
-    pub solve_time: f64,
+    #[arg(long, default_value = "60", value_parser = config::seconds)]
+    pub solve_time: Duration,
     /// The solver's table in MiB.
     #[arg(long, default_value_t = 1024)]
     pub solve_memory: usize,
@@ -54,12 +57,6 @@ pub struct AccuracyArgs {
     /// `default:tree_solve=10:endgame_table=14`, on top of --param.
     #[arg(long, default_value = "default,search,plain")]
     pub contenders: String,
-    /// A parameter of the default policy as NAME=VALUE for `default` and
-    /// `search` (repeatable).
-    #[arg(long = "param", value_name = "NAME=VALUE")]
-    pub params: Vec<String>,
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
     /// Print one JSON object instead of the table.
     #[arg(long)]
     pub json: bool,
@@ -79,14 +76,7 @@ fn stages(text: &str) -> Result<Vec<Stage>, String> {
         .collect()
 }
 
-fn contenders(args: &AccuracyArgs) -> Result<Vec<Contender>, String> {
-    let tuned = crate::cli::args::parse_tuning(&args.params)?;
-    let base = SearchParams {
-        threads: args.budget.threads_or(1),
-        seed: args.seed,
-        tuning: tuned,
-        ..SearchParams::default()
-    };
+fn contenders(args: &AccuracyArgs, base: &SearchParams) -> Result<Vec<Contender>, String> {
     args.contenders
         .split(',')
         .map(|spec| {
@@ -136,10 +126,19 @@ fn contenders(args: &AccuracyArgs) -> Result<Vec<Contender>, String> {
 
 pub fn run(args: &AccuracyArgs) -> Result<(), String> {
     let spec = args.game.spec()?;
-    let time = args.budget.time.unwrap_or(DEFAULT_TIME);
-    if !(args.solve_time.is_finite() && args.solve_time > 0.0) {
-        return Err("--solve-time must be a number of seconds above 0".into());
-    }
+    let config = args.search.config(EngineConfig {
+        params: SearchParams {
+            threads: 1,
+            seed: 1,
+            ..SearchParams::default()
+        },
+        time: Some(DEFAULT_TIME),
+        visits: Visits::Unlimited,
+    })?;
+    let Some(time) = config.time else {
+        return Err("--time must be above 0: each engine is judged at a time per position".into());
+    };
+    let seed = config.params.seed;
     if args.positions == 0 {
         return Err("--positions must be at least 1".into());
     }
@@ -154,17 +153,14 @@ pub fn run(args: &AccuracyArgs) -> Result<(), String> {
         spec,
         stages,
         positions: args.positions,
-        limits: Limits {
-            time: Some(Duration::from_secs_f64(time)),
-            ..Limits::default()
-        },
-        solve: solve_limits(args.solve_time),
+        limits: config.limits(None),
+        solve: solve_limits(args.solve_time.as_secs_f64()),
         solver_memory_mb: args.solve_memory.max(1),
         table_empty: args.table_empty,
         contested: args.contested,
-        seed: args.seed,
+        seed,
     };
-    let contenders = contenders(args)?;
+    let contenders = contenders(args, &config.params)?;
     let live = std::io::stderr().is_terminal();
     let results = measure(&plan, &contenders, &mut |stage, k| {
         if live {
@@ -184,22 +180,22 @@ pub fn run(args: &AccuracyArgs) -> Result<(), String> {
             "game": spec.kind.name(),
             "size": spec.size,
             "rules": spec.rules_text(),
-            "time": time,
-            "solve_time": args.solve_time,
+            "time": time.as_secs_f64(),
+            "solve_time": args.solve_time.as_secs_f64(),
             "table_empty": args.table_empty,
             "contested": args.contested,
-            "seed": args.seed,
+            "seed": seed,
             "stages": results,
             "all": pooled(&results),
         });
         println!("{object}");
     } else {
-        print!("{}", table(args, time, &results));
+        print!("{}", table(args, time.as_secs_f64(), seed, &results));
     }
     Ok(())
 }
 
-fn table(args: &AccuracyArgs, time: f64, results: &[StageResult]) -> String {
+fn table(args: &AccuracyArgs, time: f64, seed: u64, results: &[StageResult]) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -209,9 +205,9 @@ fn table(args: &AccuracyArgs, time: f64, results: &[StageResult]) -> String {
             .size
             .map_or(String::from("default size"), |n| n.to_string()),
         time,
-        args.solve_time,
+        args.solve_time.as_secs_f64(),
         args.table_empty,
-        args.seed
+        seed
     );
     let _ = write!(out, "empty   drawn unsolved lost");
     if args.contested {

@@ -6,28 +6,25 @@ use std::num::NonZeroUsize;
 
 use clap::Args;
 
-use crate::cli::args::SearchBudget;
+use crate::cli::args::EngineArgs;
 use oddity_analysis::query::{Defaults, Viewpoint};
 use oddity_analysis::queue::serve;
-use oddity_analysis::result::{DEFAULT_VISITS, Settings};
+use oddity_analysis::result::Settings;
+use oddity_search::Limits;
 
 #[derive(Args, Debug)]
 #[command(
     mut_arg("time", |a| a.help("Seconds per position when a query gives neither maxVisits nor maxTime (with --visits, whichever comes first)")),
-    mut_arg("threads", |a| a.help("Search threads per query").default_value("1"))
+    mut_arg("visits", |a| a.help("Visits per position when a query gives neither maxVisits nor maxTime (default 10000 unless --time is given)")),
+    mut_arg("threads", |a| a.help("Search threads per query (default 1)")),
+    mut_arg("seed", |a| a.help("Seed when a query gives none (default 0)"))
 )]
 pub struct AnalysisArgs {
-    /// Visits per position when a query gives neither maxVisits nor maxTime.
-    #[arg(long, default_value_t = DEFAULT_VISITS)]
-    pub visits: u64,
     #[command(flatten)]
-    pub budget: SearchBudget,
+    pub engine: EngineArgs,
     /// Positions searched at the same time; results come as they finish.
     #[arg(long, default_value_t = 1)]
     pub parallel: usize,
-    /// Seed when a query gives none.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
     /// Candidates per result when a query gives no topK.
     #[arg(long, default_value_t = 5)]
     pub top: usize,
@@ -42,17 +39,18 @@ fn parse_viewpoint(text: &str) -> Result<Viewpoint, String> {
 }
 
 pub fn run(args: &AnalysisArgs) -> Result<(), String> {
-    let (Some(workers), true) = (NonZeroUsize::new(args.parallel), args.visits > 0) else {
-        return Err("--visits and --parallel must be at least 1".into());
+    let Some(workers) = NonZeroUsize::new(args.parallel) else {
+        return Err("--parallel must be at least 1".into());
     };
+    let settings = Settings {
+        engine: args.engine.config(Settings::default().engine)?,
+        top: args.top,
+    };
+    if settings.limits() == Limits::default() {
+        return Err("--visits 0 (no cap) needs --time".into());
+    }
     let defaults = Defaults {
-        settings: Settings {
-            visits: Some(args.visits),
-            time: args.budget.duration(),
-            threads: args.budget.threads_or(1),
-            seed: args.seed,
-            top: args.top,
-        },
+        settings,
         viewpoint: args.winrates_as,
     };
     serve(

@@ -9,16 +9,16 @@ use std::time::Duration;
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::cli::args::SearchBudget;
+use crate::cli::args::EngineArgs;
 use crate::cli::position::PositionArgs;
 use crate::cli::render::{caption, check_picture_options, last_turn, write_picture};
 use oddity_analysis::blunders::{GameCheck, check_game};
-use oddity_analysis::result::{Analysis, CellInfo, DEFAULT_VISITS, Settings, analyse};
+use oddity_analysis::result::{Analysis, CellInfo, Settings, analyse};
 use oddity_gtp::board;
 use oddity_render::{HeatMap, Picture, Style};
 use oddity_rules::position::AnyGame;
 use oddity_rules::record::GameRecord;
-use oddity_search::{Report, every_core};
+use oddity_search::{Limits, Report, every_core};
 
 /// What the heat map shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -33,19 +33,15 @@ pub enum HeatKind {
 #[derive(Args, Debug)]
 #[command(
     mut_arg("time", |a| a.help("Seconds per position")),
-    mut_arg("threads", |a| a.help("Search threads (default: every core). One thread and a fixed seed give the same analysis every time"))
+    mut_arg("visits", |a| a.help("Search iterations per position (default 10000 unless --time is given; with both, whichever comes first)")),
+    mut_arg("threads", |a| a.help("Search threads (default: every core). One thread and a fixed seed give the same analysis every time")),
+    mut_arg("seed", |a| a.help("Random seed (default 0)"))
 )]
 pub struct AnalyzeArgs {
     #[command(flatten)]
     pub position: PositionArgs,
-    /// Search iterations per position (default 10000 unless --time is given;
-    /// with both, whichever comes first).
-    #[arg(long)]
-    pub visits: Option<u64>,
     #[command(flatten)]
-    pub budget: SearchBudget,
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    pub engine: EngineArgs,
     /// Candidate turns to list.
     #[arg(long, default_value_t = 5)]
     pub top: usize,
@@ -84,24 +80,20 @@ pub struct AnalyzeArgs {
 
 impl AnalyzeArgs {
     fn settings(&self) -> Result<Settings, String> {
-        if self.visits == Some(0) {
-            return Err("--visits must be at least 1".into());
-        }
         if !(0.0..=1.0).contains(&self.threshold) {
             return Err("--threshold is a win-rate drop between 0 and 1".into());
         }
         check_picture_options(self.scale, self.png.as_deref())?;
-        let threads = self.budget.threads_or(every_core());
-        Ok(Settings {
-            visits: match (self.visits, self.budget.time) {
-                (None, None) => Some(DEFAULT_VISITS),
-                (v, _) => v,
-            },
-            time: self.budget.duration(),
-            threads,
-            seed: self.seed,
+        let mut defaults = Settings::default().engine;
+        defaults.params.threads = every_core();
+        let settings = Settings {
+            engine: self.engine.config(defaults)?,
             top: self.top,
-        })
+        };
+        if settings.limits() == Limits::default() {
+            return Err("--visits 0 (no cap) needs --time".into());
+        }
+        Ok(settings)
     }
 }
 
@@ -160,8 +152,9 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
 
 fn analyse_with_bar(record: &GameRecord, settings: &Settings) -> Analysis {
     let mut engine = settings.engine();
-    let by_time = settings.visits.is_none();
-    let bar = match (settings.visits, settings.time) {
+    let limits = settings.limits();
+    let by_time = limits.visits.is_none();
+    let bar = match (limits.visits, limits.time) {
         (Some(v), _) => progress_bar(v, "visits"),
         (None, Some(t)) => progress_bar(t.as_millis() as u64, "ms"),
         (None, None) => None,

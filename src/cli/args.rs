@@ -1,15 +1,12 @@
-//! Options shared by several commands: the game and its variant, how long
-//! and on how many threads a command searches, `--param` overrides of the
-//! default policy, and the command line as results files keep it.
-
-use std::time::Duration;
+//! Options shared by several commands: the game and its variant, the
+//! engine's configuration, and the command line as results files keep it.
 
 use clap::Args;
 
-use oddity_gtp::values;
 use oddity_rules::game::{GameSpec, Rules};
 use oddity_rules::kind::GameKind;
-use oddity_search::tuning::Tuning;
+use oddity_search::EngineConfig;
+use oddity_search::config::ConfigError;
 
 /// Options that choose a game, its board and its rule variant (shared by
 /// every command that plays or counts a game).
@@ -33,30 +30,111 @@ pub struct GameArgs {
     pub min_group: Option<usize>,
 }
 
-/// How long and on how many threads a command searches: `--time` (seconds,
-/// above 0 and at most a day) and `--threads` (1 to 1024), read by clap
-/// into checked values here for every command that searches by itself
-/// (the engine's own options are in `crates/oddity-gtp/src/values.rs`). Each command
-/// says in its help what one search is and what it does without them.
-#[derive(Args, Debug, Clone, Copy, Default)]
-pub struct SearchBudget {
-    /// Seconds per search.
-    #[arg(long, value_name = "S", value_parser = values::search_seconds)]
-    pub time: Option<f64>,
+/// The engine's options, shared by every command that searches with the
+/// engine: each sets the value of the same name of the engine's
+/// configuration ([`EngineConfig::set`], which reads and checks them all,
+/// as `oddity-param` does). Each command starts from its own defaults and
+/// says them in its help.
+#[derive(Args, Debug, Clone, Default)]
+pub struct EngineArgs {
     /// Search threads.
-    #[arg(long, value_parser = values::threads)]
-    pub threads: Option<usize>,
+    #[arg(long, value_name = "N", value_parser = checked("threads"))]
+    pub threads: Option<String>,
+    /// Most visits per search: a number, 0 for no cap, or auto.
+    #[arg(long, value_name = "N", value_parser = checked("visits"))]
+    pub visits: Option<String>,
+    /// Seconds per search (0: no time limit).
+    #[arg(long, value_name = "S", value_parser = checked("time"))]
+    pub time: Option<String>,
+    /// Memory for the search tree, MiB.
+    #[arg(long, value_name = "MIB", value_parser = checked("memory"))]
+    pub memory: Option<String>,
+    /// Random seed.
+    #[arg(long, value_name = "N", value_parser = checked("seed"))]
+    pub seed: Option<String>,
+    /// Search policy: default, or plain (textbook UCT, the baseline).
+    #[arg(long, value_parser = checked("policy"))]
+    pub policy: Option<String>,
+    /// UCT exploration constant: a number of at least 0, or auto (the
+    /// game's and policy's own).
+    #[arg(long, value_name = "C", value_parser = checked("exploration"))]
+    pub exploration: Option<String>,
+    /// Any engine parameter as NAME=VALUE (repeatable), e.g.
+    /// `--param rave=off`: the names and values of `oddity-param`
+    /// (protocol.md).
+    #[arg(long = "param", value_name = "NAME=VALUE")]
+    pub params: Vec<String>,
 }
 
-impl SearchBudget {
-    /// `--time` as a duration.
-    pub fn duration(&self) -> Option<Duration> {
-        self.time.map(Duration::from_secs_f64)
+/// A clap value parser for the option `name`: the value as text once
+/// [`EngineConfig::set`] takes it, so that clap refuses a bad one with
+/// the value quoted and the configuration's words.
+fn checked(name: &'static str) -> impl Fn(&str) -> Result<String, String> + Clone {
+    move |value| {
+        EngineConfig::default()
+            .set(name, value)
+            .map(|()| value.to_string())
+            .map_err(|e| match e {
+                ConfigError::BadValue(_, why) => why.to_string(),
+                e => e.to_string(),
+            })
+    }
+}
+
+impl EngineArgs {
+    /// `defaults` with the options given set on it, in the order above,
+    /// then each `--param`.
+    pub fn config(&self, defaults: EngineConfig) -> Result<EngineConfig, String> {
+        let mut config = self.options(defaults)?;
+        for (name, value) in self.param_items()? {
+            config
+                .set(name, value)
+                .map_err(|e| format!("--param {name}={value}: {e}"))?;
+        }
+        Ok(config)
     }
 
-    /// `--threads`, or `default` when it is not given.
-    pub fn threads_or(&self, default: usize) -> usize {
-        self.threads.unwrap_or(default)
+    /// `defaults` with the named options set on it (not `--param`).
+    pub fn options(&self, defaults: EngineConfig) -> Result<EngineConfig, String> {
+        let mut config = defaults;
+        let options = [
+            ("threads", &self.threads),
+            ("visits", &self.visits),
+            ("time", &self.time),
+            ("memory", &self.memory),
+            ("seed", &self.seed),
+            ("policy", &self.policy),
+            ("exploration", &self.exploration),
+        ];
+        for (name, value) in options {
+            if let Some(value) = value {
+                config.set(name, value).map_err(|e| format!("--{e}"))?;
+            }
+        }
+        Ok(config)
+    }
+
+    /// Each `--param` as its name and value.
+    pub fn param_items(&self) -> Result<Vec<(&str, &str)>, String> {
+        self.params
+            .iter()
+            .map(|item| {
+                item.split_once('=')
+                    .ok_or_else(|| format!("--param '{item}' is not NAME=VALUE"))
+            })
+            .collect()
+    }
+
+    /// Whether any option was given.
+    pub fn any_given(&self) -> bool {
+        self.threads.is_some()
+            || self.visits.is_some()
+            || self.time.is_some()
+            || self.memory.is_some()
+            || self.seed.is_some()
+            || self.policy.is_some()
+            || self.exploration.is_some()
+            || !self.params.is_empty()
     }
 }
 
@@ -82,20 +160,6 @@ impl GameArgs {
         };
         GameSpec::from_options(kind, self.size, rules).map_err(|e| e.to_string())
     }
-}
-
-/// The `--param NAME=VALUE` overrides of the default policy.
-pub fn parse_tuning(items: &[String]) -> Result<Tuning, String> {
-    let mut tuning = Tuning::default();
-    for item in items {
-        let (name, value) = item
-            .split_once('=')
-            .ok_or_else(|| format!("--param '{item}' is not NAME=VALUE"))?;
-        tuning
-            .set(name, value)
-            .map_err(|e| format!("--param {name}={value}: {e}"))?;
-    }
-    Ok(tuning)
 }
 
 pub fn parse_game_kind(text: &str) -> Result<GameKind, String> {

@@ -13,6 +13,7 @@ use crate::cli::interrupt::stop_on_ctrl_c;
 use oddity_client::EngineSpec;
 use oddity_fairness::Verdict;
 use oddity_render::{Style, png_from_svg};
+use oddity_search::config;
 use oddity_tournament::balance::{self, CellKey, DecisionRule, cells};
 use oddity_tournament::balance_report::{self, read_solved, study_plan};
 use oddity_tournament::referee::{Limits, TimeControl};
@@ -37,8 +38,8 @@ pub struct BalanceArgs {
     #[command(flatten)]
     pub game: GameArgs,
     /// Seconds per move: the level of play.
-    #[arg(long, value_name = "SECS")]
-    pub st: Option<f64>,
+    #[arg(long, value_name = "SECS", value_parser = config::seconds)]
+    pub st: Option<Duration>,
     /// Results file of the cell (one JSON object per game); an existing file
     /// of the same cell is resumed.
     #[arg(long, value_name = "FILE")]
@@ -121,13 +122,9 @@ pub fn run(args: &BalanceArgs) -> Result<(), String> {
 /// The tournament of one cell.
 fn config(args: &BalanceArgs) -> Result<MatchConfig, String> {
     let spec = args.game.spec()?;
-    let st = args
+    let per_move = args
         .st
         .ok_or("--st SECS is required: the seconds per move of the cell")?;
-    let per_move = Duration::try_from_secs_f64(st)
-        .ok()
-        .filter(|d| !d.is_zero())
-        .ok_or_else(|| format!("--st: {st} is not a positive number of seconds"))?;
     if args.results.is_none() {
         return Err("--results FILE is required: the cell's games are kept there".into());
     }
@@ -138,7 +135,7 @@ fn config(args: &BalanceArgs) -> Result<MatchConfig, String> {
             rule.max_games
         ));
     }
-    let level = balance::level_text(st);
+    let level = balance::level_text(per_move.as_secs_f64());
     let engines = balance::engine_names(&level)
         .iter()
         .map(|name| EngineSpec::parse(&format!("{name}={}", args.engine)))

@@ -7,28 +7,31 @@ use clap::Args;
 use cpu_time::ProcessTime;
 use serde::Serialize;
 
-use crate::cli::args::{GameArgs, SearchBudget};
+use crate::cli::args::{EngineArgs, GameArgs};
 use oddity_patterns::{PlayoutPolicies, Weights};
 use oddity_rules::Rng;
 use oddity_rules::position::AnyGame;
 use oddity_rules::record::GameRecord;
 use oddity_search::{
-    Engine, Knowledge, Limits, NODE_BYTES, PlayoutOptions, Policy, SearchParams, StopFlag,
+    Engine, EngineConfig, Knowledge, Limits, NODE_BYTES, PlayoutOptions, SearchParams, StopFlag,
+    Visits,
 };
+
+/// How long the benchmark runs when neither --time nor --visits is given.
+const DEFAULT_TIME: Duration = Duration::from_secs(2);
 
 #[derive(Args, Debug)]
 #[command(
     mut_arg("time", |a| a.help("Seconds to search (default 2 when --visits is not given)").visible_alias("seconds")),
-    mut_arg("threads", |a| a.help("Search threads (default: all cores)"))
+    mut_arg("threads", |a| a.help("Search threads (default: all cores)")),
+    mut_arg("visits", |a| a.help("Iterations to search")),
+    mut_arg("seed", |a| a.help("Random seed (default 0)"))
 )]
 pub struct BenchArgs {
     #[command(flatten)]
     pub game: GameArgs,
     #[command(flatten)]
-    pub budget: SearchBudget,
-    /// Iterations to search.
-    #[arg(long)]
-    pub visits: Option<u64>,
+    pub engine: EngineArgs,
     /// Time the bare playout kernel instead of the search.
     #[arg(long)]
     pub playouts: bool,
@@ -42,24 +45,9 @@ pub struct BenchArgs {
     /// how long the search took to return (`stop_ms`).
     #[arg(long)]
     pub stop_latency: bool,
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
-    /// plain or default.
-    #[arg(long, default_value = "default")]
-    pub policy: Policy,
-    /// Tree memory in MiB.
-    #[arg(long)]
-    pub memory: Option<usize>,
     /// Tree node cap.
     #[arg(long)]
     pub max_nodes: Option<usize>,
-    /// UCT exploration constant (default: per game and policy).
-    #[arg(long)]
-    pub exploration: Option<f64>,
-    /// A knowledge switch or constant of the default policy as NAME=VALUE
-    /// (repeatable), e.g. `--param rave=off` (see protocol.md, `oddity-param`).
-    #[arg(long = "param", value_name = "NAME=VALUE")]
-    pub params: Vec<String>,
 }
 
 /// The line `--playouts` prints.
@@ -113,15 +101,17 @@ fn print_line<T: Serialize>(line: &T) -> Result<(), String> {
 pub fn run(args: &BenchArgs) -> Result<(), String> {
     let spec = args.game.spec()?;
     let start = AnyGame::new(&spec);
-    let seconds = match (args.budget.time, args.visits) {
+    let config = args.engine.config(EngineConfig::default())?;
+    let seconds = match (config.time, config.visits) {
         (Some(s), _) => Some(s),
-        (None, None) => Some(2.0),
-        (None, Some(_)) => None,
+        (None, Visits::Auto) => Some(DEFAULT_TIME),
+        (None, _) => None,
     };
-    let tuning = crate::cli::args::parse_tuning(&args.params)?;
+    let policy = config.params.policy;
     if args.playouts || args.policy_playouts {
-        let secs = Duration::from_secs_f64(seconds.unwrap_or(2.0));
-        let settings = tuning.resolve(spec.kind, args.policy);
+        let secs = seconds.unwrap_or(DEFAULT_TIME);
+        let seed = config.params.seed;
+        let settings = config.params.tuning.resolve(spec.kind, policy);
         let playout = Playout {
             smart: args.policy_playouts && settings.playouts,
             patterns: (args.policy_playouts && settings.pattern_playouts)
@@ -131,7 +121,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
             options: PlayoutOptions::of(&settings),
         };
         let (playouts, elapsed) =
-            oddity_rules::with_game!(&start, g => playout_loop(g, args.seed, secs, playout));
+            oddity_rules::with_game!(&start, g => playout_loop(g, seed, secs, playout));
         let s = elapsed.as_secs_f64();
         return print_line(&PlayoutLine {
             game: spec.kind.name(),
@@ -139,34 +129,26 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
             playouts,
             seconds: round(s, 3),
             playouts_per_second: (playouts as f64 / s).round() as u64,
-            policy: args.policy_playouts.then(|| args.policy.to_string()),
+            policy: args.policy_playouts.then(|| policy.to_string()),
         });
     }
-    let mut params = SearchParams {
-        seed: args.seed,
-        policy: args.policy,
-        exploration: args.exploration,
+    let params = SearchParams {
         max_nodes: args.max_nodes,
-        ..SearchParams::default()
+        ..config.params.clone()
     };
-    params.threads = args.budget.threads_or(params.threads);
-    if let Some(m) = args.memory {
-        params.memory_mb = m;
-    }
-    params.tuning = tuning;
     let threads = params.threads;
     let mut engine = Engine::new(params);
     let record = GameRecord::new(start.clone());
     engine.set_position(&record);
     let limits = Limits {
-        visits: args.visits,
-        time: seconds.map(Duration::from_secs_f64),
+        visits: config.visits.cap_or(None),
+        time: seconds,
         soft_time: None,
     };
     let cpu_before = ProcessTime::try_now().ok();
     let mut stop_ms = None;
     let report = if args.stop_latency {
-        let wait = Duration::from_secs_f64(seconds.unwrap_or(2.0));
+        let wait = seconds.unwrap_or(DEFAULT_TIME);
         let stop = StopFlag::new();
         let (report, latency) = std::thread::scope(|s| {
             let flag = stop.clone();
@@ -205,7 +187,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         game: spec.kind.name(),
         size: spec.size,
         threads,
-        policy: args.policy.to_string(),
+        policy: policy.to_string(),
         iterations: report.iterations,
         seconds: round(s, 3),
         iterations_per_second: (report.iterations as f64 / s.max(1e-9)).round() as u64,

@@ -5,11 +5,11 @@ use std::io::IsTerminal;
 
 use clap::Args;
 
-use crate::cli::args::GameArgs;
-use oddity_gtp::values::{self, VisitCap};
+use crate::cli::args::{EngineArgs, GameArgs};
+use oddity_gtp::values;
 use oddity_gtp::{Params, Session, session::set_param};
 use oddity_rules::kind::GameKind;
-use oddity_search::Policy;
+use oddity_search::config::switch;
 
 /// Options of the GTP engine. The engine parameters take the names of
 /// `oddity-param`.
@@ -18,30 +18,16 @@ pub struct GtpArgs {
     /// The game to start with (default: Odd).
     #[command(flatten)]
     pub game: GameArgs,
-    /// Search threads (default: every core).
-    #[arg(long, value_parser = values::threads)]
-    pub threads: Option<usize>,
-    /// Most visits per move: auto, or a number (0: no cap).
-    #[arg(long, value_parser = values::visits)]
-    pub visits: Option<VisitCap>,
-    /// Seconds per move when no clock is set (0: no time limit).
-    #[arg(long, value_parser = values::seconds)]
-    pub time: Option<f64>,
-    /// Memory for the search tree, MB.
-    #[arg(long, value_parser = values::memory)]
-    pub memory: Option<usize>,
-    /// Random seed.
-    #[arg(long, value_parser = values::seed)]
-    pub seed: Option<u64>,
+    /// The engine (defaults: every core, visits auto, 5 seconds per move
+    /// when no clock is set, 1024 MiB, seed 1, the default policy).
+    #[command(flatten)]
+    pub engine: EngineArgs,
     /// Think on the opponent's time: on or off.
-    #[arg(long, value_parser = values::switch)]
+    #[arg(long, value_parser = switch)]
     pub ponder: Option<bool>,
     /// Resign below this win rate (0: only lost positions).
     #[arg(long, value_parser = values::resign)]
     pub resign: Option<f64>,
-    /// Search policy: default, or plain (textbook UCT, the baseline).
-    #[arg(long, value_parser = values::policy)]
-    pub policy: Option<Policy>,
     /// GoGui mode: offer the GoGui ruler commands and speak GoGui's board
     /// sizes and vertex names (see protocol.md).
     #[arg(long)]
@@ -51,11 +37,6 @@ pub struct GtpArgs {
     /// person can click every turn (see protocol.md).
     #[arg(long, requires = "gogui")]
     pub gogui_wait: bool,
-    /// Any engine parameter as NAME=VALUE (repeatable), e.g.
-    /// `--param rave=off --param exploration=0.5`: the names and values of
-    /// `oddity-param` (protocol.md).
-    #[arg(long = "param", value_name = "NAME=VALUE")]
-    pub params: Vec<String>,
 }
 
 impl GtpArgs {
@@ -63,20 +44,13 @@ impl GtpArgs {
         let spec = self.game.spec_or(GameKind::Odd)?;
         let defaults = Params::default();
         let mut params = Params {
-            threads: self.threads.unwrap_or(defaults.threads),
-            visits: self.visits.map_or(defaults.visits, |v| v.0),
-            time: self.time.unwrap_or(defaults.time),
-            memory_mb: self.memory.unwrap_or(defaults.memory_mb),
-            seed: self.seed.unwrap_or(defaults.seed),
+            engine: self.engine.options(defaults.engine.clone())?,
             ponder: self.ponder.unwrap_or(defaults.ponder),
             resign: self.resign.unwrap_or(defaults.resign),
-            policy: self.policy.unwrap_or(defaults.policy),
             ..defaults
         };
-        for item in &self.params {
-            let (name, value) = item
-                .split_once('=')
-                .ok_or_else(|| format!("--param '{item}' is not NAME=VALUE"))?;
+        // The protocol's own parameters (`turns`, `time_use`, ...) too.
+        for (name, value) in self.engine.param_items()? {
             set_param(&mut params, name, value)
                 .map_err(|e| format!("--param {name}={value}: {e}"))?;
         }

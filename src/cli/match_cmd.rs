@@ -9,6 +9,7 @@ use crate::cli::args::GameArgs;
 use crate::cli::interrupt::stop_on_ctrl_c;
 use oddity_client::EngineSpec;
 use oddity_rules::position::AnyGame;
+use oddity_search::config;
 use oddity_tournament::referee::{Limits, TimeControl};
 use oddity_tournament::results::{ResultsWriter, Summary, merge_files};
 use oddity_tournament::schedule::{Format, Shard, random_openings, read_openings};
@@ -68,15 +69,15 @@ pub struct MatchArgs {
     #[arg(long, value_name = "MAIN+INC", conflicts_with = "st")]
     pub tc: Option<String>,
     /// Fixed time per move in seconds.
-    #[arg(long, value_name = "SECS")]
-    pub st: Option<f64>,
+    #[arg(long, value_name = "SECS", value_parser = config::seconds)]
+    pub st: Option<Duration>,
     /// Seconds an engine may overrun its time before it loses on time.
-    #[arg(long, value_name = "SECS", default_value_t = 1.0)]
-    pub time_margin: f64,
+    #[arg(long, value_name = "SECS", default_value = "1", value_parser = config::duration)]
+    pub time_margin: Duration,
     /// Without a clock: the longest wait for any answer before the engine
     /// loses with reason `timeout` (also the limit for every other command).
-    #[arg(long, value_name = "SECS", default_value_t = 300.0)]
-    pub move_timeout: f64,
+    #[arg(long, value_name = "SECS", default_value = "300", value_parser = config::seconds)]
+    pub move_timeout: Duration,
     /// Stop a game after this many turns without result (the rules have no
     /// such limit; Onyx has no repetition rule). Default: 4 x the board's points.
     #[arg(long, value_name = "N")]
@@ -122,15 +123,7 @@ fn keyed<'a>(text: &'a str, what: &str) -> Result<(&'a str, &'a str), String> {
 }
 
 fn seconds(text: &str, what: &str) -> Result<Duration, String> {
-    let v: f64 = text
-        .trim()
-        .parse()
-        .map_err(|_| format!("{what}: '{text}' is not a number of seconds"))?;
-    Duration::try_from_secs_f64(v).map_err(|_| format!("{what}: '{text}' is not a duration"))
-}
-
-fn secs_arg(v: f64, what: &str) -> Result<Duration, String> {
-    Duration::try_from_secs_f64(v).map_err(|_| format!("{what}: {v} is not a duration"))
+    config::duration(text).map_err(|e| format!("{what}: '{text}': {e}"))
 }
 
 /// Builds the tournament from the arguments.
@@ -183,7 +176,7 @@ pub fn config(args: &MatchArgs) -> Result<MatchConfig, String> {
                 increment: seconds(inc, "--tc")?,
             }
         }
-        (None, Some(st)) => TimeControl::PerMove(secs_arg(st, "--st")?),
+        (None, Some(st)) => TimeControl::PerMove(st),
         (None, None) => TimeControl::None,
     };
     let (shard, sprt) = (args.shard, args.sprt);
@@ -208,8 +201,8 @@ pub fn config(args: &MatchArgs) -> Result<MatchConfig, String> {
         openings,
         limits: Limits {
             time,
-            margin: secs_arg(args.time_margin, "--time-margin")?,
-            move_timeout: secs_arg(args.move_timeout, "--move-timeout")?,
+            margin: args.time_margin,
+            move_timeout: args.move_timeout,
             max_turns: args.max_turns.unwrap_or(4 * spec.topology().cells().len()),
         },
         concurrency: args.concurrency.max(1),

@@ -19,7 +19,7 @@ pub mod solve;
 pub mod train;
 pub mod train_value;
 
-pub use args::{GameArgs, parse_game_kind, parse_tuning};
+pub use args::{GameArgs, parse_game_kind};
 
 use std::ffi::OsString;
 

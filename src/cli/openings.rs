@@ -11,9 +11,12 @@ use std::time::Duration;
 
 use clap::Args;
 
-use crate::cli::args::{GameArgs, SearchBudget};
+use crate::cli::args::{EngineArgs, GameArgs};
 use crate::cli::interrupt::stop_on_ctrl_c;
-use oddity_search::{Limits, SearchParams, every_core};
+use oddity_search::{EngineConfig, Limits, SearchParams, Visits, config};
+
+/// Search visits per opening when --visits is not given.
+const DEFAULT_VISITS: u64 = 200_000;
 use oddity_tournament::opening_games::{self, Check};
 use oddity_tournament::openings::{Request, balanced, searched_lines};
 
@@ -35,7 +38,9 @@ use oddity_tournament::openings::{Request, balanced, searched_lines};
         .conflicts_with("check_games")),
     mut_arg("threads", |a| a
         .help("Search threads (default: every core; one with --check-games)")
-        .conflicts_with("check_games"))
+        .conflicts_with("check_games")),
+    mut_arg("visits", |a| a.help("Search visits per opening (with --check-games: per second player's turn of a candidate; default 200000)")),
+    mut_arg("seed", |a| a.help("Random seed (default 1)"))
 )]
 pub struct OpeningsArgs {
     #[command(flatten)]
@@ -49,14 +54,8 @@ pub struct OpeningsArgs {
     /// Most openings to print: the closest to even.
     #[arg(long, default_value_t = 100)]
     pub keep: usize,
-    /// Search visits per opening (with --check-games: per second player's
-    /// turn of a candidate).
-    #[arg(long, default_value_t = 200_000)]
-    pub visits: u64,
     #[command(flatten)]
-    pub budget: SearchBudget,
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    pub search: EngineArgs,
 
     /// Keep openings by their games: play this many games (seat-swapped
     /// pairs, an even number) of the engine against itself from each
@@ -67,10 +66,11 @@ pub struct OpeningsArgs {
     #[arg(
         long,
         value_name = "SECS",
-        default_value_t = 0.2,
+        default_value = "0.2",
+        value_parser = config::seconds,
         requires = "check_games"
     )]
-    pub check_st: f64,
+    pub check_st: Duration,
     /// With --check-games: keep an opening when its first player won this
     /// share of its games (bounds included).
     #[arg(long, value_name = "LO-HI", default_value = "0.35-0.65", value_parser = parse_share, requires = "check_games")]
@@ -111,21 +111,23 @@ fn parse_share(text: &str) -> Result<(f64, f64), String> {
 
 pub fn run(args: &OpeningsArgs) -> Result<(), String> {
     let spec = args.game.spec()?;
-    if args.plies == 0 || args.candidates == 0 || args.keep == 0 || args.visits == 0 {
-        return Err("--plies, --candidates, --keep and --visits must be at least 1".into());
+    if args.plies == 0 || args.candidates == 0 || args.keep == 0 {
+        return Err("--plies, --candidates and --keep must be at least 1".into());
     }
-    let params = SearchParams {
-        threads: args.budget.threads_or(every_core()),
-        seed: args.seed,
-        ..SearchParams::default()
-    };
-    let limits = Limits {
-        visits: Some(args.visits),
-        time: args.budget.duration(),
-        soft_time: None,
+    let config = args.search.config(EngineConfig {
+        params: SearchParams {
+            seed: 1,
+            ..SearchParams::default()
+        },
+        time: None,
+        visits: Visits::Cap(DEFAULT_VISITS),
+    })?;
+    let limits = config.limits(Some(DEFAULT_VISITS));
+    let Some(visits) = limits.visits else {
+        return Err("--visits must be at least 1".into());
     };
     if let Some(games) = args.check_games {
-        return by_games(args, games, &params, &limits);
+        return by_games(args, games, &config.params, &limits);
     }
     let live = std::io::stderr().is_terminal();
     let request = Request {
@@ -133,8 +135,8 @@ pub fn run(args: &OpeningsArgs) -> Result<(), String> {
         plies: args.plies,
         candidates: args.candidates,
         keep: args.keep,
-        seed: args.seed,
-        params,
+        seed: config.params.seed,
+        params: config.params.clone(),
         limits,
     };
     let found = balanced(&request, &mut |k, n| {
@@ -152,8 +154,8 @@ pub fn run(args: &OpeningsArgs) -> Result<(), String> {
         found.len(),
         args.plies,
         args.candidates,
-        args.visits,
-        args.seed
+        visits,
+        config.params.seed
     );
     for o in found {
         println!("{}  # {:.3}", o.moves.join(" "), o.value);
@@ -174,15 +176,7 @@ fn by_games(
             "--check-games: {games} is not a positive even number (the games come in seat-swapped pairs)"
         ));
     }
-    let per_move = Duration::try_from_secs_f64(args.check_st)
-        .ok()
-        .filter(|d| !d.is_zero())
-        .ok_or_else(|| {
-            format!(
-                "--check-st: {} is not a positive number of seconds",
-                args.check_st
-            )
-        })?;
+    let per_move = args.check_st;
     let results = args
         .results
         .clone()
@@ -192,7 +186,7 @@ fn by_games(
         &spec,
         args.plies,
         args.candidates,
-        args.seed,
+        params.seed,
         params,
         limits,
         &mut |k, n| {
@@ -213,7 +207,7 @@ fn by_games(
         results,
         command: Some(super::args::command_line()),
         concurrency: args.concurrency,
-        seed: args.seed,
+        seed: params.seed,
         max_turns: args.max_turns.unwrap_or(4 * spec.topology().cells().len()),
         progress: live,
     };
@@ -242,12 +236,12 @@ fn by_games(
         kept.len(),
         args.plies,
         checked.len(),
-        args.visits,
+        limits.visits.unwrap_or_default(),
         percent(check.share.0),
         percent(check.share.1),
         games,
-        args.check_st,
-        args.seed
+        args.check_st.as_secs_f64(),
+        params.seed
     );
     for c in kept {
         println!(

@@ -9,7 +9,6 @@ use std::time::Duration;
 
 use clap::Args;
 
-use crate::cli::args::SearchBudget;
 use crate::cli::position::PositionArgs;
 use crate::cli::render::{caption, check_picture_options, last_turn, write_picture};
 use oddity_render::{Mark, Picture, Style, Verdict};
@@ -17,26 +16,27 @@ use oddity_rules::moves::Turn;
 use oddity_rules::position::AnyGame;
 use oddity_rules::record::GameRecord;
 use oddity_rules::topology::Cell;
+use oddity_search::config;
 use oddity_solver::{
     Solution, SolveLimits, SolveProgress, Solver, SolverParams, Value, check_retrograde,
     solve_retrograde,
 };
 
 #[derive(Args, Debug)]
-#[command(
-    mut_arg("time", |a| a.help("Give up after this many seconds (default: no limit)")),
-    mut_arg("threads", |a| a.help("Solver threads (they share the table and take the turns in turn)").default_value("1"))
-)]
 pub struct SolveArgs {
     #[command(flatten)]
     pub position: PositionArgs,
-    #[command(flatten)]
-    pub budget: SearchBudget,
+    /// Give up after this many seconds (default: no limit).
+    #[arg(long, value_name = "S", value_parser = config::seconds)]
+    pub time: Option<Duration>,
+    /// Solver threads (they share the table and take the turns in turn).
+    #[arg(long, default_value = "1", value_parser = config::threads)]
+    pub threads: usize,
     /// Give up after this many expansions.
     #[arg(long)]
     pub nodes: Option<u64>,
     /// Memory for the transposition table in MiB.
-    #[arg(long, value_name = "MB", default_value_t = 1024)]
+    #[arg(long, value_name = "MB", default_value = "1024", value_parser = config::memory)]
     pub memory: usize,
     /// Prove only the position's value, not every turn's.
     #[arg(long)]
@@ -88,7 +88,7 @@ impl SolveArgs {
         }
         check_picture_options(self.scale, self.png.as_deref())?;
         Ok(SolveLimits {
-            time: self.budget.duration(),
+            time: self.time,
             nodes: self.nodes,
         })
     }
@@ -105,7 +105,7 @@ pub fn run(args: &SolveArgs) -> Result<(), String> {
         return run_retrograde(args, &record);
     }
     let mut solver = Solver::new(SolverParams {
-        threads: args.budget.threads_or(1),
+        threads: args.threads,
         memory_mb: args.memory,
         symmetry: !args.no_symmetry,
         ordering: !args.no_ordering,
@@ -151,7 +151,7 @@ pub fn run(args: &SolveArgs) -> Result<(), String> {
 fn run_retrograde(args: &SolveArgs, record: &GameRecord) -> Result<(), String> {
     let game = record.position();
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.budget.threads_or(1))
+        .num_threads(args.threads)
         .build()
         .map_err(|e| format!("cannot start the solver threads: {e}"))?;
     if std::io::stderr().is_terminal() {

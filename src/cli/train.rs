@@ -8,12 +8,13 @@ use std::io::{BufReader, BufWriter, IsTerminal, Write};
 
 use clap::Args;
 
-use crate::cli::args::{GameArgs, SearchBudget};
+use crate::cli::args::{EngineArgs, GameArgs};
 use oddity_analysis::self_play::{self, Level};
 use oddity_analysis::train_data::{self, Data, Plan, Target};
 use oddity_patterns::{Decision, GROUP_NAMES, GROUPS, NONE, Weights, fit, group_sizes, hit_in_top};
 use oddity_rules::Rng;
 use oddity_rules::kind::GameKind;
+use oddity_search::{EngineConfig, SearchParams, Visits};
 
 /// Where the labels come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -32,7 +33,11 @@ pub enum Source {
     See docs/patterns.md.")]
 #[command(
     mut_arg("time", |a| a.help("Self-play: seconds per search").visible_alias("st")),
-    mut_arg("threads", |a| a.help("Self-play: search threads").default_value("1"))
+    mut_arg("threads", |a| a.help("Self-play: search threads (default 1)")),
+    mut_arg("visits", |a| a.help("Self-play: iterations per search (with --threads 1 the data repeat exactly)").conflicts_with("time")),
+    mut_arg("memory", |a| a.help("Self-play: memory for the search tree, MiB")),
+    mut_arg("seed", |a| a.help("Random seed (default 1)")),
+    mut_arg("params", |a| a.help("Self-play: a knowledge switch or constant of the engines as NAME=VALUE (repeatable), e.g. `--param weights=FILE` (see protocol.md, `oddity-param`)"))
 )]
 pub struct TrainDataArgs {
     #[command(flatten)]
@@ -48,14 +53,10 @@ pub struct TrainDataArgs {
     #[arg(long, default_value_t = 1000)]
     pub positions: usize,
     /// Perfect play: memory for one position's retrograde table, in MiB.
-    #[arg(long, default_value_t = 1024)]
-    pub memory: usize,
-    /// Self-play: iterations per search (with --threads 1 the data repeat
-    /// exactly).
-    #[arg(long, value_name = "N", conflicts_with = "time")]
-    pub visits: Option<u64>,
+    #[arg(long, value_name = "MIB", default_value_t = 1024)]
+    pub table_memory: usize,
     #[command(flatten)]
-    pub budget: SearchBudget,
+    pub search: EngineArgs,
     /// Self-play: games to play.
     #[arg(long, default_value_t = 10)]
     pub games: usize,
@@ -63,13 +64,6 @@ pub struct TrainDataArgs {
     /// the search's candidates in proportion to their visits.
     #[arg(long, value_name = "N", default_value_t = 4)]
     pub sample_turns: usize,
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Self-play: a knowledge switch or constant of the engines as
-    /// NAME=VALUE (repeatable), e.g. `--param weights=FILE` (see
-    /// protocol.md, `oddity-param`).
-    #[arg(long = "param", value_name = "NAME=VALUE")]
-    pub params: Vec<String>,
     /// The data file to write.
     #[arg(long)]
     pub out: String,
@@ -133,14 +127,30 @@ pub fn run_data(args: &TrainDataArgs) -> Result<(), String> {
     }
 }
 
+/// The engine of self-play when no option says otherwise: one thread,
+/// seed 1, no time limit.
+fn train_defaults() -> EngineConfig {
+    EngineConfig {
+        params: SearchParams {
+            threads: 1,
+            seed: 1,
+            ..SearchParams::default()
+        },
+        time: None,
+        visits: Visits::Auto,
+    }
+}
+
 fn run_self_play(args: &TrainDataArgs) -> Result<(), String> {
     let spec = args.game.spec()?;
-    let level = match (args.visits, args.budget.time) {
-        (Some(0), _) => return Err("--visits must be at least 1".into()),
-        (Some(n), _) => Level::Visits(n),
-        (None, Some(s)) => Level::Seconds(s),
-        (None, None) => {
-            return Err("self-play needs a level: --visits N or --time SECONDS".into());
+    let config = args.search.config(train_defaults())?;
+    let level = match (config.visits, config.time) {
+        (Visits::Cap(n), _) => Level::Visits(n),
+        (_, Some(t)) => Level::Seconds(t.as_secs_f64()),
+        (_, None) => {
+            return Err(
+                "self-play needs a level: --visits N (at least 1) or --time SECONDS".into(),
+            );
         }
     };
     if args.games == 0 {
@@ -150,10 +160,8 @@ fn run_self_play(args: &TrainDataArgs) -> Result<(), String> {
         spec,
         level,
         games: args.games,
-        threads: args.budget.threads_or(1),
         sample_turns: args.sample_turns,
-        seed: args.seed,
-        tuning: crate::cli::args::parse_tuning(&args.params)?,
+        params: config.params,
     };
     let file = File::create(&args.out).map_err(|e| format!("cannot create {}: {e}", args.out))?;
     let mut out = BufWriter::new(file);
@@ -180,9 +188,20 @@ fn run_self_play(args: &TrainDataArgs) -> Result<(), String> {
 
 fn run_perfect(args: &TrainDataArgs) -> Result<(), String> {
     let spec = args.game.spec()?;
-    if args.visits.is_some() || args.budget.time.is_some() || !args.params.is_empty() {
-        return Err("--visits, --time and --param are for --source selfplay".into());
+    let search = &args.search;
+    if search.visits.is_some()
+        || search.time.is_some()
+        || search.memory.is_some()
+        || search.policy.is_some()
+        || search.exploration.is_some()
+        || !search.params.is_empty()
+    {
+        return Err(
+            "--visits, --time, --memory, --policy, --exploration and --param are for --source selfplay"
+                .into(),
+        );
     }
+    let seed = search.options(train_defaults())?.params.seed;
     if spec.kind.has_captures() {
         return Err(format!(
             "{} has no retrograde tables to label positions",
@@ -196,8 +215,8 @@ fn run_perfect(args: &TrainDataArgs) -> Result<(), String> {
         spec,
         empty: empty_range(&args.empty)?,
         positions: args.positions,
-        memory_mb: args.memory.max(1),
-        seed: args.seed,
+        memory_mb: args.table_memory.max(1),
+        seed,
     };
     let file = File::create(&args.out).map_err(|e| format!("cannot create {}: {e}", args.out))?;
     let mut out = BufWriter::new(file);

@@ -15,9 +15,9 @@ use oddity_rules::moves::{Colour, Stone};
 use oddity_rules::position::AnyGame;
 use oddity_rules::quote::quoted;
 use oddity_rules::record::{GameRecord, TokenPlayError};
-use oddity_search::bounds;
-use oddity_search::tuning::{NAMES, TuningError};
-use oddity_search::{MoveFilter, MoveRule, Policy, SearchParams, has_priors};
+use oddity_search::config::{self, ConfigError, EngineConfig};
+use oddity_search::tuning::NAMES;
+use oddity_search::{MoveFilter, MoveRule, SearchParams, Visits, has_priors};
 use oddity_solver::SolveLimits;
 
 /// What a query asks of each of its positions, checked.
@@ -173,8 +173,14 @@ fn move_filter(query: &Query, game: &AnyGame) -> Result<Option<Arc<MoveFilter>>,
     Ok((!rules.is_empty()).then(|| Arc::new(MoveFilter { rules })))
 }
 
-/// `overrideSettings` applied to `params`.
+/// `overrideSettings` applied to `params`: the names and values of the
+/// engine's configuration ([`EngineConfig::set`]) that shape a search; its
+/// limits are the query's own fields.
 fn override_settings(query: &Query, params: &mut SearchParams) -> Result<(), QueryError> {
+    let mut config = EngineConfig {
+        params: params.clone(),
+        ..EngineConfig::default()
+    };
     for (name, value) in query.override_settings.iter().flatten() {
         let bad = |what: &str| {
             fail(
@@ -189,34 +195,42 @@ fn override_settings(query: &Query, params: &mut SearchParams) -> Result<(), Que
             Value::Bool(b) => if *b { "on" } else { "off" }.to_string(),
             _ => return Err(bad("give a string, a number or a bool")),
         };
-        match name.as_str() {
-            "policy" => params.policy = text.parse::<Policy>().map_err(|e| bad(&e.to_string()))?,
-            "exploration" => {
-                params.exploration = match text.to_ascii_lowercase().as_str() {
-                    "auto" | "default" => None,
-                    _ => Some(
-                        text.parse::<f64>()
-                            .ok()
-                            .filter(|c| c.is_finite() && *c >= 0.0)
-                            .ok_or_else(|| bad("not a number of at least 0"))?,
-                    ),
-                };
-            }
-            _ => params.tuning.set(name, &text).map_err(|e| match e {
-                TuningError::Weights(why) => bad(&why),
-                e => bad(&format!("{e} (policy, exploration, {})", NAMES.join(", "))),
-            })?,
+        if config::NAMES.contains(&name.as_str()) && !SHAPES.contains(&name.as_str()) {
+            return Err(bad("a limit, set by the query's own fields"));
         }
+        config.set(name, &text).map_err(|e| match e {
+            ConfigError::Unknown(_) => bad(&format!(
+                "unknown parameter ({}, {})",
+                SHAPES.join(", "),
+                NAMES.join(", ")
+            )),
+            ConfigError::BadValue(_, why) => bad(&why.to_string()),
+            ConfigError::Weights(why) => bad(&why),
+        })?;
     }
+    *params = config.params;
     Ok(())
 }
+
+/// The names of [`config::NAMES`] that `overrideSettings` takes.
+const SHAPES: [&str; 2] = ["policy", "exploration"];
 
 /// A number of seconds in the range every front end takes.
 fn seconds(value: Option<f64>, id: &Value, field: &str) -> Result<Option<Duration>, QueryError> {
     value
-        .map(|t| bounds::seconds(field, t).map(Duration::from_secs_f64))
+        .map(|t| {
+            config::check_seconds(t).ok_or_else(|| {
+                fail(
+                    id,
+                    Some(field),
+                    format!(
+                        "{field} must be a number of seconds above 0 and at most {} (a day)",
+                        config::MAX_SECONDS
+                    ),
+                )
+            })
+        })
         .transpose()
-        .map_err(|e| fail(id, Some(field), e.to_string()))
 }
 
 /// A query's game, its positions to analyse with their priorities, and
@@ -311,20 +325,20 @@ pub(crate) fn prepare(query: &Query, defaults: &Defaults) -> Result<Parsed, Quer
     };
     let mut settings = defaults.settings.clone();
     if query.max_visits.is_some() || query.max_time.is_some() {
-        settings.visits = query.max_visits;
-        settings.time = None;
+        settings.engine.visits = query.max_visits.map_or(Visits::Unlimited, Visits::Cap);
+        settings.engine.time = None;
     }
     if query.max_visits == Some(0) {
         return Err(fail(id, Some("maxVisits"), "maxVisits must be at least 1"));
     }
     if let Some(t) = seconds(query.max_time, id, "maxTime")? {
-        settings.time = Some(t);
+        settings.engine.time = Some(t);
     }
     if let Some(k) = query.top_k {
         settings.top = k;
     }
     if let Some(seed) = query.seed {
-        settings.seed = seed;
+        settings.engine.params.seed = seed;
     }
     let proof_time = seconds(query.proof_time, id, "proofTime")?;
     if query.proof_nodes == Some(0) {
@@ -350,12 +364,10 @@ pub(crate) fn prepare(query: &Query, defaults: &Defaults) -> Result<Parsed, Quer
         })?,
     };
     let mut params = SearchParams {
-        threads: settings.threads.max(1),
-        seed: settings.seed,
         filter: move_filter(query, record.position())?,
         final_boards: query.include_ownership || query.include_moves_ownership,
         final_boards_per_turn: query.include_moves_ownership,
-        ..SearchParams::default()
+        ..settings.engine.params.clone()
     };
     override_settings(query, &mut params)?;
     let mut warnings: Vec<String> = query

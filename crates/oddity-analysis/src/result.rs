@@ -1,23 +1,22 @@
 //! One position's analysis: the search's candidates, principal variations
 //! and proofs, in a form made for people and for JSON.
 
-use std::time::Duration;
-
 use serde::Serialize;
 
 use oddity_render::heat::cell_heat;
 use oddity_rules::moves::{Colour, Turn};
 use oddity_rules::record::GameRecord;
-use oddity_search::{Engine, Limits, Progress, Report, SearchParams, StopFlag};
+use oddity_search::{
+    Engine, EngineConfig, Limits, Progress, Report, SearchParams, StopFlag, Visits,
+};
 
 /// How long and how to search.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Settings {
-    /// Iterations per position; with `time` too, whichever comes first.
-    pub visits: Option<u64>,
-    pub time: Option<Duration>,
-    pub threads: usize,
-    pub seed: u64,
+    /// The engine's configuration: how it searches and how long per
+    /// position (visits `auto`: [`DEFAULT_VISITS`] unless a time is given;
+    /// with both a time and visits, whichever comes first).
+    pub engine: EngineConfig,
     /// Candidates kept in [`Analysis::move_infos`].
     pub top: usize,
 }
@@ -25,10 +24,15 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            visits: Some(DEFAULT_VISITS),
-            time: None,
-            threads: 1,
-            seed: 0,
+            engine: EngineConfig {
+                params: SearchParams {
+                    threads: 1,
+                    seed: 0,
+                    ..SearchParams::default()
+                },
+                time: None,
+                visits: Visits::Auto,
+            },
             top: 5,
         }
     }
@@ -40,19 +44,13 @@ pub const DEFAULT_VISITS: u64 = 10_000;
 impl Settings {
     /// A search engine with these settings.
     pub fn engine(&self) -> Engine {
-        Engine::new(SearchParams {
-            threads: self.threads.max(1),
-            seed: self.seed,
-            ..SearchParams::default()
-        })
+        Engine::new(self.engine.params.clone())
     }
 
+    /// The limits of one position's search.
     pub fn limits(&self) -> Limits {
-        Limits {
-            visits: self.visits,
-            time: self.time,
-            soft_time: None,
-        }
+        let auto = self.engine.time.is_none().then_some(DEFAULT_VISITS);
+        self.engine.limits(auto)
     }
 }
 

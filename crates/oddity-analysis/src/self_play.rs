@@ -22,7 +22,6 @@ use oddity_rules::game::GameSpec;
 use oddity_rules::moves::Turn;
 use oddity_rules::position::AnyGame;
 use oddity_rules::record::GameRecord;
-use oddity_search::tuning::Tuning;
 use oddity_search::{Engine, Limits, Report, SearchParams, StopFlag};
 
 /// How long each search runs.
@@ -63,13 +62,11 @@ pub struct Plan {
     pub spec: GameSpec,
     pub level: Level,
     pub games: usize,
-    /// Search threads.
-    pub threads: usize,
     /// Turns at the start of each game drawn in proportion to visits.
     pub sample_turns: usize,
-    pub seed: u64,
-    /// The engines' knowledge switches and constants (`--param`).
-    pub tuning: Tuning,
+    /// The engines' settings; each game's engine is seeded from a random
+    /// number sequence started by `params.seed`.
+    pub params: SearchParams,
 }
 
 /// Counts of a run.
@@ -88,17 +85,15 @@ pub fn write(
     out: &mut dyn Write,
     progress: &mut dyn FnMut(Played),
 ) -> Result<Played, String> {
-    let level = Some(plan.level.text(plan.threads));
+    let level = Some(plan.level.text(plan.params.threads));
     write_line(out, &Header::new(&plan.spec, SELF_PLAY, level, command))?;
-    let mut rng = Rng::seeded(plan.seed);
+    let mut rng = Rng::seeded(plan.params.seed);
     let mut counts = Played::default();
     let max_turns = 4 * plan.spec.topology().cells().len();
     for _ in 0..plan.games {
         let mut engine = Engine::new(SearchParams {
-            threads: plan.threads,
             seed: rng.next_u64(),
-            tuning: plan.tuning,
-            ..SearchParams::default()
+            ..plan.params.clone()
         });
         let mut record = GameRecord::new(AnyGame::new(&plan.spec));
         // Written once the game's winner is known.

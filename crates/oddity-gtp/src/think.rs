@@ -4,11 +4,11 @@
 //! Values here are always the win probability (0..1) of the seat to move.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use oddity_rules::record::GameRecord;
 use oddity_search::time::TimeUse;
-use oddity_search::tuning::Tuning;
-use oddity_search::{Engine, MoveFilter, Policy, SearchParams};
+use oddity_search::{Engine, EngineConfig, MoveFilter, SearchParams, Visits};
 use oddity_solver::{Solution, SolveLimits};
 
 pub use oddity_search::{Candidate, Limits, Progress, Report, StopFlag};
@@ -16,26 +16,19 @@ pub use oddity_search::{Candidate, Limits, Progress, Report, StopFlag};
 /// The visit cap of `visits auto` when no clock is set.
 pub const AUTO_VISITS: u64 = 200_000;
 
-/// Engine parameters settable by `oddity-param` and on the command line.
+/// Engine parameters settable by `oddity-param` and on the command line:
+/// the engine's configuration and what only the protocol decides.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Params {
-    pub threads: usize,
-    /// Visit cap per search; 0 = none; `None` = auto: [`AUTO_VISITS`]
-    /// without a clock, none under a clock (the clock decides).
-    pub visits: Option<u64>,
-    /// Seconds per move when no clock is set; 0 = no time limit.
-    pub time: f64,
-    pub memory_mb: usize,
-    pub seed: u64,
+    /// How the engine searches, and how long without a clock: the time per
+    /// move and the visit cap, whose `auto` is [`AUTO_VISITS`] without a
+    /// clock and none under a clock (the clock decides).
+    pub engine: EngineConfig,
+    /// Think on the opponent's time.
     pub ponder: bool,
     /// Win rate below which `genmove` resigns (and it resigns a proven
     /// loss); 0 = never.
     pub resign: f64,
-    pub policy: Policy,
-    /// UCT exploration constant; `None` = the game's default.
-    pub exploration: Option<f64>,
-    /// Knowledge switches and constants of the default policy.
-    pub tuning: Tuning,
     /// Which turns `genmove` chooses among.
     pub turns: TurnChoice,
     /// How a clock's time is planned ([`oddity_search::time::TimeUse`]).
@@ -78,16 +71,16 @@ impl TurnChoice {
 impl Default for Params {
     fn default() -> Self {
         Params {
-            threads: oddity_search::every_core(),
-            visits: None,
-            time: 5.0,
-            memory_mb: 1024,
-            seed: 1,
+            engine: EngineConfig {
+                params: SearchParams {
+                    seed: 1,
+                    ..SearchParams::default()
+                },
+                time: Some(Duration::from_secs(5)),
+                visits: Visits::Auto,
+            },
             ponder: false,
             resign: 0.0,
-            policy: Policy::Default,
-            exploration: None,
-            tuning: Tuning::default(),
             turns: TurnChoice::Auto,
             time_use: TimeUse::Full,
         }
@@ -104,21 +97,9 @@ pub struct Thinker {
     filtered: bool,
 }
 
-fn search_params(p: &Params) -> SearchParams {
-    SearchParams {
-        threads: p.threads.max(1),
-        seed: p.seed,
-        memory_mb: p.memory_mb.max(1),
-        policy: p.policy,
-        exploration: p.exploration,
-        tuning: p.tuning,
-        ..SearchParams::default()
-    }
-}
-
 impl Thinker {
-    pub fn new(params: &Params) -> Thinker {
-        let params = search_params(params);
+    pub fn new(params: &SearchParams) -> Thinker {
+        let params = params.clone();
         Thinker {
             engine: Engine::new(params.clone()),
             params,
@@ -126,8 +107,8 @@ impl Thinker {
         }
     }
 
-    pub fn set_params(&mut self, params: &Params) {
-        self.params = search_params(params);
+    pub fn set_params(&mut self, params: &SearchParams) {
+        self.params = params.clone();
         self.engine.set_params(self.params.clone());
     }
 

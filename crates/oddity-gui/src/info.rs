@@ -111,16 +111,14 @@ mod tests {
     fn reads_what_the_protocol_writes() {
         let spec = GameSpec::new(GameKind::Yodd, 3, Default::default()).unwrap();
         let record = GameRecord::new(AnyGame::new(&spec));
-        let params = Params {
-            threads: 1,
-            visits: Some(400),
-            ..Params::default()
-        };
+        let mut params = Params::default();
+        params.engine.params.threads = 1;
         let limits = Limits {
             visits: Some(400),
             ..Limits::default()
         };
-        let report = Thinker::new(&params).think(&record, &limits, &StopFlag::new(), None);
+        let report =
+            Thinker::new(&params.engine.params).think(&record, &limits, &StopFlag::new(), None);
         let pos = record.position();
         let read = parse_info(&info_line(pos, &report, Format::Kata, None)).unwrap();
         let written: Vec<_> = report.candidates.iter().filter(|c| c.visits > 0).collect();

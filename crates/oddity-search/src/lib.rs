@@ -102,7 +102,7 @@
 
 #![warn(missing_docs)]
 
-pub mod bounds;
+pub mod config;
 mod endgame;
 mod engine;
 mod filter;
@@ -117,6 +117,7 @@ pub mod time;
 mod tree;
 pub mod tuning;
 
+pub use config::{EngineConfig, Visits};
 pub use engine::Engine;
 pub use filter::{MoveFilter, MoveRule};
 pub use knowledge::{

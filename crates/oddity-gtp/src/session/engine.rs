@@ -3,17 +3,16 @@
 //! a search.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use crate::clock::Clock;
 use crate::io::{Reader, StopOn};
 use crate::think::{AUTO_VISITS, Limits, Params, Progress, Report, StopFlag, Thinker, TurnChoice};
-use crate::values::{self, BadValue};
+use crate::values;
 use oddity_rules::moves::{Colour, Turn};
 use oddity_rules::position::AnyGame;
 use oddity_rules::record::GameRecord;
 use oddity_search::MoveFilter;
-use oddity_search::tuning::TuningError;
+use oddity_search::config::{self, BadValue, ConfigError};
 use oddity_solver::{Solution, SolveLimits};
 
 pub(super) struct Engine {
@@ -25,7 +24,7 @@ pub(super) struct Engine {
 impl Engine {
     pub(super) fn new(params: Params) -> Engine {
         Engine {
-            thinker: Thinker::new(&params),
+            thinker: Thinker::new(&params.engine.params),
             params,
             stop: StopFlag::new(),
         }
@@ -38,7 +37,7 @@ impl Engine {
     /// Sets one parameter from text (`oddity-param`).
     pub(super) fn set_param(&mut self, name: &str, value: &str) -> Result<(), ParamError> {
         set_param(&mut self.params, name, value)?;
-        self.thinker.set_params(&self.params);
+        self.thinker.set_params(&self.params.engine.params);
         Ok(())
     }
 
@@ -64,18 +63,11 @@ impl Engine {
             self.params.time_use,
         ) {
             Some((soft, hard)) => (Some(soft), Some(hard)),
-            None if self.params.time > 0.0 => {
-                (None, Some(Duration::from_secs_f64(self.params.time)))
-            }
-            None => (None, None),
+            None => (None, self.params.engine.time),
         };
-        let visits = match self.params.visits {
-            Some(cap) => cap,
-            None if clock.is_set() => 0,
-            None => AUTO_VISITS,
-        };
+        let auto = (!clock.is_set()).then_some(AUTO_VISITS);
         Limits {
-            visits: (visits > 0).then_some(visits),
+            visits: self.params.engine.visits.cap_or(auto),
             time,
             soft_time,
         }
@@ -158,33 +150,54 @@ impl From<BadValue> for ParamError {
     }
 }
 
-impl From<TuningError> for ParamError {
-    fn from(e: TuningError) -> ParamError {
+impl From<ConfigError> for ParamError {
+    fn from(e: ConfigError) -> ParamError {
         match e {
-            TuningError::UnknownName => ParamError::Unknown,
-            TuningError::BadValue => ParamError::BadValue,
-            TuningError::Weights(why) => ParamError::Weights(why),
+            ConfigError::Unknown(_) => ParamError::Unknown,
+            ConfigError::BadValue(..) => ParamError::BadValue,
+            ConfigError::Weights(why) => ParamError::Weights(why),
         }
     }
 }
 
+/// The parameters `oddity-param` lists, in its order; each either the
+/// protocol's own or the engine configuration's ([`oddity_search::EngineConfig::set`]),
+/// then the policy's tuning ([`oddity_search::tuning::NAMES`]).
+pub const PARAM_NAMES: [&str; 11] = [
+    "threads",
+    "visits",
+    "time",
+    "time_use",
+    "memory",
+    "seed",
+    "ponder",
+    "resign",
+    "turns",
+    "policy",
+    "exploration",
+];
+
 /// Sets one engine parameter from text.
 pub fn set_param(p: &mut Params, name: &str, value: &str) -> Result<(), ParamError> {
     match name {
-        "threads" => p.threads = values::threads(value)?,
-        "visits" => p.visits = values::visits(value)?.0,
-        "time" => p.time = values::seconds(value)?,
         "time_use" => p.time_use = values::time_use(value)?,
-        "memory" => p.memory_mb = values::memory(value)?,
-        "seed" => p.seed = values::seed(value)?,
-        "ponder" => p.ponder = values::switch(value)?,
+        "ponder" => p.ponder = config::switch(value)?,
         "resign" => p.resign = values::resign(value)?,
         "turns" => p.turns = TurnChoice::parse(value).ok_or(ParamError::BadValue)?,
-        "policy" => p.policy = values::policy(value)?,
-        "exploration" => p.exploration = values::exploration(value)?,
-        _ => return p.tuning.set(name, value).map_err(ParamError::from),
+        _ => p.engine.set(name, value)?,
     }
     Ok(())
+}
+
+/// The value of one engine parameter as [`set_param`] reads it.
+pub fn param_value(p: &Params, name: &str) -> Option<String> {
+    Some(match name {
+        "time_use" => values::time_use_name(p.time_use).to_string(),
+        "ponder" => if p.ponder { "on" } else { "off" }.to_string(),
+        "resign" => p.resign.to_string(),
+        "turns" => p.turns.name().to_string(),
+        _ => return p.engine.get(name),
+    })
 }
 
 #[cfg(test)]
@@ -192,12 +205,11 @@ mod tests {
     use super::*;
     use oddity_rules::game::GameSpec;
     use oddity_rules::kind::GameKind;
+    use oddity_search::Visits;
 
-    fn visit_cap(visits: Option<u64>, clock: Clock) -> Option<u64> {
-        let params = Params {
-            visits,
-            ..Params::default()
-        };
+    fn visit_cap(visits: Visits, clock: Clock) -> Option<u64> {
+        let mut params = Params::default();
+        params.engine.visits = visits;
         let pos = AnyGame::new(&GameSpec::default_for(GameKind::Odd));
         Engine::new(params)
             .limits(&clock, &pos, Colour::Black)
@@ -207,11 +219,11 @@ mod tests {
     #[test]
     fn auto_visits_cap_only_moves_without_a_clock() {
         let per_move = Clock::settings(0.0, 5.0, 1);
-        assert_eq!(visit_cap(None, Clock::none()), Some(AUTO_VISITS));
-        assert_eq!(visit_cap(None, per_move.clone()), None);
-        assert_eq!(visit_cap(Some(300), per_move.clone()), Some(300));
-        assert_eq!(visit_cap(Some(300), Clock::none()), Some(300));
-        assert_eq!(visit_cap(Some(0), Clock::none()), None);
+        assert_eq!(visit_cap(Visits::Auto, Clock::none()), Some(AUTO_VISITS));
+        assert_eq!(visit_cap(Visits::Auto, per_move.clone()), None);
+        assert_eq!(visit_cap(Visits::Cap(300), per_move.clone()), Some(300));
+        assert_eq!(visit_cap(Visits::Cap(300), Clock::none()), Some(300));
+        assert_eq!(visit_cap(Visits::Unlimited, Clock::none()), None);
     }
 
     #[test]

@@ -3,35 +3,20 @@
 
 use std::fmt::Write as _;
 
-use super::reply::{Ctx, Reply, arity, err, ok, on_off, syntax};
+use super::engine::{PARAM_NAMES, param_value};
+use super::reply::{Ctx, Reply, arity, err, ok, syntax};
 use super::state::Session;
-use crate::values;
 use oddity_search::tuning;
 
 impl Session {
     pub(super) fn params_list(&self) -> String {
         let p = self.engine().params();
-        let mut text = format!(
-            "threads {}\nvisits {}\ntime {}\ntime_use {}\nmemory {}\nseed {}\nponder {}\nresign {}\nturns {}\npolicy {}\nexploration {}",
-            p.threads,
-            p.visits
-                .map_or_else(|| "auto".to_string(), |v| v.to_string()),
-            p.time,
-            values::time_use_name(p.time_use),
-            p.memory_mb,
-            p.seed,
-            on_off(p.ponder),
-            p.resign,
-            p.turns.name(),
-            p.policy,
-            p.exploration
-                .map_or_else(|| "auto".to_string(), |c| c.to_string()),
-        );
-        for name in tuning::NAMES {
-            let value = p.tuning.get(name).unwrap_or_default();
-            let _ = write!(text, "\n{name} {value}");
+        let mut lines = Vec::new();
+        for name in PARAM_NAMES.into_iter().chain(tuning::NAMES) {
+            let value = param_value(p, name).unwrap_or_default();
+            lines.push(format!("{name} {value}"));
         }
-        text
+        lines.join("\n")
     }
 
     pub(super) fn param(&mut self, args: &[String], _: &mut Ctx) -> Reply {
