@@ -6,8 +6,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 use oddity_render::heat::cell_heat;
-use oddity_rules::moves::{Colour, Turn};
-use oddity_rules::record::GameRecord;
+use oddity_rules::{Colour, GameRecord, Turn};
 use oddity_search::{Engine, Limits, Progress, Report, SearchParams, StopFlag};
 
 /// How long and how to search.

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use oddity_rules::record::GameRecord;
+use oddity_rules::GameRecord;
 use oddity_search::time::TimeUse;
 use oddity_search::tuning::Tuning;
 use oddity_search::{Engine, MoveFilter, Policy, SearchParams};

@@ -9,9 +9,7 @@ use crate::clock::Clock;
 use crate::io::{Reader, StopOn};
 use crate::think::{AUTO_VISITS, Limits, Params, Progress, Report, StopFlag, Thinker, TurnChoice};
 use crate::values::{self, BadValue};
-use oddity_rules::moves::{Colour, Turn};
-use oddity_rules::position::AnyGame;
-use oddity_rules::record::GameRecord;
+use oddity_rules::{AnyGame, Colour, GameRecord, Turn};
 use oddity_search::MoveFilter;
 use oddity_search::tuning::TuningError;
 use oddity_solver::{Solution, SolveLimits};
@@ -190,8 +188,7 @@ pub fn set_param(p: &mut Params, name: &str, value: &str) -> Result<(), ParamErr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use oddity_rules::game::GameSpec;
-    use oddity_rules::kind::GameKind;
+    use oddity_rules::{GameKind, GameSpec};
 
     fn visit_cap(visits: Option<u64>, clock: Clock) -> Option<u64> {
         let params = Params {
