@@ -7,8 +7,7 @@ use std::time::Duration;
 use clap::Args;
 
 use oddity_gtp::values;
-use oddity_rules::game::{GameSpec, Rules};
-use oddity_rules::kind::GameKind;
+use oddity_rules::{GameKind, GameSpec, Rules};
 use oddity_search::tuning::Tuning;
 
 /// Options that choose a game, its board and its rule variant (shared by

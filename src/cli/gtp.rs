@@ -8,7 +8,7 @@ use clap::Args;
 use crate::cli::args::GameArgs;
 use oddity_gtp::values::{self, VisitCap};
 use oddity_gtp::{Params, Session, session::set_param};
-use oddity_rules::kind::GameKind;
+use oddity_rules::GameKind;
 use oddity_search::Policy;
 
 /// Options of the GTP engine. The engine parameters take the names of

@@ -12,8 +12,7 @@ use crate::cli::args::{GameArgs, SearchBudget};
 use oddity_analysis::self_play::{self, Level};
 use oddity_analysis::train_data::{self, Data, Plan, Target};
 use oddity_patterns::{Decision, GROUP_NAMES, GROUPS, NONE, Weights, fit, group_sizes, hit_in_top};
-use oddity_rules::Rng;
-use oddity_rules::kind::GameKind;
+use oddity_rules::{GameKind, Rng};
 
 /// Where the labels come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
