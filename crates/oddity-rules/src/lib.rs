@@ -104,27 +104,27 @@
 
 #![warn(missing_docs)]
 
-pub mod bitboard;
-pub mod drawn;
+mod bitboard;
+mod drawn;
 mod forest;
-pub mod game;
-pub mod kind;
-pub mod moves;
-pub mod odd;
-pub mod odd_ending;
-pub mod odd_settled;
+mod game;
+mod kind;
+mod moves;
+mod odd;
+mod odd_ending;
+mod odd_settled;
 mod once_map;
-pub mod onyx;
-pub mod perft;
-pub mod position;
-pub mod quote;
+mod onyx;
+mod perft;
+mod position;
+mod quote;
 mod random;
-pub mod record;
+mod record;
 pub mod sgf;
 mod tables;
-pub mod topology;
-pub mod tree;
-pub mod xodd_yodd;
+mod topology;
+mod tree;
+mod xodd_yodd;
 
 pub use bitboard::{BitIter, Bitboard};
 pub use drawn::{DrawnBoard, StoneDraw};
