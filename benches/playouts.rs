@@ -2,11 +2,7 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 
-use oddity_rules::Rng;
-use oddity_rules::game::{Game, GameSpec, Rules};
-use oddity_rules::kind::GameKind;
-use oddity_rules::position::AnyGame;
-use oddity_rules::with_game;
+use oddity_rules::{AnyGame, Game, GameKind, GameSpec, Rng, Rules, with_game};
 
 fn playouts(c: &mut Criterion) {
     let boards = [

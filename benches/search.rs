@@ -6,11 +6,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use oddity_rules::game::{Game, GameSpec, width_for};
-use oddity_rules::kind::GameKind;
-use oddity_rules::odd::OddGame;
-use oddity_rules::onyx::OnyxGame;
-use oddity_rules::xodd_yodd::XoddYoddGame;
+use oddity_rules::{Game, GameKind, GameSpec, OddGame, OnyxGame, XoddYoddGame, width_for};
 use oddity_search::{Knowledge, Limits, SearchParams, Searcher, StopFlag};
 
 fn params() -> SearchParams {

@@ -4,10 +4,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use oddity_rules::Rng;
-use oddity_rules::game::{Game, GameSpec};
-use oddity_rules::kind::GameKind;
-use oddity_rules::odd::OddGame;
+use oddity_rules::{Game, GameKind, GameSpec, OddGame, Rng};
 
 fn settled(c: &mut Criterion) {
     let spec = GameSpec::default_for(GameKind::Odd);

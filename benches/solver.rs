@@ -6,13 +6,10 @@ use std::hint::black_box;
 use std::sync::atomic::AtomicBool;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use oddity_rules::game::{GameSpec, Rules};
-use oddity_rules::kind::GameKind;
-use oddity_rules::position::AnyGame;
-use oddity_rules::record::GameRecord;
+use oddity_rules::{AnyGame, GameKind, GameRecord, GameSpec, Rules};
 use oddity_solver::{SolveLimits, Solver, SolverParams, solve_retrograde};
 
-fn position(kind: GameKind, size: usize, moves: &[&str]) -> oddity_rules::position::AnyGame {
+fn position(kind: GameKind, size: usize, moves: &[&str]) -> oddity_rules::AnyGame {
     let spec = GameSpec::new(kind, size, Rules::default()).unwrap();
     GameRecord::replay(AnyGame::new(&spec), moves)
         .unwrap()

@@ -5,11 +5,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 
 use oddity_patterns::ValueNet;
-use oddity_rules::Rng;
-use oddity_rules::game::{Game, GameSpec, Rules};
-use oddity_rules::kind::GameKind;
-use oddity_rules::position::AnyGame;
-use oddity_rules::with_game;
+use oddity_rules::{AnyGame, Game, GameKind, GameSpec, Rng, Rules, with_game};
 
 fn value_net(c: &mut Criterion) {
     for (kind, size) in [(GameKind::Odd, 5), (GameKind::Onyx, 12)] {

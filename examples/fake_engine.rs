@@ -11,11 +11,7 @@
 
 use std::io::{BufRead, Write};
 
-use oddity_rules::Rng;
-use oddity_rules::game::{GameSpec, Rules};
-use oddity_rules::kind::GameKind;
-use oddity_rules::moves::{Colour, Turn};
-use oddity_rules::position::AnyGame;
+use oddity_rules::{AnyGame, Colour, GameKind, GameSpec, Rng, Rules, Turn};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -25,7 +25,7 @@ fn main() {
     if let Err(message) = result {
         // Each line of the message as one line: nothing it quotes breaks it.
         for line in message.lines() {
-            eprintln!("oddity: {}", oddity_rules::quote::escaped(line));
+            eprintln!("oddity: {}", oddity_rules::internals::escaped(line));
         }
         std::process::exit(1);
     }

@@ -9,11 +9,10 @@ mod command;
 use command::{oddity, scratch, stdout};
 use oddity_analysis::blunders::check_game;
 use oddity_analysis::result::{Settings, analyse};
-use oddity_rules::game::{GameSpec, Rules};
-use oddity_rules::kind::GameKind;
-use oddity_rules::position::AnyGame;
-use oddity_rules::record::GameRecord;
-use oddity_rules::sgf::{RecordInfo, write};
+use oddity_rules::{
+    AnyGame, GameKind, GameRecord, GameSpec, Rules,
+    sgf::{RecordInfo, write},
+};
 use oddity_search::Visits;
 use serde_json::Value;
 
@@ -179,7 +178,7 @@ fn blunder_check_finds_a_planted_blunder() {
     let record = GameRecord::replay(AnyGame::new(&spec), &planted_game("W:B2")).unwrap();
     assert_eq!(
         record.outcome().unwrap().winner,
-        oddity_rules::moves::Colour::White
+        oddity_rules::Colour::White
     );
     let check = check_game(&record, &settings(3000), 0.3, 10, &mut |_, _| {});
     assert_eq!(check.turns.len(), 7);
@@ -390,7 +389,7 @@ fn pictures_number_positions_as_the_json_does() {
 fn finished_games_say_who_won_and_why() {
     use oddity::cli::render::caption;
     use oddity_gtp::board;
-    use oddity_rules::moves::{Colour, Turn};
+    use oddity_rules::{Colour, Turn};
     let spec = |kind, size, open| {
         let rules = Rules {
             open_start: open,

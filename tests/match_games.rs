@@ -5,11 +5,7 @@
 mod fake_engines;
 
 use fake_engines::*;
-use oddity_rules::game::{GameSpec, Rules};
-use oddity_rules::kind::GameKind;
-use oddity_rules::moves::Colour;
-use oddity_rules::position::AnyGame;
-use oddity_rules::record::GameRecord;
+use oddity_rules::{AnyGame, Colour, GameKind, GameRecord, GameSpec, Rules};
 use oddity_tournament::results::GameResult;
 
 /// Replays a result's turns with the rules and checks the recorded winner.

@@ -14,10 +14,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use fake_engines::{oddity, path_str, results, scratch};
-use oddity_rules::game::{GameSpec, Rules};
-use oddity_rules::kind::GameKind;
-use oddity_rules::position::AnyGame;
-use oddity_rules::record::GameRecord;
+use oddity_rules::{AnyGame, GameKind, GameRecord, GameSpec, Rules};
 use oddity_solver::{SolveLimits, Solver, SolverParams};
 use oddity_tournament::opening_games::{Check, play, select};
 

@@ -7,10 +7,7 @@ use std::collections::BTreeSet;
 
 use oddity_render::geometry::{CellKind, Geometry};
 use oddity_render::{HeatMap, Picture, Rgb, Style, png_from_svg, svg};
-use oddity_rules::game::{GameSpec, Rules};
-use oddity_rules::kind::GameKind;
-use oddity_rules::position::AnyGame;
-use oddity_rules::record::GameRecord;
+use oddity_rules::{AnyGame, GameKind, GameRecord, GameSpec, Rules};
 use resvg::tiny_skia::Pixmap;
 
 /// Every game at two sizes, with a few turns that put both colours down.
@@ -66,7 +63,7 @@ fn every_svg_is_xml_with_one_named_element_per_cell() {
         let first = game
             .legal_turns()
             .into_iter()
-            .find(|t| matches!(t, oddity_rules::moves::Turn::Stones(..)))
+            .find(|t| matches!(t, oddity_rules::Turn::Stones(..)))
             .unwrap();
         let picture = Picture {
             last_turn: None,
@@ -110,7 +107,7 @@ fn every_svg_is_xml_with_one_named_element_per_cell() {
                 .filter(|&&c| game.stone_at(c) == Some(colour))
                 .count()
         };
-        use oddity_rules::moves::Colour;
+        use oddity_rules::Colour;
         assert_eq!(stones("black"), on_board(Colour::Black));
         assert_eq!(stones("white"), on_board(Colour::White));
         assert!(stones("black") > 0 && stones("white") > 0);
@@ -262,7 +259,7 @@ fn view_box(text: &str) -> [f64; 4] {
 
 /// A few turns from `game`: each the last legal turn that puts stones
 /// down (two stones where the game allows them).
-fn line_from(game: &AnyGame, turns: usize) -> Vec<oddity_rules::moves::Turn> {
+fn line_from(game: &AnyGame, turns: usize) -> Vec<oddity_rules::Turn> {
     let mut line = Vec::new();
     let mut after = game.clone();
     for _ in 0..turns {
@@ -270,7 +267,7 @@ fn line_from(game: &AnyGame, turns: usize) -> Vec<oddity_rules::moves::Turn> {
             .legal_turns()
             .into_iter()
             .rev()
-            .find(|t| matches!(t, oddity_rules::moves::Turn::Stones(..)))
+            .find(|t| matches!(t, oddity_rules::Turn::Stones(..)))
         else {
             break;
         };
@@ -319,7 +316,7 @@ fn line_stones_are_small_translucent_discs_over_the_heat() {
         let placed: usize = line
             .iter()
             .map(|t| match t {
-                oddity_rules::moves::Turn::Stones(_, b) => 1 + usize::from(b.is_some()),
+                oddity_rules::Turn::Stones(_, b) => 1 + usize::from(b.is_some()),
                 _ => 0,
             })
             .sum();
@@ -558,7 +555,7 @@ fn small_boards_keep_captions_and_legends_readable() {
 /// Onyx starts; a swap in a suggested line puts down a numbered stone.
 #[test]
 fn a_swap_is_marked_on_the_stone_it_puts_down() {
-    use oddity_rules::moves::Turn;
+    use oddity_rules::Turn;
     let style = Style::default();
     for (open, size) in [(false, 12), (true, 8)] {
         let rules = Rules {

@@ -7,11 +7,7 @@ mod util;
 
 use std::process::Command;
 
-use oddity_rules::game::{GameSpec, Rules};
-use oddity_rules::kind::GameKind;
-use oddity_rules::moves::Colour;
-use oddity_rules::position::AnyGame;
-use oddity_rules::record::GameRecord;
+use oddity_rules::{AnyGame, Colour, GameKind, GameRecord, GameSpec, Rules};
 use oddity_search::{Engine as Search, Limits, SearchParams, StopFlag};
 use serde_json::Value;
 use util::Engine;
@@ -262,7 +258,7 @@ fn play_out(record: &mut GameRecord, engine: &mut Search, seat: Colour) -> Colou
 /// A position after `plies` random turns from the start of `spec`.
 fn random_record(spec: &GameSpec, plies: usize, seed: u64) -> GameRecord {
     let mut rng = oddity_rules::Rng::seeded(seed);
-    let mut record = GameRecord::new(oddity_rules::position::AnyGame::new(spec));
+    let mut record = GameRecord::new(oddity_rules::AnyGame::new(spec));
     for _ in 0..plies {
         let turns = record.position().legal_turns();
         let pick = turns[rng.below(turns.len() as u32) as usize];

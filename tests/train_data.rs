@@ -6,8 +6,7 @@
 use oddity_analysis::self_play::{self, Level, Plan};
 use oddity_analysis::train_data::{self, Data, Header, SELF_PLAY, Sample, Target};
 use oddity_patterns::{GROUP_NAMES, NONE};
-use oddity_rules::game::{GameSpec, Rules};
-use oddity_rules::kind::GameKind;
+use oddity_rules::{GameKind, GameSpec, Rules};
 use oddity_search::SearchParams;
 
 fn plan(seed: u64) -> Plan {

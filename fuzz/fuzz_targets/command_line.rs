@@ -8,7 +8,7 @@ use std::ffi::OsString;
 
 use libfuzzer_sys::fuzz_target;
 use oddity::cli;
-use oddity_rules::quote::{is_one_line, needs_escape};
+use oddity_rules::internals::{is_one_line, needs_escape};
 
 fuzz_target!(|data: &[u8]| {
     let mut args = vec![OsString::from("oddity")];

@@ -12,9 +12,7 @@ use std::sync::{Arc, Mutex};
 
 use libfuzzer_sys::fuzz_target;
 use oddity_gtp::{Params, Session};
-use oddity_rules::game::GameSpec;
-use oddity_rules::kind::GameKind;
-use oddity_rules::quote::is_one_line;
+use oddity_rules::{GameKind, GameSpec, internals::is_one_line};
 
 const LEFT_OUT: &[&str] = &[
     "genmove",

@@ -11,7 +11,7 @@ use libfuzzer_sys::fuzz_target;
 use oddity_gui::engines::Shared;
 use oddity_gui::http::{App, router};
 use oddity_gui::server::serve_connection;
-use oddity_rules::quote::is_one_line;
+use oddity_rules::internals::is_one_line;
 use oddity_session::Session;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 

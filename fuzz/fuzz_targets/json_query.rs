@@ -28,8 +28,7 @@ use oddity_analysis::query::{Defaults, Viewpoint};
 use oddity_analysis::queue::{QUERY_LIMIT, serve};
 use oddity_analysis::result::Settings;
 use oddity_lines::LineReader;
-use oddity_rules::kind::GameKind;
-use oddity_rules::quote::is_one_line;
+use oddity_rules::{GameKind, internals::is_one_line};
 use serde_json::Value;
 
 /// Whether a query line asks for more search than a fuzz run can give.

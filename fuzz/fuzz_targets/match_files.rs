@@ -10,8 +10,7 @@
 use std::path::Path;
 
 use libfuzzer_sys::fuzz_target;
-use oddity_rules::quote::is_one_line;
-use oddity_rules::{AnyGame, GameKind, GameSpec, Rules};
+use oddity_rules::{AnyGame, GameKind, GameSpec, Rules, internals::is_one_line};
 use oddity_tournament::results::parse_results;
 use oddity_tournament::schedule::read_openings;
 

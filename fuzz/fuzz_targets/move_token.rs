@@ -6,11 +6,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use oddity_rules::game::{GameSpec, Rules};
-use oddity_rules::kind::GameKind;
-use oddity_rules::moves::{Colour, Turn};
-use oddity_rules::position::AnyGame;
-use oddity_rules::quote::is_one_line;
+use oddity_rules::{AnyGame, Colour, GameKind, GameSpec, Rules, Turn, internals::is_one_line};
 
 fuzz_target!(|data: &[u8]| {
     let [game, size, seat, rest @ ..] = data else {

@@ -6,9 +6,11 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use oddity_rules::quote::is_one_line;
-use oddity_rules::sgf::{RecordInfo, read, read_tree, write_tree};
-use oddity_rules::tree::GameTree;
+use oddity_rules::{
+    GameTree,
+    internals::is_one_line,
+    sgf::{RecordInfo, read, read_tree, write_tree},
+};
 
 fn text_of(tree: &GameTree) -> String {
     write_tree(tree, &RecordInfo::default())

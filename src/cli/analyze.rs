@@ -16,8 +16,7 @@ use oddity_analysis::blunders::{GameCheck, check_game};
 use oddity_analysis::result::{Analysis, CellInfo, Settings, analyse};
 use oddity_gtp::board;
 use oddity_render::{HeatMap, Picture, Style};
-use oddity_rules::position::AnyGame;
-use oddity_rules::record::GameRecord;
+use oddity_rules::{AnyGame, GameRecord};
 use oddity_search::{Limits, Report, every_core};
 
 /// What the heat map shows.

@@ -3,8 +3,7 @@
 
 use clap::Args;
 
-use oddity_rules::game::{GameSpec, Rules};
-use oddity_rules::kind::GameKind;
+use oddity_rules::{GameKind, GameSpec, Rules};
 use oddity_search::EngineConfig;
 use oddity_search::config::ConfigError;
 

@@ -9,9 +9,7 @@ use serde::Serialize;
 
 use crate::cli::args::{EngineArgs, GameArgs};
 use oddity_patterns::{PlayoutPolicies, Weights};
-use oddity_rules::Rng;
-use oddity_rules::position::AnyGame;
-use oddity_rules::record::GameRecord;
+use oddity_rules::{AnyGame, GameRecord, Rng};
 use oddity_search::{
     Engine, EngineConfig, Knowledge, Limits, NODE_BYTES, PlayoutOptions, SearchParams, StopFlag,
     Visits,

@@ -8,7 +8,7 @@ use clap::Args;
 use crate::cli::args::{EngineArgs, GameArgs};
 use oddity_gtp::values;
 use oddity_gtp::{Params, Session, session::set_param};
-use oddity_rules::kind::GameKind;
+use oddity_rules::GameKind;
 use oddity_search::config::switch;
 
 /// Options of the GTP engine. The engine parameters take the names of

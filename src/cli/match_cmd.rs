@@ -8,7 +8,7 @@ use clap::Args;
 use crate::cli::args::GameArgs;
 use crate::cli::interrupt::stop_on_ctrl_c;
 use oddity_client::EngineSpec;
-use oddity_rules::position::AnyGame;
+use oddity_rules::AnyGame;
 use oddity_search::config;
 use oddity_tournament::referee::{Limits, TimeControl};
 use oddity_tournament::results::{ResultsWriter, Summary, merge_files};

@@ -25,7 +25,7 @@ use std::ffi::OsString;
 
 use clap::{Parser, Subcommand};
 
-use oddity_rules::quote::{escaped, needs_escape};
+use oddity_rules::internals::{escaped, needs_escape};
 
 /// oddity: an engine for Xodd, Yodd, Odd and Onyx.
 ///
@@ -124,7 +124,7 @@ fn refusal(e: &clap::Error, args: &[OsString]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use oddity_rules::quote::is_one_line;
+    use oddity_rules::internals::is_one_line;
 
     fn refusal_for(args: &[&str]) -> String {
         let args: Vec<OsString> = args.iter().map(OsString::from).collect();

@@ -3,7 +3,7 @@
 use clap::Args;
 
 use crate::cli::args::GameArgs;
-use oddity_rules::position::AnyGame;
+use oddity_rules::AnyGame;
 
 #[derive(Args, Debug)]
 pub struct PerftArgs {

@@ -7,9 +7,7 @@ use clap::Args;
 
 use crate::cli::args::GameArgs;
 use oddity_analysis::setup::{self, Variation};
-use oddity_rules::position::AnyGame;
-use oddity_rules::quote::quoted;
-use oddity_rules::record::GameRecord;
+use oddity_rules::{AnyGame, GameRecord, internals::quoted};
 
 #[derive(Args, Debug, Clone, Default)]
 pub struct PositionArgs {

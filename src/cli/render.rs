@@ -6,8 +6,7 @@ use clap::Args;
 
 use crate::cli::position::PositionArgs;
 use oddity_render::{Picture, Style};
-use oddity_rules::moves::Turn;
-use oddity_rules::record::GameRecord;
+use oddity_rules::{GameRecord, Turn};
 
 #[derive(Args, Debug)]
 pub struct RenderArgs {

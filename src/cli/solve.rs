@@ -12,10 +12,7 @@ use clap::Args;
 use crate::cli::position::PositionArgs;
 use crate::cli::render::{caption, check_picture_options, last_turn, write_picture};
 use oddity_render::{Mark, Picture, Style, Verdict};
-use oddity_rules::moves::Turn;
-use oddity_rules::position::AnyGame;
-use oddity_rules::record::GameRecord;
-use oddity_rules::topology::Cell;
+use oddity_rules::{AnyGame, Cell, GameRecord, Turn};
 use oddity_search::config;
 use oddity_solver::{
     Solution, SolveLimits, SolveProgress, Solver, SolverParams, Value, check_retrograde,

@@ -12,8 +12,7 @@ use crate::cli::args::{EngineArgs, GameArgs};
 use oddity_analysis::self_play::{self, Level};
 use oddity_analysis::train_data::{self, Data, Plan, Target};
 use oddity_patterns::{Decision, GROUP_NAMES, GROUPS, NONE, Weights, fit, group_sizes, hit_in_top};
-use oddity_rules::Rng;
-use oddity_rules::kind::GameKind;
+use oddity_rules::{GameKind, Rng};
 use oddity_search::{EngineConfig, SearchParams, Visits};
 
 /// Where the labels come from.

@@ -10,9 +10,7 @@ use clap::Args;
 
 use oddity_analysis::train_data::{self, Outcomes};
 use oddity_patterns::{Example, FitPlan, MAX_HIDDEN, ValueNet, cell_slots, fit_net, net_loss};
-use oddity_rules::Rng;
-use oddity_rules::position::AnyGame;
-use oddity_rules::with_game;
+use oddity_rules::{AnyGame, Rng, with_game};
 
 #[derive(Args, Debug)]
 #[command(after_help = "Example:\n  \
@@ -112,7 +110,7 @@ pub fn run(args: &TrainValueArgs) -> Result<(), String> {
         ));
     }
     let start = AnyGame::new(&spec);
-    let topology = with_game!(&start, g => oddity_rules::game::Game::topology(g));
+    let topology = with_game!(&start, g => oddity_rules::Game::topology(g));
     let cells = cell_slots(topology);
     // Where every symmetry of the board keeps a position's value, each
     // position is seen under one drawn at random; in Onyx, whose transpose

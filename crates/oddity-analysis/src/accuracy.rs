@@ -17,12 +17,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use oddity_rules::Rng;
-use oddity_rules::game::GameSpec;
-use oddity_rules::moves::Turn;
-use oddity_rules::position::AnyGame;
-use oddity_rules::record::GameRecord;
-use oddity_rules::with_game;
+use oddity_rules::{AnyGame, GameRecord, GameSpec, Rng, Turn, with_game};
 use oddity_search::{Engine, Limits, SearchParams, StopFlag};
 use oddity_solver::AnyTable;
 use oddity_solver::retrograde::ExactTable;

@@ -21,10 +21,7 @@ use crate::query::{
 };
 use crate::result::{Ownership, describe, rate};
 use oddity_lines::RawLine;
-use oddity_rules::game::{Game, turn_of};
-use oddity_rules::moves::{Action, Colour};
-use oddity_rules::position::AnyGame;
-use oddity_rules::record::GameRecord;
+use oddity_rules::{Action, AnyGame, Colour, Game, GameRecord, turn_of};
 use oddity_search::{Engine, Report, StopFlag, default_priors};
 use oddity_solver::{Solution, Value as SolvedValue};
 

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::result::{Settings, analyse};
-use oddity_rules::record::GameRecord;
+use oddity_rules::GameRecord;
 
 /// One turn of the game, judged.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -69,8 +69,8 @@ pub fn check_game(
         let to_move = prefix.position().to_move();
         let v = a.root_info.winrate;
         black.push(match (prefix.outcome(), to_move) {
-            (Some(o), _) => f64::from(o.winner == oddity_rules::moves::Colour::Black),
-            (None, oddity_rules::moves::Colour::Black) => v,
+            (Some(o), _) => f64::from(o.winner == oddity_rules::Colour::Black),
+            (None, oddity_rules::Colour::Black) => v,
             (None, _) => 1.0 - v,
         });
         values.push(v);

@@ -9,12 +9,10 @@ use serde_json::Value;
 
 use crate::query::{Defaults, Query, QueryError, QueryMove, Viewpoint, fail};
 use crate::result::Settings;
-use oddity_rules::game::{GameSpec, Rules, SpecError};
-use oddity_rules::kind::GameKind;
-use oddity_rules::moves::{Colour, Stone};
-use oddity_rules::position::AnyGame;
-use oddity_rules::quote::quoted;
-use oddity_rules::record::{GameRecord, TokenPlayError};
+use oddity_rules::{
+    AnyGame, Colour, GameKind, GameRecord, GameSpec, Rules, SpecError, Stone, TokenPlayError,
+    internals::quoted,
+};
 use oddity_search::config::{self, ConfigError, EngineConfig};
 use oddity_search::tuning::NAMES;
 use oddity_search::{MoveFilter, MoveRule, SearchParams, Visits, has_priors};

@@ -7,8 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::result::{Analysis, Ownership, Settings};
-use oddity_rules::moves::Colour;
-use oddity_rules::quote::escaped;
+use oddity_rules::{Colour, internals::escaped};
 
 /// Rule options of a query; each applies to one game.
 #[derive(Clone, Debug, Default, Deserialize)]

@@ -4,8 +4,7 @@
 use serde::Serialize;
 
 use oddity_render::heat::cell_heat;
-use oddity_rules::moves::{Colour, Turn};
-use oddity_rules::record::GameRecord;
+use oddity_rules::{Colour, GameRecord, Turn};
 use oddity_search::{
     Engine, EngineConfig, Limits, Progress, Report, SearchParams, StopFlag, Visits,
 };

@@ -17,11 +17,7 @@ use std::time::Duration;
 use crate::train_data::{
     Header, SELF_PLAY, Sample, action_token, first_action, moves_text, write_line,
 };
-use oddity_rules::Rng;
-use oddity_rules::game::GameSpec;
-use oddity_rules::moves::Turn;
-use oddity_rules::position::AnyGame;
-use oddity_rules::record::GameRecord;
+use oddity_rules::{AnyGame, GameRecord, GameSpec, Rng, Turn};
 use oddity_search::{Engine, Limits, Report, SearchParams, StopFlag};
 
 /// How long each search runs.

@@ -2,10 +2,11 @@
 //! game record (of its main line, or of a variation chosen by number or
 //! name).
 
-use oddity_rules::quote::quoted;
-use oddity_rules::record::{GameRecord, ReplayError};
-use oddity_rules::sgf::{self, SgfError};
-use oddity_rules::tree::GameTree;
+use oddity_rules::{
+    GameRecord, GameTree, ReplayError,
+    internals::quoted,
+    sgf::{self, SgfError},
+};
 
 /// Why the position asked for cannot be set up, in words.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

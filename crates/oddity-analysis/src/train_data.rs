@@ -17,14 +17,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::accuracy::draw_position;
 use oddity_patterns::{Decision, Example, FeatureBoard, NetInput};
-use oddity_rules::Rng;
-use oddity_rules::game::{Game, GameSpec, Rules};
-use oddity_rules::kind::GameKind;
-use oddity_rules::moves::{Action, Colour, Turn};
-use oddity_rules::position::AnyGame;
-use oddity_rules::record::GameRecord;
-use oddity_rules::topology::Cell;
-use oddity_rules::with_game;
+use oddity_rules::{
+    Action, AnyGame, Cell, Colour, Game, GameKind, GameRecord, GameSpec, Rng, Rules, Turn,
+    with_game,
+};
 use oddity_search::{Knowledge, hand_priors};
 use oddity_solver::retrograde::Retrograde;
 
@@ -200,7 +196,7 @@ pub fn write_line<T: Serialize>(out: &mut dyn Write, value: &T) -> Result<(), St
 
 /// An action's token: the turn of that one stone, or the pass or swap.
 pub fn action_token(position: &AnyGame, a: Action) -> String {
-    position.token(&oddity_rules::game::turn_of(a, None))
+    position.token(&oddity_rules::turn_of(a, None))
 }
 
 /// The first action of a turn (in Xodd and Yodd its first stone); `None`

@@ -6,10 +6,10 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use super::process::{EngineProcess, Fault};
-use oddity_rules::game::GameSpec;
-use oddity_rules::moves::{Colour, Turn};
-use oddity_rules::record::GameRecord;
-use oddity_rules::sgf::{self, RecordInfo};
+use oddity_rules::{
+    Colour, GameRecord, GameSpec, Turn,
+    sgf::{self, RecordInfo},
+};
 
 /// The thinking time an engine is given when its game starts.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -6,9 +6,7 @@ use std::fmt::Write as _;
 
 use super::think::{Candidate, Report};
 use oddity_render::heat::{cell_heat, most_visits};
-use oddity_rules::moves::{Colour, Turn};
-use oddity_rules::position::AnyGame;
-use oddity_rules::topology::Cell;
+use oddity_rules::{AnyGame, Cell, Colour, Turn};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Format {

@@ -3,10 +3,7 @@
 
 use std::fmt::Write as _;
 
-use oddity_rules::kind::GameKind;
-use oddity_rules::moves::{Colour, Turn};
-use oddity_rules::record::GameRecord;
-use oddity_rules::topology::{BoardKind, Cell, Topology};
+use oddity_rules::{BoardKind, Cell, Colour, GameKind, GameRecord, Topology, Turn};
 
 /// Column letters of square and hex-hex boards (`I` skipped).
 const GTP_LETTERS: &[u8] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";

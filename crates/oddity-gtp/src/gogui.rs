@@ -14,9 +14,7 @@
 
 use std::collections::HashMap;
 
-use oddity_rules::moves::{Stone, Turn};
-use oddity_rules::position::AnyGame;
-use oddity_rules::topology::{BoardKind, Cell, Topology};
+use oddity_rules::{AnyGame, BoardKind, Cell, Stone, Topology, Turn};
 use oddity_search::{MoveFilter, MoveRule};
 
 /// Column letters of GoGui vertices: `I` is skipped.
@@ -168,9 +166,7 @@ fn parse_column(text: &str) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use oddity_rules::game::{Game, GameSpec};
-    use oddity_rules::kind::GameKind;
-    use oddity_rules::moves::{Action, Colour};
+    use oddity_rules::{Action, Colour, Game, GameKind, GameSpec};
 
     /// The root actions the filter leaves, and those it leaves after `first`.
     fn filtered(pos: &AnyGame, first: Option<Action>) -> Vec<Action> {

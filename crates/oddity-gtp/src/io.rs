@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 
 use super::think::StopFlag;
 use oddity_lines::LineReader;
-use oddity_rules::quote::escaped;
+use oddity_rules::internals::escaped;
 
 /// The longest command line; a longer one is answered with an error.
 pub const LINE_LIMIT: usize = 16 << 20;

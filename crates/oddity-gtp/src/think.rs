@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use oddity_rules::record::GameRecord;
+use oddity_rules::GameRecord;
 use oddity_search::time::TimeUse;
 use oddity_search::{Engine, EngineConfig, MoveFilter, SearchParams, Visits};
 use oddity_solver::{Solution, SolveLimits};

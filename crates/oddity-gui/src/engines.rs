@@ -17,7 +17,7 @@ use tokio::sync::watch;
 use super::info::parse_info;
 use oddity_client::sync::{EngineGame, TimeSetting};
 use oddity_client::{EngineProcess, EngineSpec, Fault};
-use oddity_rules::moves::Turn;
+use oddity_rules::Turn;
 use oddity_session::{Analysis, EngineTurnError, Job, Session};
 
 /// The version sent when the server stops.

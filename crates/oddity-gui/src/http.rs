@@ -25,7 +25,7 @@ use tokio_stream::StreamExt;
 use tokio_stream::wrappers::WatchStream;
 
 use super::engines::{STOPPED, Shared};
-use oddity_rules::quote::{Escaped, quoted};
+use oddity_rules::internals::{Escaped, quoted};
 use oddity_session::{NAMES, catalogue};
 
 /// The largest JSON request body.

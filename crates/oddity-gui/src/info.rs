@@ -67,10 +67,7 @@ mod tests {
     use oddity_gtp::Params;
     use oddity_gtp::analyze::{Format, info_line};
     use oddity_gtp::think::{Limits, StopFlag, Thinker};
-    use oddity_rules::game::GameSpec;
-    use oddity_rules::kind::GameKind;
-    use oddity_rules::position::AnyGame;
-    use oddity_rules::record::GameRecord;
+    use oddity_rules::{AnyGame, GameKind, GameRecord, GameSpec};
 
     #[test]
     fn reads_analysis_lines() {

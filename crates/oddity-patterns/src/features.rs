@@ -4,9 +4,7 @@
 //! captures remove stones). The groups and their values are
 //! [`super::groups`]'s.
 
-use oddity_rules::game::Game;
-use oddity_rules::moves::{Action, Colour};
-use oddity_rules::topology::{Cell, Topology};
+use oddity_rules::{Action, Cell, Colour, Game, Topology};
 
 use super::grid::GridBoard;
 use super::groups::{Features, group_sizes};
@@ -71,10 +69,7 @@ impl FeatureBoard {
 mod tests {
     use super::*;
     use crate::groups::{DISTANCE, NONE};
-    use oddity_rules::game::{GameSpec, Rules};
-    use oddity_rules::kind::GameKind;
-    use oddity_rules::position::AnyGame;
-    use oddity_rules::with_game;
+    use oddity_rules::{AnyGame, GameKind, GameSpec, Rules, with_game};
 
     #[test]
     fn a_stone_that_joins_two_groups_says_so() {
@@ -95,11 +90,11 @@ mod tests {
             b
         };
         let stones = [
-            oddity_rules::moves::Stone {
+            oddity_rules::Stone {
                 cell: a,
                 colour: Colour::Black,
             },
-            oddity_rules::moves::Stone {
+            oddity_rules::Stone {
                 cell: b,
                 colour: Colour::Black,
             },

@@ -5,9 +5,7 @@
 //! (orthogonal on the square board); stones are never removed in these
 //! games, so their groups are kept in a union-find.
 
-use oddity_rules::game::Game;
-use oddity_rules::moves::{Action, Colour};
-use oddity_rules::topology::{BoardKind, Cell, Topology};
+use oddity_rules::{Action, BoardKind, Cell, Colour, Game, Topology};
 
 use super::groups::{DISTANCE, Features, GROUPS, NONE};
 use super::shape::{BLACK, EMPTY, Layout, OFF, OFF_BOARD, WHITE};
@@ -315,11 +313,7 @@ impl GridBoard {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use oddity_rules::Rng;
-    use oddity_rules::game::{GameSpec, Rules};
-    use oddity_rules::kind::GameKind;
-    use oddity_rules::position::AnyGame;
-    use oddity_rules::with_game;
+    use oddity_rules::{AnyGame, GameKind, GameSpec, Rng, Rules, with_game};
 
     /// Plays random games action by action; after every action the board
     /// kept up to date equals the board read from scratch, ring codes and

@@ -19,10 +19,7 @@
 use std::fmt::Write as _;
 use std::sync::Mutex;
 
-use oddity_rules::Rng;
-use oddity_rules::game::Game;
-use oddity_rules::moves::Colour;
-use oddity_rules::topology::Topology;
+use oddity_rules::{Colour, Game, Rng, Topology};
 
 /// The first line of a network file.
 pub const NET_FORMAT: &str = "oddity-value-net 1";
@@ -530,9 +527,7 @@ pub fn fit_net(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use oddity_rules::game::{GameSpec, Rules};
-    use oddity_rules::kind::GameKind;
-    use oddity_rules::odd::OddGame;
+    use oddity_rules::{GameKind, GameSpec, OddGame, Rules};
 
     fn odd(size: usize) -> OddGame<1> {
         OddGame::new(&GameSpec::new(GameKind::Odd, size, Rules::default()).unwrap())
@@ -565,7 +560,7 @@ mod tests {
             assert_eq!(input.active.len(), game.turns_played() as usize);
             for &a in &input.active {
                 let (colour, cell) = (a as usize / net.cells, a as usize % net.cells);
-                let cell = oddity_rules::topology::Cell(cell as u16);
+                let cell = oddity_rules::Cell(cell as u16);
                 assert_eq!(game.stone_at(cell), Some(Colour::BOTH[colour]));
             }
             actions.clear();

@@ -37,10 +37,7 @@
 //! makes touches: 0, 1 or both). The linked stones are of one colour, not
 //! neighbours and in different groups.
 
-use oddity_rules::game::Game;
-use oddity_rules::internals::built_once;
-use oddity_rules::moves::{Action, Colour};
-use oddity_rules::topology::{Cell, Topology};
+use oddity_rules::{Action, Cell, Colour, Game, Topology, internals::built_once};
 
 use super::groups::{DISTANCE, Features, GROUPS, NONE};
 use super::shape::{BLACK, EMPTY, KING_DIRECTIONS, OFF, OFF_BOARD, WHITE};
@@ -471,12 +468,7 @@ mod tests {
     use super::*;
     use crate::features::FeatureBoard;
     use crate::groups::group_sizes;
-    use oddity_rules::Rng;
-    use oddity_rules::game::{GameSpec, Rules};
-    use oddity_rules::kind::GameKind;
-    use oddity_rules::moves::Stone;
-    use oddity_rules::position::AnyGame;
-    use oddity_rules::with_game;
+    use oddity_rules::{AnyGame, GameKind, GameSpec, Rng, Rules, Stone, with_game};
 
     fn spec(n: usize) -> GameSpec {
         GameSpec::new(GameKind::Onyx, n, Rules::default()).unwrap()

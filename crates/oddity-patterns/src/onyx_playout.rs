@@ -21,13 +21,10 @@
 //! (`--param pattern_temperature`). The gamma tables and the reach of each
 //! board are built once and shared by every search thread.
 
-use oddity_rules::Rng;
-use oddity_rules::game::Game;
-use oddity_rules::internals::OnceMap;
-use oddity_rules::internals::built_once;
-use oddity_rules::moves::Colour;
-use oddity_rules::onyx::{OnyxGame, PointDraw};
-use oddity_rules::topology::{Cell, Topology};
+use oddity_rules::{
+    Cell, Colour, Game, OnyxGame, PointDraw, Rng, Topology,
+    internals::{OnceMap, built_once},
+};
 
 use super::draw::weighted_leaf;
 use super::groups::CAPTURE as CAPTURE_VALUES;
@@ -410,12 +407,7 @@ impl<const W: usize> PointDraw<W> for OnyxPlayout {
 mod tests {
     use super::*;
     use crate::features::FeatureBoard;
-    use oddity_rules::Rng;
-    use oddity_rules::game::{GameSpec, Rules};
-    use oddity_rules::kind::GameKind;
-    use oddity_rules::moves::Action;
-    use oddity_rules::position::AnyGame;
-    use oddity_rules::with_game;
+    use oddity_rules::{Action, AnyGame, GameKind, GameSpec, Rng, Rules, with_game};
 
     fn start(size: usize, open: bool) -> AnyGame {
         let rules = Rules {

@@ -2,8 +2,8 @@
 //! pattern_playouts=on`): each stone (empty cell, colour) weighs the
 //! product of the gammas of its `shape`, `joins` and `touches` features for
 //! the side to move ([`super::features`]), and the rules' playout
-//! ([`oddity_rules::xodd_yodd::XoddYoddGame::playout_drawing`],
-//! [`oddity_rules::odd::OddGame::playout_drawing`]) draws every stone in
+//! ([`oddity_rules::XoddYoddGame::playout_drawing`],
+//! [`oddity_rules::OddGame::playout_drawing`]) draws every stone in
 //! proportion to its weight among the legal ones (in Odd, all of them).
 //!
 //! The weights are kept for both movers (a feature says whether the stone
@@ -23,12 +23,7 @@
 //! stone of the mover's colour and of the other) are built once per board,
 //! weights and temperature and shared by every search thread.
 
-use oddity_rules::Rng;
-use oddity_rules::drawn::{DrawnBoard, StoneDraw};
-use oddity_rules::game::Game;
-use oddity_rules::internals::OnceMap;
-use oddity_rules::moves::Colour;
-use oddity_rules::topology::{Cell, Topology};
+use oddity_rules::{Cell, Colour, DrawnBoard, Game, Rng, StoneDraw, Topology, internals::OnceMap};
 
 use super::draw::weighted_leaf;
 use super::policy::PlayoutPolicy;
@@ -322,14 +317,10 @@ impl<B: DrawnBoard> StoneDraw<B> for PatternPlayout {
 mod tests {
     use super::*;
     use crate::features::FeatureBoard;
-    use oddity_rules::Rng;
-    use oddity_rules::game::{GameSpec, Rules};
-    use oddity_rules::kind::GameKind;
-    use oddity_rules::moves::Action;
-    use oddity_rules::odd::{GroupedOdd, OddGame};
-    use oddity_rules::position::AnyGame;
-    use oddity_rules::with_xodd_yodd;
-    use oddity_rules::xodd_yodd::XoddYoddGame;
+    use oddity_rules::{
+        Action, AnyGame, GameKind, GameSpec, GroupedOdd, OddGame, Rng, Rules, XoddYoddGame,
+        with_xodd_yodd,
+    };
 
     fn start(kind: GameKind, size: usize) -> AnyGame {
         AnyGame::new(&GameSpec::new(kind, size, Rules::default()).unwrap())

@@ -2,7 +2,7 @@
 //! file, temperature and board, and a search thread keeps it between
 //! playouts while those stay the same ([`PlayoutPolicy::kept`]).
 
-use oddity_rules::topology::Topology;
+use oddity_rules::Topology;
 
 use super::weights::Weights;
 

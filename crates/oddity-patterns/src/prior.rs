@@ -2,9 +2,7 @@
 //! product of its features' gammas) over the strongest action's, so the
 //! most promising action has prior 1.
 
-use oddity_rules::game::Game;
-use oddity_rules::moves::Action;
-use oddity_rules::topology::{Cell, Topology};
+use oddity_rules::{Action, Cell, Game, Topology};
 
 use super::features::FeatureBoard;
 use super::weights::Weights;

@@ -10,8 +10,7 @@
 //! the hexagon: turns by one place and mirrors. Onyx has rings of its own
 //! (`onyx.rs`).
 
-use oddity_rules::internals::built_once;
-use oddity_rules::topology::{BoardKind, Cell, Topology};
+use oddity_rules::{BoardKind, Cell, Topology, internals::built_once};
 
 /// A ring point off the board.
 pub const OFF: u16 = u16::MAX;

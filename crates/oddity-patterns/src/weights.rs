@@ -10,7 +10,7 @@
 use std::fmt::Write as _;
 use std::sync::{Mutex, OnceLock};
 
-use oddity_rules::kind::GameKind;
+use oddity_rules::GameKind;
 
 use super::groups::{Features, GROUP_NAMES, GROUPS, NONE, group_sizes};
 

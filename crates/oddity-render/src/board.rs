@@ -9,9 +9,7 @@
 
 use std::fmt::Write;
 
-use oddity_rules::moves::{Colour, Turn};
-use oddity_rules::position::AnyGame;
-use oddity_rules::topology::Cell;
+use oddity_rules::{AnyGame, Cell, Colour, Turn};
 
 use super::geometry::{CellGeometry, Geometry, LineKind};
 use super::palette::{Rgb, Style};

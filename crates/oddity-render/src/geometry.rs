@@ -8,7 +8,7 @@
 
 use serde::Serialize;
 
-use oddity_rules::topology::{BoardKind, Cell, Topology};
+use oddity_rules::{BoardKind, Cell, Topology};
 
 /// A point in board units.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]

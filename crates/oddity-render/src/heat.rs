@@ -4,8 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use oddity_rules::moves::{Colour, Turn};
-use oddity_rules::topology::Cell;
+use oddity_rules::{Cell, Colour, Turn};
 
 /// The candidates' search effort on one cell.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -75,7 +74,7 @@ pub fn most_visits(heat: &[CellHeat]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use oddity_rules::moves::Stone;
+    use oddity_rules::Stone;
 
     fn stone(cell: u16, colour: Colour) -> Stone {
         Stone {

@@ -1,7 +1,7 @@
 //! The colours and sizes of pictures: [`Rgb`] and the [`Style`] every
 //! picture (boards, graphs, tables) is drawn in.
 
-use oddity_rules::moves::Colour;
+use oddity_rules::Colour;
 
 /// An sRGB colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

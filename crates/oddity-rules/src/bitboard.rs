@@ -1,7 +1,7 @@
 //! Fixed-width bitboards: `W` 64-bit words, bit `i` is the cell with index `i`.
 //!
 //! The width is a const generic so that small boards (2 or 4 words) stay in
-//! registers; see [`crate::game::width_for`] for how a board picks its width.
+//! registers; see [`crate::width_for`] for how a board picks its width.
 
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 

@@ -1,6 +1,6 @@
 //! Playouts whose stones a policy draws: Xodd and Yodd
-//! ([`crate::xodd_yodd::XoddYoddGame::playout_drawing`]) and Odd
-//! ([`crate::odd::OddGame::playout_drawing`]). The policy keeps a weight
+//! ([`crate::XoddYoddGame::playout_drawing`]) and Odd
+//! ([`crate::OddGame::playout_drawing`]). The policy keeps a weight
 //! for every stone (empty cell, colour) for the side to move, reads the
 //! position through [`DrawnBoard`] and is told of every stone placed.
 

@@ -10,7 +10,7 @@
 //! moves in a [`GameRecord`]. Turns are read and written as the protocol's
 //! tokens (`B:B2`, `W:A1,W:C3`, `pass`, `swap`). Code that wants one game's
 //! own type, for speed, gets it from an [`AnyGame`] with [`with_game!`] and
-//! uses the [`Game`] trait. A game with variations is a [`tree::GameTree`],
+//! uses the [`Game`] trait. A game with variations is a [`GameTree`],
 //! read and written as SGF by [`sgf`].
 //!
 //! # Xodd
@@ -86,15 +86,17 @@
 //! assert_eq!(AnyGame::new(&open_six.unwrap()).perft(2), 2256);
 //! ```
 //!
-//! # Modules
-//! Lowest first: `topology` (cells, names, neighbours, symmetries, and the
-//! geometry pictures are drawn from) and `bitboard`; `kind` and `moves`
-//! (games by name and each game's facts, actions, turns, tokens); `game`
-//! (the [`Game`] trait and specs) and `drawn` (playouts whose stones a
-//! policy draws); the games `xodd_yodd`, `odd` and `onyx`; then `position`
-//! (any game at run time), `record`, `tree` (a game with variations),
-//! `sgf` and `perft`; `quote` (outside input quoted on one line in
-//! messages) serves them all.
+//! # Where things are
+//! Every name is at the crate root, except what reads and writes SGF,
+//! which is the module [`sgf`] (`sgf::read`, `sgf::write`, ...). The
+//! source files, lowest first: `topology` (cells, names, neighbours,
+//! symmetries, and the geometry pictures are drawn from) and `bitboard`;
+//! `kind` and `moves` (games by name and each game's facts, actions, turns,
+//! tokens); `game` (the [`Game`] trait and specs) and `drawn` (playouts
+//! whose stones a policy draws); the games `xodd_yodd`, `odd` and `onyx`;
+//! then `position` (any game at run time), `record`, `tree` (a game with
+//! variations), `sgf` and `perft`; `quote` (outside input quoted on one
+//! line in messages) serves them all.
 //!
 //! Each game's facts that the layers above need (whether colours are
 //! chosen, captures, the smallest group, symmetries) are asked of
@@ -102,47 +104,57 @@
 
 #![warn(missing_docs)]
 
-pub mod bitboard;
-pub mod drawn;
+mod bitboard;
+mod drawn;
 mod forest;
-pub mod game;
-pub mod kind;
-pub mod moves;
-pub mod odd;
-pub mod odd_ending;
-pub mod odd_settled;
+mod game;
+mod kind;
+mod moves;
+mod odd;
+mod odd_ending;
+mod odd_settled;
 mod once_map;
-pub mod onyx;
-pub mod perft;
-pub mod position;
-pub mod quote;
+mod onyx;
+mod perft;
+mod position;
+mod quote;
 mod random;
-pub mod record;
+mod record;
 pub mod sgf;
 mod tables;
-pub mod topology;
-pub mod tree;
-pub mod xodd_yodd;
+mod topology;
+mod tree;
+mod xodd_yodd;
 
-pub use bitboard::Bitboard;
-pub use game::{Game, GameSpec, PlayError, RuleError, Rules, SetupError, SpecError};
+pub use bitboard::{BitIter, Bitboard};
+pub use drawn::{DrawnBoard, StoneDraw};
+pub use game::{
+    Game, GameSpec, Inconsistency, PlayError, RuleError, Rules, SetupError, SpecError, TurnState,
+    turn_of, width_for,
+};
 pub use kind::{GameKind, UnknownGame};
-pub use moves::{Action, Colour, Stone, TokenError, Turn};
-pub use odd::OddGame;
-pub use onyx::OnyxGame;
+pub use moves::{Action, Colour, Stone, TokenError, TokenErrorKind, Turn};
+pub use odd::{GroupedOdd, OddGame};
+pub use odd_ending::MAX_EXACT_ENDING;
+pub use onyx::{OnyxGame, PointDraw, Race};
+#[cfg(feature = "parallel")]
+pub use perft::perft_parallel;
+pub use perft::{perft, perft_by_turns};
 pub use position::AnyGame;
 pub use random::Rng;
 pub use record::{Decision, GameRecord, Outcome, ReplayError, TokenPlayError};
-pub use topology::{BoardKind, Cell, SizeError, Topology};
-pub use tree::GameTree;
-pub use xodd_yodd::XoddYoddGame;
+pub use topology::{BoardKind, Cell, OnyxSquare, SizeError, Topology};
+pub use tree::{GameTree, NodeId};
+pub use xodd_yodd::{ColourChoice, XoddYoddGame};
 
 /// Building blocks that oddity's other crates share with the rules: values
-/// built once per board or per file and kept for the life of the program.
-/// Not part of the rules' API: they may change in any release.
+/// built once per board or per file and kept for the life of the program,
+/// and outside input quoted on one line in messages. Not part of the
+/// rules' API: they may change in any release.
 #[doc(hidden)]
 pub mod internals {
     pub use crate::once_map::OnceMap;
+    pub use crate::quote::{Escaped, escaped, is_one_line, needs_escape, quoted};
     pub use crate::tables::built_once;
 }
 

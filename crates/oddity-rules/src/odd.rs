@@ -18,7 +18,7 @@ use crate::topology::{Cell, Topology};
 #[derive(Clone)]
 /// An Odd position with its rules. `W` is the bitboard width in 64-bit
 /// words; it must hold every cell of the board (see
-/// [`crate::game::width_for`]).
+/// [`crate::width_for`]).
 pub struct OddGame<const W: usize> {
     spec: GameSpec,
     pub(crate) tables: &'static BoardTables<W>,

@@ -17,25 +17,26 @@ use crate::odd::OddGame;
 use crate::random::Rng;
 use crate::topology::Cell;
 
-/// The most cells a playout plays perfectly at its end.
-pub const MAX_EXACT: u32 = 4;
+/// The most cells an Odd playout plays perfectly at its end
+/// ([`OddGame::playout_ending_exactly`]).
+pub const MAX_EXACT_ENDING: u32 = 4;
 
-/// The most groups next to the last cells: each of up to [`MAX_EXACT`]
+/// The most groups next to the last cells: each of up to [`MAX_EXACT_ENDING`]
 /// cells has at most 6 neighbours.
-const MAX_GROUPS: usize = 6 * MAX_EXACT as usize;
+const MAX_GROUPS: usize = 6 * MAX_EXACT_ENDING as usize;
 /// The last cells and the groups next to them.
-const MAX_NODES: usize = MAX_EXACT as usize + MAX_GROUPS;
+const MAX_NODES: usize = MAX_EXACT_ENDING as usize + MAX_GROUPS;
 
 impl<const W: usize> OddGame<W> {
     /// Fills the board with fair coins, as [`Game::playout`] does, except
-    /// for the last `k` cells (at most [`MAX_EXACT`], and one fewer when
+    /// for the last `k` cells (at most [`MAX_EXACT_ENDING`], and one fewer when
     /// the number of cells to fill and `k` differ in parity, so that the
     /// side to move now also moves first among the last cells), which both
     /// sides then play perfectly ([`Self::end_exactly`]). Returns the
     /// winner. With `k` 0 this is [`Game::playout`].
     pub fn playout_ending_exactly(&mut self, rng: &mut Rng, k: u32) -> Colour {
         let empty = self.empty.count();
-        let mut k = k.min(MAX_EXACT).min(empty);
+        let mut k = k.min(MAX_EXACT_ENDING).min(empty);
         if k > 0 && (empty - k) % 2 == 1 {
             k -= 1;
         }
@@ -65,14 +66,14 @@ impl<const W: usize> OddGame<W> {
     /// Plays the game to its end perfectly for both sides and returns the
     /// winner: each mover in turn takes the first stone (in cell order,
     /// black before white) that keeps a win, or the first stone when none
-    /// does. At most [`MAX_EXACT`] cells may be empty.
+    /// does. At most [`MAX_EXACT_ENDING`] cells may be empty.
     pub fn end_exactly(&mut self) -> Colour {
         let k = self.empty.count() as usize;
-        assert!(k <= MAX_EXACT as usize, "{k} empty cells");
+        assert!(k <= MAX_EXACT_ENDING as usize, "{k} empty cells");
         if k == 0 {
             return self.winner().expect("a full board has a winner");
         }
-        let mut cells = [0usize; MAX_EXACT as usize];
+        let mut cells = [0usize; MAX_EXACT_ENDING as usize];
         for (j, cell) in self.empty.iter().enumerate() {
             cells[j] = cell;
         }
@@ -97,7 +98,7 @@ impl<const W: usize> OddGame<W> {
     /// Black wins the board they complete. The board without them is
     /// counted once; a colouring changes the count only where a cell joins
     /// groups of its colour (or its colour's other cells).
-    fn colourings(&self, cells: &[usize]) -> [bool; 1 << MAX_EXACT] {
+    fn colourings(&self, cells: &[usize]) -> [bool; 1 << MAX_EXACT_ENDING] {
         let t = self.tables;
         let m = self.min_group;
         let k = cells.len();
@@ -140,7 +141,7 @@ impl<const W: usize> OddGame<W> {
             }
         }
         let cell_bits = (1u32 << k) - 1;
-        let mut black_wins = [false; 1 << MAX_EXACT];
+        let mut black_wins = [false; 1 << MAX_EXACT_ENDING];
         for (white, wins) in black_wins.iter_mut().enumerate().take(1 << k) {
             let white = white as u32;
             // Per colour: the cells of that colour, joined with each other

@@ -43,7 +43,7 @@ impl<const W: usize> OddGame<W> {
     }
 
     /// Whether every empty cell is settled: the winner is then that of any
-    /// completion of the board ([`crate::game::Game::playout`] gives one).
+    /// completion of the board ([`crate::Game::playout`] gives one).
     pub fn all_settled(&self) -> bool {
         // Black's test first: most positions fail it and skip White's.
         (0..2).all(|c| self.neutral_cells(c) & self.empty == self.empty)

@@ -10,9 +10,7 @@ use crate::game::Game;
 /// stones is two actions but one ply.
 ///
 /// ```
-/// use oddity_rules::kind::GameKind;
-/// use oddity_rules::game::{GameSpec, Rules};
-/// use oddity_rules::position::AnyGame;
+/// use oddity_rules::{AnyGame, GameKind, GameSpec, Rules};
 ///
 /// let spec = GameSpec::new(GameKind::Xodd, 3, Rules::default()).unwrap();
 /// let start = AnyGame::new(&spec);

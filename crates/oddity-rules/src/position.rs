@@ -18,7 +18,7 @@ use crate::xodd_yodd::XoddYoddGame;
 ///
 /// Each variant is one game type at one bitboard width: the number is how
 /// many bits its bitboards hold (128, 256 or 640), the smallest that holds
-/// the board's cells ([`crate::game::width_for`]). [`AnyGame::new`] picks it;
+/// the board's cells ([`crate::width_for`]). [`AnyGame::new`] picks it;
 /// [`crate::with_game!`] gives back the concrete game.
 pub enum AnyGame {
     /// Xodd or Yodd on a board of at most 128 cells.
@@ -47,15 +47,15 @@ pub enum AnyGame {
 macro_rules! with_game {
     ($any:expr, $g:ident => $body:expr) => {
         match $any {
-            $crate::position::AnyGame::XoddYodd128($g) => $body,
-            $crate::position::AnyGame::XoddYodd256($g) => $body,
-            $crate::position::AnyGame::XoddYodd640($g) => $body,
-            $crate::position::AnyGame::Odd128($g) => $body,
-            $crate::position::AnyGame::Odd256($g) => $body,
-            $crate::position::AnyGame::Odd640($g) => $body,
-            $crate::position::AnyGame::Onyx128($g) => $body,
-            $crate::position::AnyGame::Onyx256($g) => $body,
-            $crate::position::AnyGame::Onyx640($g) => $body,
+            $crate::AnyGame::XoddYodd128($g) => $body,
+            $crate::AnyGame::XoddYodd256($g) => $body,
+            $crate::AnyGame::XoddYodd640($g) => $body,
+            $crate::AnyGame::Odd128($g) => $body,
+            $crate::AnyGame::Odd256($g) => $body,
+            $crate::AnyGame::Odd640($g) => $body,
+            $crate::AnyGame::Onyx128($g) => $body,
+            $crate::AnyGame::Onyx256($g) => $body,
+            $crate::AnyGame::Onyx640($g) => $body,
         }
     };
 }
@@ -69,12 +69,7 @@ macro_rules! with_game {
 /// When `$any` holds another game.
 ///
 /// ```
-/// use oddity_rules::drawn::DrawnBoard;
-/// use oddity_rules::game::{GameSpec, Rules};
-/// use oddity_rules::kind::GameKind;
-/// use oddity_rules::moves::Colour;
-/// use oddity_rules::position::AnyGame;
-/// use oddity_rules::with_xodd_yodd;
+/// use oddity_rules::{AnyGame, Colour, DrawnBoard, GameKind, GameSpec, Rules, with_xodd_yodd};
 ///
 /// let start = AnyGame::new(&GameSpec::new(GameKind::Xodd, 4, Rules::default()).unwrap());
 /// // No group is next to a point of the empty board.
@@ -84,9 +79,9 @@ macro_rules! with_game {
 macro_rules! with_xodd_yodd {
     ($any:expr, $g:ident => $body:expr) => {
         match $any {
-            $crate::position::AnyGame::XoddYodd128($g) => $body,
-            $crate::position::AnyGame::XoddYodd256($g) => $body,
-            $crate::position::AnyGame::XoddYodd640($g) => $body,
+            $crate::AnyGame::XoddYodd128($g) => $body,
+            $crate::AnyGame::XoddYodd256($g) => $body,
+            $crate::AnyGame::XoddYodd640($g) => $body,
             other => panic!("{} is not Xodd or Yodd", other.spec().kind),
         }
     };

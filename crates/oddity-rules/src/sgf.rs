@@ -147,7 +147,7 @@ fn has_stones(game: &AnyGame) -> bool {
 }
 
 /// Why a record could not be read, in words; whatever of the file it
-/// quotes is on one line, escaped ([`crate::quote`]).
+/// quotes is on one line, escaped.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
 pub struct SgfError(pub String);

@@ -51,7 +51,7 @@ fn random_colour(rng: &mut Rng) -> Colour {
 #[derive(Clone)]
 /// An Xodd or Yodd position with its rules (the two games differ only in
 /// the board). `W` is the bitboard width in 64-bit words; it must hold
-/// every cell of the board (see [`crate::game::width_for`]).
+/// every cell of the board (see [`crate::width_for`]).
 pub struct XoddYoddGame<const W: usize> {
     spec: GameSpec,
     tables: &'static BoardTables<W>,

@@ -5,16 +5,10 @@
 //! weights among the legal stones, and the groups the policy reads agree
 //! with a recount.
 
-use oddity_rules::Rng;
-use oddity_rules::drawn::{DrawnBoard, StoneDraw};
-use oddity_rules::game::{Game, GameSpec, Rules};
-use oddity_rules::kind::GameKind;
-use oddity_rules::moves::{Action, Colour, Stone};
-use oddity_rules::odd::{GroupedOdd, OddGame};
-use oddity_rules::position::AnyGame;
-use oddity_rules::topology::{Cell, Topology};
-use oddity_rules::with_xodd_yodd;
-use oddity_rules::xodd_yodd::XoddYoddGame;
+use oddity_rules::{
+    Action, AnyGame, Cell, Colour, DrawnBoard, Game, GameKind, GameSpec, GroupedOdd, OddGame, Rng,
+    Rules, Stone, StoneDraw, Topology, XoddYoddGame, with_xodd_yodd,
+};
 
 /// A test policy: a weight per (cell, colour, mover) from a fixed rule,
 /// drawn by a linear scan; it logs every stone placed with the turn it

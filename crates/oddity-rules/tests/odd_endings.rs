@@ -4,12 +4,7 @@
 //! winner is the one it returns, or is the random playout itself when no
 //! cell is left to play perfectly.
 
-use oddity_rules::Rng;
-use oddity_rules::game::{Game, GameSpec, Rules};
-use oddity_rules::kind::GameKind;
-use oddity_rules::moves::Colour;
-use oddity_rules::odd::OddGame;
-use oddity_rules::odd_ending::MAX_EXACT;
+use oddity_rules::{Colour, Game, GameKind, GameSpec, MAX_EXACT_ENDING, OddGame, Rng, Rules};
 
 type Odd = OddGame<10>;
 
@@ -80,7 +75,7 @@ fn the_perfect_ending_agrees_with_minimax() {
     let mut rng = Rng::seeded(3);
     let mut winners = [0; 2];
     for spec in specs() {
-        for empty in 0..=MAX_EXACT as usize {
+        for empty in 0..=MAX_EXACT_ENDING as usize {
             for _ in 0..40 {
                 let g = position(&spec, empty, &mut rng);
                 let expected = minimax(&g);
@@ -101,7 +96,7 @@ fn playouts_end_full_with_the_winner_they_return() {
     let mut rng = Rng::seeded(5);
     for spec in specs() {
         for empty in [0, 1, 2, 5, 12] {
-            for k in 0..=MAX_EXACT + 1 {
+            for k in 0..=MAX_EXACT_ENDING + 1 {
                 let g = position(&spec, empty, &mut rng);
                 let mut end = g.clone();
                 let winner = end.playout_ending_exactly(&mut rng, k);

@@ -4,12 +4,7 @@
 //! stays settled, and a minimax that keeps one move on settled cells
 //! instead of all finds the same winner as one over every move.
 
-use oddity_rules::Rng;
-use oddity_rules::game::{Game, GameSpec, Rules};
-use oddity_rules::kind::GameKind;
-use oddity_rules::moves::{Action, Colour};
-use oddity_rules::odd::OddGame;
-use oddity_rules::topology::Cell;
+use oddity_rules::{Action, Cell, Colour, Game, GameKind, GameSpec, OddGame, Rng, Rules};
 
 type Odd = OddGame<10>;
 

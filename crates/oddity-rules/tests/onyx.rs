@@ -1,12 +1,9 @@
 //! Onyx rules (`rules.md` section 4) through the public `Game` interface.
 
-use oddity_rules::Rng;
-use oddity_rules::game::{Game, GameSpec, PlayError, Rules, width_for};
-use oddity_rules::kind::GameKind;
-use oddity_rules::moves::{Action, Colour, Stone, Turn};
-use oddity_rules::onyx::OnyxGame;
-use oddity_rules::perft::{perft, perft_by_turns};
-use oddity_rules::topology::Cell;
+use oddity_rules::{
+    Action, Cell, Colour, Game, GameKind, GameSpec, OnyxGame, PlayError, Rng, Rules, Stone, Turn,
+    perft, perft_by_turns, width_for,
+};
 
 /// Onyx boards up to 9 points a side.
 type Small = OnyxGame<2>;

@@ -2,14 +2,10 @@
 //! and read back is the same game, and so is a tree of variations, every legal turn's token parses back to
 //! the same turn, and a turn the rules refuse changes nothing.
 
-use oddity_rules::Rng;
-use oddity_rules::game::{GameSpec, Rules};
-use oddity_rules::kind::GameKind;
-use oddity_rules::moves::{Colour, Turn};
-use oddity_rules::position::AnyGame;
-use oddity_rules::record::GameRecord;
-use oddity_rules::sgf::{RecordInfo, read, read_tree, write, write_tree};
-use oddity_rules::tree::GameTree;
+use oddity_rules::{
+    AnyGame, Colour, GameKind, GameRecord, GameSpec, GameTree, Rng, Rules, Turn,
+    sgf::{RecordInfo, read, read_tree, write, write_tree},
+};
 use proptest::prelude::*;
 
 /// Small boards of every game, with their rule variants.
@@ -48,11 +44,8 @@ fn game(
         for _ in 0..set_up {
             let cell = topo.cells()[rng.below(topo.cell_count() as u32) as usize];
             let colour = Colour::BOTH[rng.below(2) as usize];
-            if stones
-                .iter()
-                .all(|s: &oddity_rules::moves::Stone| s.cell != cell)
-            {
-                stones.push(oddity_rules::moves::Stone { cell, colour });
+            if stones.iter().all(|s: &oddity_rules::Stone| s.cell != cell) {
+                stones.push(oddity_rules::Stone { cell, colour });
             }
         }
         let to_move = Colour::BOTH[rng.below(2) as usize];

@@ -4,14 +4,10 @@
 
 use std::collections::HashSet;
 
-use oddity_rules::Rng;
-use oddity_rules::game::{Game, GameSpec, Rules};
-use oddity_rules::kind::GameKind;
-use oddity_rules::moves::{Action, Colour, Stone, TokenErrorKind, Turn};
-use oddity_rules::perft::{perft, perft_by_turns};
-use oddity_rules::position::AnyGame;
-use oddity_rules::topology::{Cell, Topology};
-use oddity_rules::{with_game, with_xodd_yodd};
+use oddity_rules::{
+    Action, AnyGame, Cell, Colour, Game, GameKind, GameSpec, Rng, Rules, Stone, TokenErrorKind,
+    Topology, Turn, perft, perft_by_turns, with_game, with_xodd_yodd,
+};
 
 fn spec(kind: GameKind, size: usize) -> GameSpec {
     GameSpec::new(kind, size, Rules::default()).unwrap()
@@ -480,7 +476,7 @@ fn smallest_group_is_bounded_by_the_board() {
 /// stone can make.
 #[test]
 fn choosing_playouts_agree_with_random_ones() {
-    use oddity_rules::xodd_yodd::XoddYoddGame;
+    use oddity_rules::XoddYoddGame;
     fn check<const W: usize>(start: &XoddYoddGame<W>, seed: u64) {
         let (mut a, mut b) = (Rng::seeded(seed), Rng::seeded(seed));
         let mut random = start.clone();

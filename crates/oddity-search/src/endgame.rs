@@ -26,9 +26,7 @@ use web_time::Instant;
 use crate::knowledge::Resolved;
 use crate::limits::{Limits, StopFlag};
 use crate::report::{Candidate, Report};
-use oddity_rules::kind::GameKind;
-use oddity_rules::moves::Colour;
-use oddity_rules::position::AnyGame;
+use oddity_rules::{AnyGame, Colour, GameKind};
 use oddity_solver::{Solution, SolveLimits, Solver, SolverParams, Value, solve_retrograde};
 
 /// Solver expansions per visit of the search, for searches limited by

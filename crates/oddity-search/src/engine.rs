@@ -3,10 +3,7 @@
 
 use web_time::Instant;
 
-use oddity_rules::game::GameSpec;
-use oddity_rules::moves::{Colour, Turn};
-use oddity_rules::position::AnyGame;
-use oddity_rules::record::GameRecord;
+use oddity_rules::{AnyGame, Colour, GameRecord, GameSpec, Turn};
 
 use crate::endgame;
 use crate::limits::{Limits, StopFlag};

@@ -1,7 +1,7 @@
 //! Turns the search may not consider, or may only consider, near the root
 //! (analysis queries' `avoidMoves` and `allowMoves`).
 
-use oddity_rules::moves::{Action, Colour};
+use oddity_rules::{Action, Colour};
 
 /// Cells a seat may not play, or may only play, in the first turns of the
 /// searched line.

@@ -28,14 +28,9 @@
 use oddity_patterns::{
     FeatureBoard, OnyxPlayout, PatternPlayout, PlayoutPolicies, PlayoutPolicy, Weights,
 };
-use oddity_rules::Rng;
-use oddity_rules::game::Game;
-use oddity_rules::kind::GameKind;
-use oddity_rules::moves::{Action, Colour};
-use oddity_rules::odd::OddGame;
-use oddity_rules::onyx::{OnyxGame, Race};
-use oddity_rules::topology::Cell;
-use oddity_rules::xodd_yodd::{ColourChoice, XoddYoddGame};
+use oddity_rules::{
+    Action, Cell, Colour, ColourChoice, Game, GameKind, OddGame, OnyxGame, Race, Rng, XoddYoddGame,
+};
 use oddity_solver::odd_table::OddTable;
 
 /// A leaf with `k` siblings is expanded after `k / EXPAND_DIVISOR` visits
@@ -88,7 +83,7 @@ pub struct Resolved {
     /// (`race_priors`).
     pub race_block: bool,
     /// Odd playouts: the last this many cells (at most
-    /// [`oddity_rules::odd_ending::MAX_EXACT`]) are played perfectly.
+    /// [`oddity_rules::MAX_EXACT_ENDING`]) are played perfectly.
     pub exact_ending: u32,
     /// A leaf with `k` siblings is expanded after `k / expand` visits.
     pub expand: u32,
@@ -262,7 +257,7 @@ impl RaceWeights {
 }
 
 /// Onyx: adjusts the priors in `out` (one per action of `actions`, the
-/// capture priors) by the connection race ([`oddity_rules::onyx::Race`]).
+/// capture priors) by the connection race ([`oddity_rules::Race`]).
 /// A capture point none of whose stones at stake lies on a connection at
 /// most one stone longer than its colour's shortest has its prior cut to
 /// `capture_grade`. Then each stone's prior is raised to `near` times how
@@ -620,10 +615,7 @@ fn greedy_colour(choice: ColourChoice) -> Colour {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use oddity_rules::Rng;
-    use oddity_rules::game::{GameSpec, Rules};
-    use oddity_rules::position::AnyGame;
-    use oddity_rules::with_game;
+    use oddity_rules::{AnyGame, GameSpec, Rng, Rules, with_game};
 
     /// The race priors: off (weight 0) they are the capture priors; on,
     /// a stone that completes a one-stone connection of either colour gets

@@ -1,7 +1,7 @@
 //! Multi-threaded Monte Carlo tree search, shared by all games.
 //!
 //! # Tree
-//! One level per *action* (`oddity_rules::game::Game`): an Xodd/Yodd turn of two
+//! One level per *action* (`oddity_rules::Game`): an Xodd/Yodd turn of two
 //! stones is two levels (lower cell first), a one-stone turn is the stone and
 //! then [`oddity_rules::Action::END_TURN`]. Results are backed up by the seat that chose
 //! each action (`to_move()` of the parent position), never by depth parity,
@@ -81,10 +81,7 @@
 //!
 //! # Example
 //! ```
-//! use oddity_rules::kind::GameKind;
-//! use oddity_rules::game::GameSpec;
-//! use oddity_rules::position::AnyGame;
-//! use oddity_rules::record::GameRecord;
+//! use oddity_rules::{AnyGame, GameKind, GameRecord, GameSpec};
 //! use oddity_search::{Engine, Limits, SearchParams, StopFlag};
 //!
 //! let spec = GameSpec::default_for(GameKind::Odd);

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use oddity_rules::kind::GameKind;
+use oddity_rules::GameKind;
 
 use crate::filter::MoveFilter;
 use crate::policy::Policy;

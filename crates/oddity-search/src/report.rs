@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use oddity_rules::moves::{Colour, Turn};
+use oddity_rules::{Colour, Turn};
 
 /// One candidate turn at the root.
 #[derive(Clone, Debug, PartialEq)]

@@ -6,9 +6,7 @@ use std::time::Duration;
 
 use web_time::Instant;
 
-use oddity_rules::Rng;
-use oddity_rules::game::{Game, turn_of};
-use oddity_rules::moves::{Action, Colour, Turn};
+use oddity_rules::{Action, Colour, Game, Rng, Turn, turn_of};
 
 use crate::knowledge::Knowledge;
 use crate::limits::{CLEAR_RATIO, Limits, StopFlag};

@@ -10,8 +10,7 @@
 use std::fmt;
 
 use oddity_patterns::{NetFile, ValueNet, Weights, WeightsFile};
-use oddity_rules::game::Game;
-use oddity_rules::kind::GameKind;
+use oddity_rules::{Game, GameKind};
 
 use crate::knowledge::{self, EXPAND_DIVISOR, Resolved};
 use crate::policy::Policy;
@@ -210,7 +209,7 @@ impl Tuning {
             "capture_grade" => self.capture_grade = parse_number(value, 0.0, 1.0)?,
             "race_block" => self.race_block = parse_switch(value)?,
             "exact_ending" => {
-                let most = oddity_rules::odd_ending::MAX_EXACT as f32;
+                let most = oddity_rules::MAX_EXACT_ENDING as f32;
                 self.exact_ending = parse_number(value, 0.0, most)?.map(|x| x.round() as u32);
             }
             "expand" => {
@@ -456,8 +455,7 @@ mod tests {
 
     #[test]
     fn the_value_net_applies_only_where_it_fits() {
-        use oddity_rules::game::{GameSpec, Rules};
-        use oddity_rules::odd::OddGame;
+        use oddity_rules::{GameSpec, OddGame, Rules};
         let spec = |size| GameSpec::new(GameKind::Odd, size, Rules::default()).unwrap();
         let odd3 = OddGame::<1>::new(&spec(3));
         let odd4 = OddGame::<1>::new(&spec(4));

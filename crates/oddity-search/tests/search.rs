@@ -3,11 +3,7 @@
 
 use std::time::Duration;
 
-use oddity_rules::game::{GameSpec, Rules};
-use oddity_rules::kind::GameKind;
-use oddity_rules::moves::{Colour, Stone, Turn};
-use oddity_rules::position::AnyGame;
-use oddity_rules::record::GameRecord;
+use oddity_rules::{AnyGame, Colour, GameKind, GameRecord, GameSpec, Rules, Stone, Turn};
 use oddity_search::time::{
     Clock, MIN_MARGIN, Overtime, SAFETY_MARGIN, TimeSettings, TimeUse, hard_limit, margin, plan,
 };
@@ -632,8 +628,7 @@ fn stones(game: &AnyGame) -> usize {
 /// visits leave open without them.
 #[test]
 fn odd_settled_points_keep_one_move_and_prove_leaves() {
-    use oddity_rules::game::Game;
-    use oddity_rules::odd::OddGame;
+    use oddity_rules::{Game, OddGame};
     use oddity_solver::solve_retrograde;
     let spec = spec(GameKind::Odd, 4);
     let mut rng = oddity_rules::Rng::seeded(12);

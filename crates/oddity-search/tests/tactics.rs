@@ -12,11 +12,7 @@
 //! the plain policy, which tries every child before any twice, finds them
 //! too.
 
-use oddity_rules::game::{GameSpec, Rules};
-use oddity_rules::kind::GameKind;
-use oddity_rules::moves::{Colour, Stone, Turn};
-use oddity_rules::position::AnyGame;
-use oddity_rules::record::GameRecord;
+use oddity_rules::{AnyGame, Colour, GameKind, GameRecord, GameSpec, Rules, Stone, Turn};
 use oddity_search::{Engine, Limits, Policy, Report, SearchParams, StopFlag};
 
 /// Seeds of the searches.

@@ -6,8 +6,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use oddity_rules::moves::Colour;
-use oddity_rules::tree::NodeId;
+use oddity_rules::{Colour, NodeId};
 
 use crate::overlay::{BestTurn, Candidate, HeatSpot};
 

@@ -2,8 +2,7 @@
 //! answer: one reading of them for `oddity gui`'s HTTP API (`POST
 //! /api/NAME`) and for the static page, which runs this crate in the tab.
 
-use oddity_rules::quote::Escaped;
-use oddity_rules::tree::NodeId;
+use oddity_rules::{NodeId, internals::Escaped};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 

@@ -3,8 +3,7 @@
 //! composed) over the cells, which carry `data-cell`.
 
 use oddity_render::{Picture, Style, svg as render_svg};
-use oddity_rules::moves::Turn;
-use oddity_rules::position::AnyGame;
+use oddity_rules::{AnyGame, Turn};
 
 /// `position` as SVG, with the stones of `last_turn` marked.
 pub fn svg(position: &AnyGame, last_turn: Option<Turn>) -> String {

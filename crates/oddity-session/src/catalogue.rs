@@ -6,8 +6,7 @@ use serde::Serialize;
 
 use oddity_fairness as fairness;
 use oddity_render::Style;
-use oddity_rules::kind::GameKind;
-use oddity_rules::topology::{BoardKind, Topology};
+use oddity_rules::{BoardKind, GameKind, Topology};
 
 /// `GET /api/games`.
 #[derive(Serialize)]

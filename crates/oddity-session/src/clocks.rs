@@ -6,8 +6,7 @@ use std::collections::HashMap;
 
 use web_time::Instant;
 
-use oddity_rules::moves::Colour;
-use oddity_rules::tree::NodeId;
+use oddity_rules::{Colour, NodeId};
 
 /// The time of each turn, and of the turn being played.
 #[derive(Default)]

@@ -1,12 +1,9 @@
 //! Why a request of the page is refused: one error for every part of the
 //! session, with the message the page shows.
 
-use oddity_rules::game::SpecError;
-use oddity_rules::kind::UnknownGame;
-use oddity_rules::moves::{Colour, TokenError};
-use oddity_rules::quote::quoted;
-use oddity_rules::sgf::SgfError;
-use oddity_rules::tree::NodeId;
+use oddity_rules::{
+    Colour, NodeId, SpecError, TokenError, UnknownGame, internals::quoted, sgf::SgfError,
+};
 
 /// The longest name of a variation, in characters.
 pub(crate) const MAX_NAME: usize = 100;

@@ -7,12 +7,11 @@
 //! follows the one that already has that turn), and that variation becomes
 //! the line; nothing is thrown away but what is deleted or taken back.
 
-use oddity_rules::moves::{Colour, Turn};
-use oddity_rules::position::AnyGame;
-use oddity_rules::quote::is_one_line;
-use oddity_rules::record::GameRecord;
-use oddity_rules::sgf::{self, RecordInfo};
-use oddity_rules::tree::{GameTree, NodeId};
+use oddity_rules::{
+    AnyGame, Colour, GameRecord, GameTree, NodeId, Turn,
+    internals::is_one_line,
+    sgf::{self, RecordInfo},
+};
 
 use crate::error::{MAX_NAME, SessionError};
 
@@ -283,8 +282,7 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use oddity_rules::game::{GameSpec, Rules};
-    use oddity_rules::kind::GameKind;
+    use oddity_rules::{GameKind, GameSpec, Rules};
 
     /// Odd on the board of side 3, no turn played.
     fn odd3() -> Game {

@@ -7,10 +7,7 @@
 //! (`Session::engine_turn`). `oddity gui` runs GTP engine processes; the
 //! static page runs the engine in a Web Worker of the tab.
 
-use oddity_rules::moves::{Colour, TokenError};
-use oddity_rules::quote::quoted;
-use oddity_rules::record::GameRecord;
-use oddity_rules::tree::NodeId;
+use oddity_rules::{Colour, GameRecord, NodeId, TokenError, internals::quoted};
 
 use crate::analyses::Analysis;
 use crate::overlay::{Candidate, best_turns, heat_spots};

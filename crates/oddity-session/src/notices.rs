@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use oddity_rules::moves::Colour;
+use oddity_rules::Colour;
 
 use crate::players::EngineInfo;
 

@@ -5,8 +5,7 @@
 use serde::Serialize;
 
 use oddity_render::heat::{cell_heat, most_visits};
-use oddity_rules::moves::{Colour, Turn};
-use oddity_rules::position::AnyGame;
+use oddity_rules::{AnyGame, Colour, Turn};
 
 /// One candidate turn of an engine's analysis.
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -123,8 +122,7 @@ pub fn best_turns(pos: &AnyGame, seat: Colour, candidates: &[Candidate]) -> Vec<
 #[cfg(test)]
 mod tests {
     use super::*;
-    use oddity_rules::game::{GameSpec, Rules};
-    use oddity_rules::kind::GameKind;
+    use oddity_rules::{GameKind, GameSpec, Rules};
 
     fn candidate(token: &str, visits: u64, winrate: f64) -> Candidate {
         Candidate {

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use oddity_rules::moves::Colour;
+use oddity_rules::Colour;
 
 use crate::error::{MAX_SECONDS, SessionError};
 use crate::game::Game;
@@ -318,10 +318,7 @@ impl Players {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use oddity_rules::game::GameSpec;
-    use oddity_rules::kind::GameKind;
-    use oddity_rules::position::AnyGame;
-    use oddity_rules::tree::GameTree;
+    use oddity_rules::{AnyGame, GameKind, GameSpec, GameTree};
 
     fn players(names: &[&str]) -> Players {
         let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();

@@ -3,8 +3,7 @@
 
 use serde::Serialize;
 
-use oddity_rules::moves::{Colour, Stone, Turn};
-use oddity_rules::position::AnyGame;
+use oddity_rules::{AnyGame, Colour, Stone, Turn};
 
 use crate::error::SessionError;
 
@@ -113,8 +112,7 @@ fn stone_token(pos: &AnyGame, stones: &[PendingStone]) -> Result<String, Session
 #[cfg(test)]
 mod tests {
     use super::*;
-    use oddity_rules::game::{GameSpec, Rules};
-    use oddity_rules::kind::GameKind;
+    use oddity_rules::{GameKind, GameSpec, Rules};
 
     fn stone(cell: &str, colour: &str) -> PendingStone {
         PendingStone {

@@ -9,13 +9,9 @@
 //! version the page is told of and the generation that makes engine work
 //! stale.
 
-use oddity_rules::game::{GameSpec, Rules};
-use oddity_rules::kind::GameKind;
-use oddity_rules::moves::{Colour, Turn};
-use oddity_rules::position::AnyGame;
-use oddity_rules::record::GameRecord;
-use oddity_rules::sgf;
-use oddity_rules::tree::{GameTree, NodeId};
+use oddity_rules::{
+    AnyGame, Colour, GameKind, GameRecord, GameSpec, GameTree, NodeId, Rules, Turn, sgf,
+};
 
 use crate::analyses::{Analyses, Analysis};
 use crate::api::{Answer, NewGame, Request};

@@ -11,11 +11,7 @@ use crate::game::Game;
 use crate::jobs::Job;
 use crate::notices::Notice;
 use crate::players::{EngineInfo, Players};
-use oddity_rules::moves::{Colour, Turn};
-use oddity_rules::position::AnyGame;
-use oddity_rules::record::{Decision, Outcome};
-use oddity_rules::topology::Cell;
-use oddity_rules::tree::{GameTree, NodeId};
+use oddity_rules::{AnyGame, Cell, Colour, Decision, GameTree, NodeId, Outcome, Turn};
 
 impl State {
     /// What the page draws for the position viewed of `game`, with its
@@ -440,8 +436,7 @@ impl Clock {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use oddity_rules::game::{GameSpec, Rules};
-    use oddity_rules::kind::GameKind;
+    use oddity_rules::{GameKind, GameSpec, Rules};
 
     /// The groups marked are the rules' groups: as many counted groups of
     /// each colour as `group_counts` gives, every stone in one group, and

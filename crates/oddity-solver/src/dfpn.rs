@@ -29,9 +29,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use crate::keys::{Hashes, Keys};
 use crate::order::Ordering as MoveOrdering;
 use crate::table::{Entry, NUMBER_MAX, Table};
-use oddity_rules::Rng;
-use oddity_rules::game::Game;
-use oddity_rules::moves::{Action, Colour};
+use oddity_rules::{Action, Colour, Game, Rng};
 
 /// An infinite proof or disproof number (the largest the table holds).
 pub const INF: u32 = NUMBER_MAX;

@@ -17,10 +17,7 @@
 //! stone of a turn in progress, a stone White may swap), only the identity
 //! applies.
 
-use oddity_rules::game::{Game, TurnState};
-use oddity_rules::kind::GameKind;
-use oddity_rules::moves::{Action, Colour};
-use oddity_rules::topology::Topology;
+use oddity_rules::{Action, Colour, Game, GameKind, Topology, TurnState};
 
 /// The most symmetries any board has: 12 of the hex-hex board, each alone
 /// or with the colours exchanged.
@@ -221,12 +218,7 @@ impl Keys {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use oddity_rules::game::GameSpec;
-    use oddity_rules::moves::Stone;
-    use oddity_rules::odd::OddGame;
-    use oddity_rules::onyx::OnyxGame;
-    use oddity_rules::topology::Cell;
-    use oddity_rules::xodd_yodd::XoddYoddGame;
+    use oddity_rules::{Cell, GameSpec, OddGame, OnyxGame, Stone, XoddYoddGame};
 
     /// The key of `stones` set up on `spec`, with `to_move` to play, for
     /// a search whose attacker is the side to move.

@@ -34,10 +34,7 @@
 //! ```
 //! use std::sync::atomic::AtomicBool;
 //!
-//! use oddity_rules::game::{GameSpec, Rules};
-//! use oddity_rules::kind::GameKind;
-//! use oddity_rules::moves::Colour;
-//! use oddity_rules::position::AnyGame;
+//! use oddity_rules::{AnyGame, Colour, GameKind, GameSpec, Rules};
 //! use oddity_solver::{SolveLimits, Solver, SolverParams, Value};
 //!
 //! let spec = GameSpec::new(GameKind::Xodd, 3, Rules::default()).unwrap();

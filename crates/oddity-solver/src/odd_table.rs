@@ -25,9 +25,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::retrograde::{ExactTable, Graph, MAX_EMPTY, RetrogradeError, count_down};
-use oddity_rules::game::{Game, GameSpec};
-use oddity_rules::kind::GameKind;
-use oddity_rules::moves::Colour;
+use oddity_rules::{Colour, Game, GameKind, GameSpec};
 
 /// Digits written inside a word.
 const LOW: usize = 3;

@@ -7,9 +7,7 @@
 //!   an opponent group, before the rest.
 //! - Odd and Onyx: cells nearest the centre of the board first.
 
-use oddity_rules::game::Game;
-use oddity_rules::kind::GameKind;
-use oddity_rules::moves::Action;
+use oddity_rules::{Action, Game, GameKind};
 
 #[derive(Default)]
 pub struct Ordering {

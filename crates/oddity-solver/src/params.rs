@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use oddity_rules::kind::GameKind;
+use oddity_rules::GameKind;
 
 use crate::dfpn::DfpnConfig;
 

@@ -22,8 +22,7 @@ use crate::keys::Keys;
 use crate::params::SolverParams;
 use crate::solution::{Solution, Value};
 use crate::table::Table;
-use oddity_rules::game::Game;
-use oddity_rules::moves::{Action, Colour};
+use oddity_rules::{Action, Colour, Game};
 
 /// Why a proof was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]

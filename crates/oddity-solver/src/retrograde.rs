@@ -39,10 +39,7 @@
 use std::sync::atomic::{AtomicU8, Ordering};
 
 use crate::proof::Guide;
-use oddity_rules::game::{Game, GameSpec};
-use oddity_rules::kind::GameKind;
-use oddity_rules::moves::{Action, Colour, Turn};
-use oddity_rules::topology::Cell;
+use oddity_rules::{Action, Cell, Colour, Game, GameKind, GameSpec, Turn};
 
 /// The most empty cells a table handles (3^21 bytes is 10.5 GB).
 pub const MAX_EMPTY: usize = 21;

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use oddity_rules::moves::{Colour, Turn};
+use oddity_rules::{Colour, Turn};
 
 use crate::dfpn::Numbers;
 

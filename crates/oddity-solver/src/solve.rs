@@ -20,9 +20,7 @@ use crate::solution::{ProgressFn, Solution, TurnValue, Value};
 use crate::table::Table;
 use crate::tables::AnyTable;
 
-use oddity_rules::game::{Game, GameSpec, turn_of};
-use oddity_rules::moves::{Action, Colour, Turn};
-use oddity_rules::position::AnyGame;
+use oddity_rules::{Action, AnyGame, Colour, Game, GameSpec, Turn, turn_of};
 
 /// The solver with its transposition table, kept between solves of the
 /// same game (so that a game's later positions start from what the earlier

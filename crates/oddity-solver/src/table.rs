@@ -11,7 +11,7 @@
 
 use std::sync::atomic::{AtomicU8, AtomicU64, AtomicUsize, Ordering};
 
-use oddity_rules::moves::Colour;
+use oddity_rules::Colour;
 
 /// Entries per bucket.
 const BUCKET: usize = 4;

@@ -4,8 +4,7 @@
 
 use crate::odd_table::OddTable;
 use crate::retrograde::{ExactTable, Retrograde, RetrogradeError};
-use oddity_rules::game::Game;
-use oddity_rules::moves::Colour;
+use oddity_rules::{Colour, Game};
 
 /// A table of every position that can follow a root.
 pub enum AnyTable {

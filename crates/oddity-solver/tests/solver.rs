@@ -5,12 +5,9 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::AtomicBool;
 
-use oddity_rules::Rng;
-use oddity_rules::game::{Game, GameSpec, Rules};
-use oddity_rules::kind::GameKind;
-use oddity_rules::moves::{Action, Colour, Stone, Turn};
-use oddity_rules::position::AnyGame;
-use oddity_rules::with_game;
+use oddity_rules::{
+    Action, AnyGame, Colour, Game, GameKind, GameSpec, Rng, Rules, Stone, Turn, with_game,
+};
 use oddity_solver::odd_table::OddTable;
 use oddity_solver::proof::{Guide, check_win};
 use oddity_solver::retrograde::{ExactTable, Retrograde, RetrogradeError};
@@ -166,7 +163,7 @@ fn exhaustive(game: &AnyGame) -> (Value, Vec<(Turn, Value)>) {
         let mover = g.to_move();
         let of_child = |next: &_, retro: &HashMap<Exact, Value>| -> Value {
             let v = retro[&exact(next)];
-            if oddity_rules::game::Game::to_move(next) == mover {
+            if oddity_rules::Game::to_move(next) == mover {
                 v
             } else {
                 match v {

@@ -11,8 +11,7 @@ use super::stats::fisher_exact;
 use oddity_fairness::{Finding, Verdict};
 use oddity_render::Style;
 use oddity_render::table::{Body, Measured, ShareCell, ShareGrid, share_grid_svg};
-use oddity_rules::game::{GameSpec, Rules};
-use oddity_rules::kind::GameKind;
+use oddity_rules::{GameKind, GameSpec, Rules};
 
 /// A board and rule variant: a cell without its level.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

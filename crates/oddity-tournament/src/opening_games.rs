@@ -17,7 +17,7 @@ use crate::referee::{Limits, TimeControl};
 use crate::results::{GameResult, read_results};
 use crate::schedule::Format;
 use oddity_client::EngineSpec;
-use oddity_rules::game::GameSpec;
+use oddity_rules::GameSpec;
 
 /// How the candidates are checked.
 #[derive(Clone, Debug)]

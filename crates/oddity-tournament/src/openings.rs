@@ -9,10 +9,7 @@
 use serde::Serialize;
 
 use super::schedule::{opening_rng, random_openings, random_stone_turn};
-use oddity_rules::game::GameSpec;
-use oddity_rules::moves::Turn;
-use oddity_rules::position::AnyGame;
-use oddity_rules::record::{GameRecord, ReplayError};
+use oddity_rules::{AnyGame, GameRecord, GameSpec, ReplayError, Turn};
 use oddity_search::{Engine, Limits, SearchParams, StopFlag};
 
 /// An opening and what the search found of it.

@@ -11,10 +11,7 @@ use std::time::{Duration, Instant};
 use super::results::{GameResult, LENGTH_CAP, TimeUsed};
 use oddity_client::sync::{EngineGame, TimeSetting, secs};
 use oddity_client::{EngineProcess, Fault};
-use oddity_rules::game::GameSpec;
-use oddity_rules::moves::{Colour, Turn};
-use oddity_rules::position::AnyGame;
-use oddity_rules::record::{GameRecord, TokenPlayError};
+use oddity_rules::{AnyGame, Colour, GameRecord, GameSpec, TokenPlayError, Turn};
 
 /// How thinking time is limited.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::stats::{Sprt, Verdict, elo_with_error, los};
-use oddity_rules::quote::{Escaped, escaped};
+use oddity_rules::internals::{Escaped, escaped};
 
 /// Reason of a game that hit the runner's length cap. The rules have no such
 /// limit; the game has no result and is left out of all statistics.
@@ -556,7 +556,7 @@ fn fmt_elo(elo: f64, err: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use oddity_rules::quote::is_one_line;
+    use oddity_rules::internals::is_one_line;
 
     const GAME: &str = r#"{"id":"p0.r0.a","pair":0,"black":"a","white":"b","winner":"a","winner_seat":"b","reason":"rules","game":"odd","size":3,"opening":[],"turns":["B:A1"],"time_used":{"black":0.5,"white":0.25}}"#;
 

@@ -16,8 +16,10 @@ use std::thread;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use oddity_client::{EngineProcess, EngineSpec, Fault};
-use oddity_rules::game::GameSpec;
-use oddity_rules::sgf::{RecordInfo, write as write_sgf};
+use oddity_rules::{
+    GameSpec,
+    sgf::{RecordInfo, write as write_sgf},
+};
 
 use super::balance;
 use super::referee::{Fixture, Limits, Played, play_game, sgf_result};
@@ -567,8 +569,8 @@ fn worker(
             let played = play_game(&fixture, [&mut a, &mut b], &cfg.limits, stop);
             let faulty = played.as_ref().and_then(|p| p.faulty);
             for (seat, mut p) in [
-                (oddity_rules::moves::Colour::Black, a),
-                (oddity_rules::moves::Colour::White, b),
+                (oddity_rules::Colour::Black, a),
+                (oddity_rules::Colour::White, b),
             ] {
                 if faulty == Some(seat) || p.is_dead() {
                     p.kill();

@@ -9,9 +9,7 @@
 //! of round k is the same for every pairing.
 
 use oddity_lines::LineError;
-use oddity_rules::Rng;
-use oddity_rules::moves::{TokenError, Turn};
-use oddity_rules::position::AnyGame;
+use oddity_rules::{AnyGame, Rng, TokenError, Turn};
 
 /// Who plays whom.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -229,8 +227,7 @@ pub fn random_openings(start: &AnyGame, plies: usize, count: usize, seed: u64) -
 #[cfg(test)]
 mod tests {
     use super::*;
-    use oddity_rules::game::GameSpec;
-    use oddity_rules::kind::GameKind;
+    use oddity_rules::{GameKind, GameSpec};
 
     #[test]
     fn pairs_swap_seats_and_share_openings() {

@@ -9,7 +9,7 @@ use crate::analyze::{self, Format};
 use crate::gogui::Grid;
 use crate::io::StopOn;
 use crate::think::{Limits, Report};
-use oddity_rules::moves::Turn;
+use oddity_rules::Turn;
 use oddity_solver::{SolveLimits, Value};
 
 impl Session {

@@ -8,9 +8,7 @@ use crate::clock::Clock;
 use crate::io::{Reader, StopOn};
 use crate::think::{AUTO_VISITS, Limits, Params, Progress, Report, StopFlag, Thinker, TurnChoice};
 use crate::values;
-use oddity_rules::moves::{Colour, Turn};
-use oddity_rules::position::AnyGame;
-use oddity_rules::record::GameRecord;
+use oddity_rules::{AnyGame, Colour, GameRecord, Turn};
 use oddity_search::MoveFilter;
 use oddity_search::config::{self, BadValue, ConfigError};
 use oddity_solver::{Solution, SolveLimits};
@@ -203,8 +201,7 @@ pub fn param_value(p: &Params, name: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use oddity_rules::game::GameSpec;
-    use oddity_rules::kind::GameKind;
+    use oddity_rules::{GameKind, GameSpec};
     use oddity_search::Visits;
 
     fn visit_cap(visits: Visits, clock: Clock) -> Option<u64> {

@@ -25,10 +25,7 @@
 //!
 //! `undo` takes back one such move, as GoGui counts them.
 
-use oddity_rules::moves::{Colour, Stone, Turn};
-use oddity_rules::position::AnyGame;
-use oddity_rules::record::GameRecord;
-use oddity_rules::topology::Cell;
+use oddity_rules::{AnyGame, Cell, Colour, GameRecord, Stone, Turn};
 
 /// One move as GoGui counts them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

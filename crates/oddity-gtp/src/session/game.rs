@@ -5,12 +5,9 @@
 use std::panic::catch_unwind;
 
 use super::entry::{Click, Entry};
-use oddity_rules::game::{GameSpec, RuleError, Rules};
-use oddity_rules::kind::GameKind;
-use oddity_rules::moves::{Colour, Stone, Turn};
-use oddity_rules::position::AnyGame;
-use oddity_rules::record::GameRecord;
-use oddity_rules::topology::Cell;
+use oddity_rules::{
+    AnyGame, Cell, Colour, GameKind, GameRecord, GameSpec, RuleError, Rules, Stone, Turn,
+};
 
 /// A game this build cannot play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]

@@ -1,7 +1,7 @@
 //! GoGui mode's settings, chosen on the command line before the session
 //! starts.
 
-use oddity_rules::kind::GameKind;
+use oddity_rules::GameKind;
 
 /// GoGui mode (`--gogui`): ruler commands, GoGui's grid and vertex names,
 /// and one stone per `play` in Odd, Xodd and Yodd.

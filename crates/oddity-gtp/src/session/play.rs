@@ -12,10 +12,7 @@ use crate::clock::Clock;
 use crate::gogui::{self, Grid};
 use crate::io::StopOn;
 use crate::think::{Limits, Report};
-use oddity_rules::kind::GameKind;
-use oddity_rules::moves::{Colour, Stone, TokenErrorKind, Turn};
-use oddity_rules::position::AnyGame;
-use oddity_rules::topology::Cell;
+use oddity_rules::{AnyGame, Cell, Colour, GameKind, Stone, TokenErrorKind, Turn};
 
 impl Session {
     pub(super) fn play(&mut self, args: &[String], _: &mut Ctx) -> Reply {

@@ -5,9 +5,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use super::reply::{Ctx, Reply, arity, err, ok, parse_seat, syntax};
 use super::state::Session;
-use oddity_rules::moves::{Colour, Stone};
-use oddity_rules::position::AnyGame;
-use oddity_rules::sgf;
+use oddity_rules::{AnyGame, Colour, Stone, sgf};
 
 impl Session {
     /// `B+3`, `W+`, `B+R`: the result in the form `final_score` gives it.

@@ -2,7 +2,7 @@
 //! what it answers, with the small helpers every handler uses.
 
 use crate::io::{Output, Reader};
-use oddity_rules::moves::Colour;
+use oddity_rules::Colour;
 
 pub(super) type Out = Output<Box<dyn std::io::Write>>;
 

@@ -5,8 +5,7 @@ use std::collections::BTreeSet;
 use super::reply::{Ctx, Reply, arity, ok};
 use super::state::Session;
 use crate::gogui::Grid;
-use oddity_rules::kind::GameKind;
-use oddity_rules::moves::{Colour, Stone, Turn};
+use oddity_rules::{Colour, GameKind, Stone, Turn};
 
 impl Session {
     pub(super) fn analyze_commands(&mut self, args: &[String], _: &mut Ctx) -> Reply {

@@ -3,8 +3,7 @@
 use super::reply::{Ctx, Reply, err, ok, on_off, syntax};
 use super::state::Session;
 use crate::gogui::Grid;
-use oddity_rules::game::{GameSpec, RuleError};
-use oddity_rules::kind::GameKind;
+use oddity_rules::{GameKind, GameSpec, RuleError};
 
 impl Session {
     pub(super) fn boardsize(&mut self, args: &[String], _: &mut Ctx) -> Reply {

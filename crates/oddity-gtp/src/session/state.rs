@@ -7,9 +7,7 @@ use super::mode::GoguiMode;
 use crate::clock::Clock;
 use crate::io::{Reader, StopOn};
 use crate::think::{Limits, Params};
-use oddity_rules::game::GameSpec;
-use oddity_rules::position::AnyGame;
-use oddity_rules::record::GameRecord;
+use oddity_rules::{AnyGame, GameRecord, GameSpec};
 
 pub struct Session {
     game: Game,

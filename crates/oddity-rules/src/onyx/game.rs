@@ -26,7 +26,7 @@ pub(super) fn colour_code(colour: Colour) -> u8 {
 
 /// An Onyx position with its rules. `W` is the bitboard width in 64-bit
 /// words; it must hold every point of the board (see
-/// [`crate::game::width_for`]).
+/// [`crate::width_for`]).
 #[derive(Clone)]
 pub struct OnyxGame<const W: usize> {
     pub(super) spec: GameSpec,

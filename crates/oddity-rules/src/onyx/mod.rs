@@ -11,7 +11,7 @@
 //! (the union-find of stones, on the crate's `forest`, as Xodd's and
 //! Yodd's), `game` (the position and its rules), `playout` (random and
 //! policy-drawn playouts), `race` (each colour's distance to connect its
-//! edges) and `game_trait` (the [`crate::game::Game`] interface).
+//! edges) and `game_trait` (the [`crate::Game`] interface).
 
 mod game;
 mod game_trait;
@@ -22,4 +22,4 @@ mod tables;
 
 pub use game::OnyxGame;
 pub use playout::PointDraw;
-pub use race::{NO_PATH, Race};
+pub use race::Race;

@@ -13,22 +13,22 @@ use crate::topology::Cell;
 
 use super::game::{COLOUR_SLOTS, OnyxGame, colour_code};
 
-/// No path: the point is blocked, or the edges cannot be joined.
-pub const NO_PATH: u16 = u16::MAX;
-
 /// The connection race of one position, both colours.
 #[derive(Clone)]
 pub struct Race {
     /// Per colour: the fewest stones that join its two goal edges
-    /// ([`NO_PATH`] when none can). 0: the colour is connected (has won).
+    /// ([`Race::NO_PATH`] when none can). 0: the colour is connected (has won).
     pub distance: [u16; 2],
     /// Per colour and point: the fewest stones of a connection of the two
     /// edges that runs through the point, the point's own stone included
-    /// when it is empty ([`NO_PATH`] for a blocked point).
+    /// when it is empty ([`Race::NO_PATH`] for a blocked point).
     through: [[u16; COLOUR_SLOTS]; 2],
 }
 
 impl Race {
+    /// No path: the point is blocked, or the edges cannot be joined.
+    pub const NO_PATH: u16 = u16::MAX;
+
     /// The fewest stones of `colour` in a connection through point `p`.
     pub fn through(&self, colour: Colour, p: usize) -> u16 {
         self.through[colour.index()][p & (COLOUR_SLOTS - 1)]
@@ -39,7 +39,7 @@ impl Race {
     /// `None` when no connection runs through `p`.
     pub fn slack(&self, colour: Colour, p: usize) -> Option<u16> {
         let through = self.through(colour, p);
-        (through != NO_PATH).then(|| through - self.distance[colour.index()])
+        (through != Race::NO_PATH).then(|| through - self.distance[colour.index()])
     }
 }
 
@@ -48,18 +48,18 @@ impl<const W: usize> OnyxGame<W> {
     /// breadth-first searches per colour, one from each goal edge.
     pub fn race(&self) -> Race {
         let mut race = Race {
-            distance: [NO_PATH; 2],
-            through: [[NO_PATH; COLOUR_SLOTS]; 2],
+            distance: [Race::NO_PATH; 2],
+            through: [[Race::NO_PATH; COLOUR_SLOTS]; 2],
         };
         let bits = self.topo().bits;
         for colour in Colour::BOTH {
             let c = colour.index();
             let from_first = self.edge_distances(colour, 0);
             let from_last = self.edge_distances(colour, 1);
-            let mut best = NO_PATH;
+            let mut best = Race::NO_PATH;
             for p in 0..bits {
                 let (a, b) = (from_first[p], from_last[p]);
-                if a == NO_PATH || b == NO_PATH {
+                if a == Race::NO_PATH || b == Race::NO_PATH {
                     continue;
                 }
                 // Both sides count the point's own cost.
@@ -73,14 +73,14 @@ impl<const W: usize> OnyxGame<W> {
     }
 
     /// The fewest stones `colour` needs to join its two goal edges
-    /// ([`NO_PATH`]: it cannot), computed from scratch.
+    /// ([`Race::NO_PATH`]: it cannot), computed from scratch.
     pub fn connection_distance(&self, colour: Colour) -> u16 {
         let d = self.edge_distances(colour, 0);
         (0..self.topo().bits)
             .filter(|&p| self.tables.points[p].edges[colour.index()] & 0b10 != 0)
             .map(|p| d[p])
             .min()
-            .unwrap_or(NO_PATH)
+            .unwrap_or(Race::NO_PATH)
     }
 
     /// The stones a stone of `colour` on the empty `cell` would capture
@@ -129,7 +129,7 @@ impl<const W: usize> OnyxGame<W> {
     /// cost 0 or 1, so the search goes one distance at a time, each point
     /// reached first at its least distance.
     fn edge_distances(&self, colour: Colour, edge: u8) -> [u16; COLOUR_SLOTS] {
-        let mut dist = [NO_PATH; COLOUR_SLOTS];
+        let mut dist = [Race::NO_PATH; COLOUR_SLOTS];
         let bits = self.topo().bits;
         // Points reached at the distance being worked on, and at the next.
         let mut now: Vec<u16> = Vec::with_capacity(bits);
@@ -151,7 +151,7 @@ impl<const W: usize> OnyxGame<W> {
                 let point = &self.tables.points[usize::from(p)];
                 for &q in &point.neighbours {
                     let q = usize::from(q);
-                    if dist[q] != NO_PATH {
+                    if dist[q] != Race::NO_PATH {
                         // Reached already (the padding, `p` itself, too).
                         continue;
                     }
@@ -168,7 +168,7 @@ impl<const W: usize> OnyxGame<W> {
             level += 1;
             // A point can be in `next` twice; the first sets its distance.
             for p in next.drain(..) {
-                if dist[usize::from(p)] == NO_PATH {
+                if dist[usize::from(p)] == Race::NO_PATH {
                     dist[usize::from(p)] = level;
                     now.push(p);
                 }

@@ -3,7 +3,7 @@
 
 use std::sync::atomic::Ordering::Relaxed;
 
-use oddity_rules::moves::Colour;
+use oddity_rules::Colour;
 
 use super::node::{Arena, Node, ROOT};
 use super::worker::{STONE_BITS, Worker};

@@ -3,7 +3,7 @@
 use std::alloc::{Layout, alloc_zeroed};
 use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, AtomicUsize, Ordering};
 
-use oddity_rules::moves::{Action, Colour};
+use oddity_rules::{Action, Colour};
 
 use Ordering::{Acquire, Relaxed};
 

@@ -2,7 +2,7 @@
 
 use std::sync::atomic::Ordering::{Relaxed, Release};
 
-use oddity_rules::moves::Action;
+use oddity_rules::Action;
 
 use crate::knowledge::Knowledge;
 

@@ -5,8 +5,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use oddity_rules::moves::{Action, Colour};
-use oddity_rules::topology::Cell;
+use oddity_rules::{Action, Cell, Colour};
 
 use crate::filter::MoveFilter;
 use crate::knowledge::{Knowledge, action_priors};
@@ -631,11 +630,7 @@ fn unit(rng: &mut oddity_rules::Rng) -> f32 {
 mod tests {
     use super::*;
     use crate::knowledge::{PlayoutOptions, RaceWeights};
-    use oddity_rules::Rng;
-    use oddity_rules::game::Game;
-    use oddity_rules::game::{GameSpec, Rules};
-    use oddity_rules::kind::GameKind;
-    use oddity_rules::odd::OddGame;
+    use oddity_rules::{Game, GameKind, GameSpec, OddGame, Rng, Rules};
 
     fn rave_config() -> TreeConfig {
         TreeConfig {

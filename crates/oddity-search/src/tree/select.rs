@@ -4,7 +4,7 @@
 
 use std::sync::atomic::Ordering::Relaxed;
 
-use oddity_rules::moves::{Action, Colour};
+use oddity_rules::{Action, Colour};
 
 use super::config::TreeConfig;
 use super::node::{Arena, Node};

@@ -1,9 +1,7 @@
 //! What a thread's playouts ended with, counted when a report asks for
 //! final boards.
 
-use oddity_rules::game::Game;
-use oddity_rules::moves::Colour;
-use oddity_rules::topology::Cell;
+use oddity_rules::{Cell, Colour, Game};
 
 /// What a thread's playouts ended with (see [`crate::report::FinalBoards`]).
 #[derive(Clone, Debug, Default)]

@@ -2,10 +2,7 @@
 //! final boards of its playouts for RAVE, and its batched root counts.
 
 use oddity_patterns::{FeatureBoard, PlayoutPolicies};
-use oddity_rules::Rng;
-use oddity_rules::game::Game;
-use oddity_rules::moves::{Action, Colour};
-use oddity_rules::topology::Topology;
+use oddity_rules::{Action, Colour, Game, Rng, Topology};
 
 use super::tally::Tally;
 
@@ -172,16 +169,14 @@ impl Worker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use oddity_rules::Rng;
-    use oddity_rules::game::GameSpec;
-    use oddity_rules::kind::GameKind;
+    use oddity_rules::{GameKind, GameSpec, Rng};
 
     /// The final-board table filled by walking the stone words holds, for
     /// every cell and colour, what a lookup of each cell's stone gives, on
     /// the finished boards of random playouts of every game.
     #[test]
     fn final_board_recording_matches_a_per_cell_recount() {
-        use oddity_rules::position::AnyGame;
+        use oddity_rules::AnyGame;
         for kind in [
             GameKind::Xodd,
             GameKind::Yodd,
