@@ -879,3 +879,124 @@ fn every_file_the_document_names_exists() {
         }
     }
 }
+
+/// Where a crate's types are defined and their own methods written.
+struct TypeHomes {
+    /// Each type name with the files that define a type of that name.
+    defined: BTreeMap<String, Vec<PathBuf>>,
+    /// Each inherent `impl` block: its type's name and its file.
+    impls: Vec<(String, PathBuf)>,
+}
+
+/// The types of `files` and their inherent `impl` blocks, from the files'
+/// top-level items and inline modules.
+fn types_and_impls(files: &[PathBuf]) -> TypeHomes {
+    fn walk(
+        items: &[syn::Item],
+        file: &Path,
+        defined: &mut BTreeMap<String, Vec<PathBuf>>,
+        impls: &mut Vec<(String, PathBuf)>,
+    ) {
+        for item in items {
+            match item {
+                syn::Item::Struct(s) => defined
+                    .entry(s.ident.to_string())
+                    .or_default()
+                    .push(file.to_path_buf()),
+                syn::Item::Enum(e) => defined
+                    .entry(e.ident.to_string())
+                    .or_default()
+                    .push(file.to_path_buf()),
+                syn::Item::Impl(i) if i.trait_.is_none() => {
+                    if let syn::Type::Path(p) = &*i.self_ty
+                        && let Some(last) = p.path.segments.last()
+                    {
+                        impls.push((last.ident.to_string(), file.to_path_buf()));
+                    }
+                }
+                syn::Item::Mod(m) if !is_test_only(&m.attrs) => {
+                    if let Some((_, inner)) = &m.content {
+                        walk(inner, file, defined, impls);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut defined = BTreeMap::new();
+    let mut impls = Vec::new();
+    for file in files {
+        let items = parse(&fs::read_to_string(file).unwrap(), file);
+        walk(&items, file, &mut defined, &mut impls);
+    }
+    TypeHomes { defined, impls }
+}
+
+/// The application's crates: sessions, front ends and tools.
+const APPLICATION: [&str; 8] = [
+    "oddity-session",
+    "oddity-gtp",
+    "oddity-web",
+    "oddity-gui",
+    "oddity-analysis",
+    "oddity-tournament",
+    "oddity-client",
+    "oddity",
+];
+
+/// In the application's crates a type's own methods are where the type
+/// is: no struct is spread over files by `impl` blocks elsewhere (handlers
+/// that work on a session are functions given it, not its methods).
+#[test]
+fn a_types_methods_are_in_its_own_file() {
+    let mut spread = Vec::new();
+    let all = packages();
+    for name in APPLICATION {
+        assert!(all.iter().any(|p| p.name == name), "no package {name}");
+    }
+    for package in all
+        .iter()
+        .filter(|p| APPLICATION.contains(&p.name.as_str()))
+    {
+        let mut files = Vec::new();
+        rust_files(&package.src, &mut files);
+        let TypeHomes { defined, impls } = types_and_impls(&files);
+        for (name, file) in impls {
+            let Some(homes) = defined.get(&name) else {
+                continue;
+            };
+            if homes.len() == 1 && homes[0] != file {
+                spread.push(format!(
+                    "{name}: defined in {}, methods in {}",
+                    homes[0].strip_prefix(ROOT).unwrap().display(),
+                    file.strip_prefix(ROOT).unwrap().display()
+                ));
+            }
+        }
+    }
+    assert!(spread.is_empty(), "{spread:#?}");
+}
+
+#[test]
+fn the_methods_check_sees_an_impl_in_another_file() {
+    let dir = std::env::temp_dir().join(format!("oddity-arch-{}", std::process::id()));
+    fs::create_dir_all(&dir).unwrap();
+    let (a, b) = (dir.join("a.rs"), dir.join("b.rs"));
+    fs::write(
+        &a,
+        "pub struct Session { quit: bool }\nimpl Session { fn new() {} }\n",
+    )
+    .unwrap();
+    fs::write(
+        &b,
+        "impl Session { fn play(&mut self) {} }\nimpl Clone for Session { }\n",
+    )
+    .unwrap();
+    let homes = types_and_impls(&[a.clone(), b.clone()]);
+    fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(homes.defined["Session"], std::slice::from_ref(&a));
+    assert_eq!(
+        homes.impls,
+        [("Session".to_string(), a), ("Session".to_string(), b)]
+    );
+}

@@ -52,7 +52,7 @@ where
             continue;
         };
         let result = catch_unwind(AssertUnwindSafe(|| {
-            session.execute(&cmd, &mut out, &reader)
+            session::execute(&mut session, &cmd, &mut out, &reader)
         }));
         if result.is_err() {
             log::error!("command '{}' failed with an internal error", cmd.name);

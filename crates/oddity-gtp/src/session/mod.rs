@@ -34,56 +34,62 @@ const COMMANDS: &[(&str, Handler)] = &[
     ("protocol_version", |_, a, _| arity(a, 0, || ok("2"))),
     ("name", |_, a, _| arity(a, 0, || ok("oddity"))),
     ("version", |s, a, _| arity(a, 0, || ok(s.version()))),
-    ("known_command", Session::known_command),
-    ("list_commands", Session::list_commands),
-    ("quit", Session::quit),
-    ("boardsize", Session::boardsize),
-    ("clear_board", Session::clear_board),
-    ("komi", Session::komi),
-    ("play", Session::play),
-    ("genmove", Session::genmove),
-    ("reg_genmove", Session::reg_genmove),
-    ("undo", Session::undo),
+    ("known_command", known_command),
+    ("list_commands", list_commands),
+    ("quit", quit),
+    ("boardsize", setup::boardsize),
+    ("clear_board", setup::clear_board),
+    ("komi", setup::komi),
+    ("play", play::play),
+    ("genmove", play::genmove),
+    ("reg_genmove", play::reg_genmove),
+    ("undo", play::undo),
     ("showboard", |s, a, _| {
         arity(a, 0, || ok(board::draw(s.record())))
     }),
-    ("final_score", Session::final_score),
-    ("time_settings", Session::time_settings),
-    ("time_left", Session::time_left),
-    ("kgs-time_settings", Session::kgs_time_settings),
-    ("loadsgf", Session::loadsgf),
-    ("printsgf", Session::printsgf),
-    ("oddity-game", Session::choose_game),
-    ("oddity-rules", Session::rules),
-    ("oddity-set_position", Session::set_position),
-    ("oddity-param", Session::param),
-    ("oddity-legal_moves", Session::legal_moves),
-    ("oddity-result", Session::result),
-    ("oddity-heatmap", Session::heatmap),
-    ("oddity-solve", Session::solve),
-    ("gomill-describe_engine", Session::describe),
-    ("lz-analyze", |s, a, c| s.analyze(a, c, Format::Lz)),
-    ("kata-analyze", |s, a, c| s.analyze(a, c, Format::Kata)),
-    ("analyze", |s, a, c| s.analyze(a, c, Format::Kata)),
+    ("final_score", records::final_score),
+    ("time_settings", play::time_settings),
+    ("time_left", play::time_left),
+    ("kgs-time_settings", play::kgs_time_settings),
+    ("loadsgf", records::loadsgf),
+    ("printsgf", records::printsgf),
+    ("oddity-game", setup::choose_game),
+    ("oddity-rules", setup::rules),
+    ("oddity-set_position", records::set_position),
+    ("oddity-param", params::param),
+    ("oddity-legal_moves", records::legal_moves),
+    ("oddity-result", records::result),
+    ("oddity-heatmap", analysis::heatmap),
+    ("oddity-solve", analysis::solve),
+    ("gomill-describe_engine", params::describe),
+    ("lz-analyze", |s, a, c| {
+        analysis::analyze(s, a, c, Format::Lz)
+    }),
+    ("kata-analyze", |s, a, c| {
+        analysis::analyze(s, a, c, Format::Kata)
+    }),
+    ("analyze", |s, a, c| {
+        analysis::analyze(s, a, c, Format::Kata)
+    }),
     ("genmove_analyze", |s, a, c| {
-        s.genmove_analyze(a, c, Format::Kata)
+        analysis::genmove_analyze(s, a, c, Format::Kata)
     }),
     ("lz-genmove_analyze", |s, a, c| {
-        s.genmove_analyze(a, c, Format::Lz)
+        analysis::genmove_analyze(s, a, c, Format::Lz)
     }),
     ("kata-genmove_analyze", |s, a, c| {
-        s.genmove_analyze(a, c, Format::Kata)
+        analysis::genmove_analyze(s, a, c, Format::Kata)
     }),
     ("stop", |_, _, _| ok("")),
-    ("gogui-analyze_commands", Session::analyze_commands),
+    ("gogui-analyze_commands", ruler::analyze_commands),
     ("gogui-interrupt", |_, a, _| arity(a, 0, || ok(""))),
-    ("gogui-rules_game_id", Session::rules_game_id),
-    ("gogui-rules_board_size", Session::rules_board_size),
-    ("gogui-rules_board", Session::rules_board),
-    ("gogui-rules_legal_moves", Session::rules_legal_moves),
-    ("gogui-rules_side_to_move", Session::rules_side_to_move),
-    ("gogui-rules_final_result", Session::rules_final_result),
-    ("gogui-rules_captured_count", Session::rules_captured_count),
+    ("gogui-rules_game_id", ruler::rules_game_id),
+    ("gogui-rules_board_size", ruler::rules_board_size),
+    ("gogui-rules_board", ruler::rules_board),
+    ("gogui-rules_legal_moves", ruler::rules_legal_moves),
+    ("gogui-rules_side_to_move", ruler::rules_side_to_move),
+    ("gogui-rules_final_result", ruler::rules_final_result),
+    ("gogui-rules_captured_count", ruler::rules_captured_count),
 ];
 
 /// The names of all commands.
@@ -97,56 +103,54 @@ fn is_ruler_command(name: &str) -> bool {
     name.starts_with("gogui-rules_")
 }
 
-impl Session {
-    /// The commands this session offers, in `list_commands` order.
-    fn offered(&self) -> impl Iterator<Item = &'static str> + '_ {
-        command_names().filter(move |n| self.mode().is_on() || !is_ruler_command(n))
-    }
+/// The commands this session offers, in `list_commands` order.
+fn offered(session: &Session) -> impl Iterator<Item = &'static str> + '_ {
+    command_names().filter(move |n| session.mode().is_on() || !is_ruler_command(n))
+}
 
-    /// Runs one command and writes its response.
-    pub fn execute(&mut self, cmd: &Command, out: &mut Out, reader: &Reader) {
-        let id = cmd.id.as_deref();
-        let handler = COMMANDS
-            .iter()
-            .find(|(n, _)| *n == cmd.name && (self.mode().is_on() || !is_ruler_command(n)))
-            .map(|(_, h)| *h);
-        let reply = match handler {
-            None => err("unknown command"),
-            Some(h) => {
-                let mut ctx = Ctx { id, out, reader };
-                h(self, &cmd.args, &mut ctx)
-            }
-        };
-        match reply {
-            Reply::Ok(text) => out.respond(true, id, &text),
-            Reply::Err(text) => {
-                log::info!("{} {:?}: {text}", cmd.name, cmd.args);
-                out.respond(false, id, &text)
-            }
-            Reply::Done => {}
+/// Runs one command and writes its response.
+pub fn execute(session: &mut Session, cmd: &Command, out: &mut Out, reader: &Reader) {
+    let id = cmd.id.as_deref();
+    let handler = COMMANDS
+        .iter()
+        .find(|(n, _)| *n == cmd.name && (session.mode().is_on() || !is_ruler_command(n)))
+        .map(|(_, h)| *h);
+    let reply = match handler {
+        None => err("unknown command"),
+        Some(h) => {
+            let mut ctx = Ctx { id, out, reader };
+            h(session, &cmd.args, &mut ctx)
         }
+    };
+    match reply {
+        Reply::Ok(text) => out.respond(true, id, &text),
+        Reply::Err(text) => {
+            log::info!("{} {:?}: {text}", cmd.name, cmd.args);
+            out.respond(false, id, &text)
+        }
+        Reply::Done => {}
     }
+}
 
-    fn known_command(&mut self, args: &[String], _: &mut Ctx) -> Reply {
-        arity(args, 1, || {
-            ok(if self.offered().any(|n| n == args[0]) {
-                "true"
-            } else {
-                "false"
-            })
+fn known_command(session: &mut Session, args: &[String], _: &mut Ctx) -> Reply {
+    arity(args, 1, || {
+        ok(if offered(session).any(|n| n == args[0]) {
+            "true"
+        } else {
+            "false"
         })
-    }
+    })
+}
 
-    fn list_commands(&mut self, args: &[String], _: &mut Ctx) -> Reply {
-        arity(args, 0, || {
-            ok(self.offered().collect::<Vec<_>>().join("\n"))
-        })
-    }
+fn list_commands(session: &mut Session, args: &[String], _: &mut Ctx) -> Reply {
+    arity(args, 0, || {
+        ok(offered(session).collect::<Vec<_>>().join("\n"))
+    })
+}
 
-    fn quit(&mut self, args: &[String], _: &mut Ctx) -> Reply {
-        arity(args, 0, || {
-            self.request_quit();
-            ok("")
-        })
-    }
+fn quit(session: &mut Session, args: &[String], _: &mut Ctx) -> Reply {
+    arity(args, 0, || {
+        session.request_quit();
+        ok("")
+    })
 }

@@ -14,362 +14,373 @@ use crate::io::StopOn;
 use crate::think::{Limits, Report};
 use oddity_rules::{AnyGame, Cell, Colour, GameKind, Stone, TokenErrorKind, Turn};
 
-impl Session {
-    pub(super) fn play(&mut self, args: &[String], _: &mut Ctx) -> Reply {
-        let [seat, token] = args else {
-            return syntax();
+pub(super) fn play(session: &mut Session, args: &[String], _: &mut Ctx) -> Reply {
+    let [seat, token] = args else {
+        return syntax();
+    };
+    let Some(seat) = parse_seat(seat) else {
+        return syntax();
+    };
+    if session.mode().is_on() {
+        // Where the mover chooses colours, GoGui enters a turn one
+        // stone per `play`.
+        return if session.spec().kind.colour_is_chosen() {
+            play_one_stone(session, seat, token)
+        } else {
+            play_gogui_onyx(session, seat, token)
         };
-        let Some(seat) = parse_seat(seat) else {
-            return syntax();
-        };
-        if self.mode().is_on() {
-            // Where the mover chooses colours, GoGui enters a turn one
-            // stone per `play`.
-            return if self.spec().kind.colour_is_chosen() {
-                self.play_one_stone(seat, token)
+    }
+    let pos = session.pos();
+    let turn = match Turn::parse(token, pos.kind(), pos.topology(), seat) {
+        Ok(t) => t,
+        Err(e) => {
+            log::info!("{e}");
+            return if well_formed_elsewhere(token, pos, seat) {
+                err("illegal move")
             } else {
-                self.play_gogui_onyx(seat, token)
+                syntax()
             };
         }
-        let pos = self.pos();
-        let turn = match Turn::parse(token, pos.kind(), pos.topology(), seat) {
-            Ok(t) => t,
-            Err(e) => {
-                log::info!("{e}");
-                return if well_formed_elsewhere(token, pos, seat) {
-                    err("illegal move")
-                } else {
-                    syntax()
-                };
-            }
-        };
-        match self.game_mut().play(seat, turn) {
-            Ok(()) => ok(""),
-            Err(e) => {
-                log::info!("{e}");
-                err("illegal move")
-            }
-        }
-    }
-
-    /// GoGui mode, Onyx: `play <seat> <vertex>` with GoGui's grid names; `pass`
-    /// is the swap, the one turn GoGui cannot name otherwise.
-    pub(super) fn play_gogui_onyx(&mut self, seat: Colour, token: &str) -> Reply {
-        if self.game().is_over() {
-            return self.play_after_end(token);
-        }
-        let turn = if token.eq_ignore_ascii_case("pass") {
-            Turn::Swap
-        } else if token.eq_ignore_ascii_case("resign") {
-            Turn::Resign
-        } else {
-            match Grid::new(self.pos().topology()).parse(token) {
-                Some(cell) => Turn::Stones(Stone { cell, colour: seat }, None),
-                None => return syntax(),
-            }
-        };
-        match self.game_mut().play(seat, turn) {
-            Ok(()) => ok(""),
-            Err(e) => {
-                log::info!("{e}");
-                err("illegal move")
-            }
-        }
-    }
-
-    /// GoGui mode after the end of the game: gogui-twogtp stops a game only
-    /// after two passes in a row, so `pass` is accepted and changes nothing.
-    fn play_after_end(&self, token: &str) -> Reply {
-        if token.eq_ignore_ascii_case("pass") {
-            ok("")
-        } else {
+    };
+    match session.game_mut().play(seat, turn) {
+        Ok(()) => ok(""),
+        Err(e) => {
+            log::info!("{e}");
             err("illegal move")
         }
     }
+}
 
-    /// GoGui mode, Odd/Xodd/Yodd: `play <colour> <point>` puts one stone of
-    /// that colour for the seat to move, `pass` passes or ends the turn
-    /// after a waiting first stone (see [`entry`](super::entry)).
-    pub(super) fn play_one_stone(&mut self, colour: Colour, token: &str) -> Reply {
-        let click = if token.eq_ignore_ascii_case("resign") {
-            Click::Resign
-        } else if token.eq_ignore_ascii_case("pass") {
-            Click::Pass
-        } else {
-            match Grid::new(self.pos().topology()).parse(token) {
-                Some(cell) => Click::Stone(Stone { cell, colour }),
-                None => return syntax(),
-            }
-        };
-        let wait = self.mode().waits_always();
-        match self.game_mut().enter(colour, click, wait) {
-            Ok(()) => ok(""),
-            Err(e) => {
-                log::info!("{e}");
-                err("illegal move")
-            }
+/// GoGui mode, Onyx: `play <seat> <vertex>` with GoGui's grid names; `pass`
+/// is the swap, the one turn GoGui cannot name otherwise.
+pub(super) fn play_gogui_onyx(session: &mut Session, seat: Colour, token: &str) -> Reply {
+    if session.game().is_over() {
+        return play_after_end(token);
+    }
+    let turn = if token.eq_ignore_ascii_case("pass") {
+        Turn::Swap
+    } else if token.eq_ignore_ascii_case("resign") {
+        Turn::Resign
+    } else {
+        match Grid::new(session.pos().topology()).parse(token) {
+            Some(cell) => Turn::Stones(Stone { cell, colour: seat }, None),
+            None => return syntax(),
+        }
+    };
+    match session.game_mut().play(seat, turn) {
+        Ok(()) => ok(""),
+        Err(e) => {
+            log::info!("{e}");
+            err("illegal move")
         }
     }
+}
 
-    /// Whether moves are entered one stone at a time (GoGui mode, where
-    /// the mover chooses the colour: Odd, Xodd, Yodd).
-    fn enters_stones(&self) -> bool {
-        self.mode().enters_stones(self.spec().kind)
+/// GoGui mode after the end of the game: gogui-twogtp stops a game only
+/// after two passes in a row, so `pass` is accepted and changes nothing.
+fn play_after_end(token: &str) -> Reply {
+    if token.eq_ignore_ascii_case("pass") {
+        ok("")
+    } else {
+        err("illegal move")
     }
+}
 
-    pub(super) fn think_limits(&self, seat: Colour) -> Limits {
-        self.engine().limits(self.clock(), self.pos(), seat)
-    }
-
-    /// Searches for `seat`, with progress lines when `progress` is given.
-    pub(super) fn search(
-        &mut self,
-        seat: Colour,
-        limits: Limits,
-        ctx: &mut Ctx,
-        progress: Option<(Format, Duration)>,
-    ) -> Report {
-        let record = self.game().record_for(seat);
-        // A search that no limit ends is ended by the end of input too.
-        let on = if limits == Limits::default() {
-            StopOn::InterruptOrEof
-        } else {
-            StopOn::Interrupt
-        };
-        let out = &mut *ctx.out;
-        let filter = self
-            .engine()
-            .shows_gogui_turns(self.mode().is_on())
-            .then(|| gogui::shown_turns(record.position()))
-            .flatten()
-            .map(Arc::new);
-        match progress {
-            Some((format, every)) => {
-                let pos = record.position().clone();
-                let mut f =
-                    |r: &Report| out.stream_line(&analyze::info_line(&pos, r, format, None));
-                self.engine_mut().think(
-                    &record,
-                    &limits,
-                    ctx.reader,
-                    on,
-                    Some((&mut f, every)),
-                    filter,
-                )
-            }
-            None => self
-                .engine_mut()
-                .think(&record, &limits, ctx.reader, on, None, filter),
+/// GoGui mode, Odd/Xodd/Yodd: `play <colour> <point>` puts one stone of
+/// that colour for the seat to move, `pass` passes or ends the turn
+/// after a waiting first stone (see [`entry`](super::entry)).
+pub(super) fn play_one_stone(session: &mut Session, colour: Colour, token: &str) -> Reply {
+    let click = if token.eq_ignore_ascii_case("resign") {
+        Click::Resign
+    } else if token.eq_ignore_ascii_case("pass") {
+        Click::Pass
+    } else {
+        match Grid::new(session.pos().topology()).parse(token) {
+            Some(cell) => Click::Stone(Stone { cell, colour }),
+            None => return syntax(),
+        }
+    };
+    let wait = session.mode().waits_always();
+    match session.game_mut().enter(colour, click, wait) {
+        Ok(()) => ok(""),
+        Err(e) => {
+            log::info!("{e}");
+            err("illegal move")
         }
     }
+}
 
-    pub(super) fn genmove_common(&mut self, args: &[String], ctx: &mut Ctx, commit: bool) -> Reply {
-        let [seat] = args else { return syntax() };
-        let Some(seat) = parse_seat(seat) else {
-            return syntax();
-        };
-        if self.enters_stones() {
-            if self.game().is_over() {
-                return self.genmove_pass(seat, commit);
-            }
-            if let Some(held) = self.game().held_by(seat) {
-                return match self.game().planned_step(seat, held) {
-                    Some(cell) => self.genmove_stone(seat, cell, commit),
-                    None => self.genmove_pass(seat, commit),
-                };
-            }
-            self.game_mut().settle(seat);
+/// Whether moves are entered one stone at a time (GoGui mode, where
+/// the mover chooses the colour: Odd, Xodd, Yodd).
+fn enters_stones(session: &Session) -> bool {
+    session.mode().enters_stones(session.spec().kind)
+}
+
+pub(super) fn think_limits(session: &Session, seat: Colour) -> Limits {
+    session
+        .engine()
+        .limits(session.clock(), session.pos(), seat)
+}
+
+/// Searches for `seat`, with progress lines when `progress` is given.
+pub(super) fn search(
+    session: &mut Session,
+    seat: Colour,
+    limits: Limits,
+    ctx: &mut Ctx,
+    progress: Option<(Format, Duration)>,
+) -> Report {
+    let record = session.game().record_for(seat);
+    // A search that no limit ends is ended by the end of input too.
+    let on = if limits == Limits::default() {
+        StopOn::InterruptOrEof
+    } else {
+        StopOn::Interrupt
+    };
+    let out = &mut *ctx.out;
+    let filter = session
+        .engine()
+        .shows_gogui_turns(session.mode().is_on())
+        .then(|| gogui::shown_turns(record.position()))
+        .flatten()
+        .map(Arc::new);
+    match progress {
+        Some((format, every)) => {
+            let pos = record.position().clone();
+            let mut f = |r: &Report| out.stream_line(&analyze::info_line(&pos, r, format, None));
+            session.engine_mut().think(
+                &record,
+                &limits,
+                ctx.reader,
+                on,
+                Some((&mut f, every)),
+                filter,
+            )
         }
-        if self.game().is_over() {
-            // gogui-twogtp asks for moves until two passes in a row.
-            return if self.mode().is_on() {
-                ok("pass")
-            } else {
-                err("game is over")
+        None => session
+            .engine_mut()
+            .think(&record, &limits, ctx.reader, on, None, filter),
+    }
+}
+
+pub(super) fn genmove_common(
+    session: &mut Session,
+    args: &[String],
+    ctx: &mut Ctx,
+    commit: bool,
+) -> Reply {
+    let [seat] = args else { return syntax() };
+    let Some(seat) = parse_seat(seat) else {
+        return syntax();
+    };
+    if enters_stones(session) {
+        if session.game().is_over() {
+            return genmove_pass(session, seat, commit);
+        }
+        if let Some(held) = session.game().held_by(seat) {
+            return match session.game().planned_step(seat, held) {
+                Some(cell) => genmove_stone(session, seat, cell, commit),
+                None => genmove_pass(session, seat, commit),
             };
         }
-        let limits = self.think_limits(seat);
-        let report = self.search(seat, limits, ctx, None);
-        let Some(turn) = self.engine().choose(seat, &report) else {
-            return err("game is over");
-        };
-        if commit {
-            self.game_mut().set_plan(None);
-        }
-        let token = match (self.mode().is_on(), self.gogui_vertex(seat, &turn), turn) {
-            (false, ..) => self.pos().token(&turn),
-            (true, Some(vertex), _) => vertex,
-            // With --gogui-wait a turn GoGui has no name for is played over
-            // several GoGui moves: its first stone now, then (GoGui asking
-            // again, the stones waiting) a click on a stone to change its
-            // colour, the second stone, and the pass that ends the turn.
-            (true, None, Turn::Stones(first, _))
-                if self.enters_stones() && self.mode().waits_always() =>
-            {
-                if commit {
-                    self.game_mut().set_plan(Some((seat, turn)));
-                }
-                return self.genmove_stone(seat, first.cell, commit);
-            }
-            // GoGui would take any other answer for a malformed vertex, and
-            // its game would part from the engine's: play nothing.
-            (true, None, _) => {
-                return err(format!("{} is not a GoGui move", self.pos().token(&turn)));
-            }
-        };
-        let played = match (commit, self.enters_stones()) {
-            (false, _) => Ok(()),
-            (true, false) => self.game_mut().play(seat, turn),
-            (true, true) => {
-                let click = match turn {
-                    Turn::Stones(s, None) => Click::Stone(s),
-                    Turn::Resign => Click::Resign,
-                    _ => Click::Pass,
-                };
-                let wait = self.mode().waits_always();
-                self.game_mut().enter(seat, click, wait)
-            }
-        };
-        match played {
-            Ok(()) => ok(token),
-            Err(_) => err("internal error"),
-        }
+        session.game_mut().settle(seat);
     }
-
-    /// Answers a GoGui move of the engine's that puts a stone of `seat`'s
-    /// colour on `cell`, or changes the colour of its waiting stone there.
-    fn genmove_stone(&mut self, seat: Colour, cell: Cell, commit: bool) -> Reply {
-        let click = Click::Stone(Stone { cell, colour: seat });
-        let wait = self.mode().waits_always();
-        if commit && let Err(e) = self.game_mut().enter(seat, click, wait) {
-            log::error!("the engine's own stone: {e}");
-            return err("internal error");
-        }
-        ok(Grid::new(self.pos().topology()).name(cell))
-    }
-
-    /// GoGui mode, Odd/Xodd/Yodd: `genmove` answers `pass` after the end of
-    /// the game (changing nothing), and with the seat's own stones waiting,
-    /// where it ends the turn with them: GoGui asks its engine for a move
-    /// again after such a stone (with `--gogui-wait`, after the engine's
-    /// own too).
-    fn genmove_pass(&mut self, seat: Colour, commit: bool) -> Reply {
-        let wait = self.mode().waits_always();
-        match self.game_mut().pass(seat, wait, commit) {
-            Ok(()) => ok("pass"),
-            Err(e) => {
-                log::info!("{e}");
-                err("the waiting stones are not a legal turn")
-            }
-        }
-    }
-
-    /// A turn as GoGui names it, if it can: one stone of the seat's colour
-    /// (every Onyx stone) is its vertex, a pass or the Onyx swap is `pass`.
-    /// GoGui has no name for a stone of the other colour or two stones.
-    pub(super) fn gogui_vertex(&self, seat: Colour, turn: &Turn) -> Option<String> {
-        match turn {
-            Turn::Stones(s, None) if s.colour == seat => {
-                Some(Grid::new(self.pos().topology()).name(s.cell))
-            }
-            Turn::Pass | Turn::Swap => Some("pass".into()),
-            Turn::Resign => Some("resign".into()),
-            Turn::Stones(..) => None,
-        }
-    }
-
-    /// A turn in GoGui's words: its vertex or `pass` where GoGui can name
-    /// it, otherwise its stones with their colours (`White G7 + White H7`).
-    pub(super) fn gogui_text(&self, seat: Colour, turn: &Turn) -> String {
-        match (self.gogui_vertex(seat, turn), turn) {
-            (Some(vertex), _) => vertex,
-            (None, Turn::Stones(a, b)) => {
-                let grid = Grid::new(self.pos().topology());
-                let stone = |s: &Stone| format!("{} {}", s.colour.name(), grid.name(s.cell));
-                std::iter::once(a)
-                    .chain(b)
-                    .map(stone)
-                    .collect::<Vec<_>>()
-                    .join(" + ")
-            }
-            (None, _) => self.pos().token(turn),
-        }
-    }
-
-    pub(super) fn genmove(&mut self, args: &[String], ctx: &mut Ctx) -> Reply {
-        self.genmove_common(args, ctx, true)
-    }
-
-    pub(super) fn reg_genmove(&mut self, args: &[String], ctx: &mut Ctx) -> Reply {
-        self.genmove_common(args, ctx, false)
-    }
-
-    pub(super) fn undo(&mut self, args: &[String], _: &mut Ctx) -> Reply {
-        if !args.is_empty() {
-            return syntax();
-        }
-        let wait = self.mode().waits_always();
-        if self.game_mut().undo(wait) {
-            ok("")
+    if session.game().is_over() {
+        // gogui-twogtp asks for moves until two passes in a row.
+        return if session.mode().is_on() {
+            ok("pass")
         } else {
-            err("cannot undo")
-        }
-    }
-
-    pub(super) fn time_settings(&mut self, args: &[String], _: &mut Ctx) -> Reply {
-        let [main, byo, stones] = args else {
-            return syntax();
+            err("game is over")
         };
-        let (Ok(main), Ok(byo), Ok(stones)) = (
-            main.parse::<f64>(),
-            byo.parse::<f64>(),
-            stones.parse::<u32>(),
-        ) else {
-            return syntax();
-        };
-        if main < 0.0 || byo < 0.0 || !main.is_finite() || !byo.is_finite() {
-            return syntax();
-        }
-        *self.clock_mut() = Clock::settings(main, byo, stones);
-        ok("")
     }
-
-    pub(super) fn kgs_time_settings(&mut self, args: &[String], _: &mut Ctx) -> Reply {
-        let nums: Option<Vec<f64>> = args
-            .iter()
-            .skip(1)
-            .map(|a| a.parse::<f64>().ok().filter(|x| *x >= 0.0 && x.is_finite()))
-            .collect();
-        let Some(nums) = nums else { return syntax() };
-        let clock = match (args.first().map(|s| s.as_str()), nums.as_slice()) {
-            (Some("none"), []) => Clock::none(),
-            (Some("absolute"), [main]) => Clock::settings(*main, 0.0, 0),
-            // Japanese byo-yomi: each period covers one move.
-            (Some("byoyomi"), [main, period, _periods]) => Clock::settings(*main, *period, 1),
-            (Some("canadian"), [main, byo, stones]) if *stones >= 1.0 => {
-                Clock::settings(*main, *byo, *stones as u32)
+    let limits = think_limits(session, seat);
+    let report = search(session, seat, limits, ctx, None);
+    let Some(turn) = session.engine().choose(seat, &report) else {
+        return err("game is over");
+    };
+    if commit {
+        session.game_mut().set_plan(None);
+    }
+    let token = match (
+        session.mode().is_on(),
+        gogui_vertex(session, seat, &turn),
+        turn,
+    ) {
+        (false, ..) => session.pos().token(&turn),
+        (true, Some(vertex), _) => vertex,
+        // With --gogui-wait a turn GoGui has no name for is played over
+        // several GoGui moves: its first stone now, then (GoGui asking
+        // again, the stones waiting) a click on a stone to change its
+        // colour, the second stone, and the pass that ends the turn.
+        (true, None, Turn::Stones(first, _))
+            if enters_stones(session) && session.mode().waits_always() =>
+        {
+            if commit {
+                session.game_mut().set_plan(Some((seat, turn)));
             }
-            _ => return syntax(),
-        };
-        *self.clock_mut() = clock;
-        ok("")
-    }
-
-    pub(super) fn time_left(&mut self, args: &[String], _: &mut Ctx) -> Reply {
-        let [seat, secs, stones] = args else {
-            return syntax();
-        };
-        let (Some(seat), Ok(secs), Ok(stones)) =
-            (parse_seat(seat), secs.parse::<f64>(), stones.parse::<u32>())
-        else {
-            return syntax();
-        };
-        if !secs.is_finite() {
-            return syntax();
+            return genmove_stone(session, seat, first.cell, commit);
         }
-        self.clock_mut().set_left(seat.index(), secs, stones);
-        ok("")
+        // GoGui would take any other answer for a malformed vertex, and
+        // its game would part from the engine's: play nothing.
+        (true, None, _) => {
+            return err(format!(
+                "{} is not a GoGui move",
+                session.pos().token(&turn)
+            ));
+        }
+    };
+    let played = match (commit, enters_stones(session)) {
+        (false, _) => Ok(()),
+        (true, false) => session.game_mut().play(seat, turn),
+        (true, true) => {
+            let click = match turn {
+                Turn::Stones(s, None) => Click::Stone(s),
+                Turn::Resign => Click::Resign,
+                _ => Click::Pass,
+            };
+            let wait = session.mode().waits_always();
+            session.game_mut().enter(seat, click, wait)
+        }
+    };
+    match played {
+        Ok(()) => ok(token),
+        Err(_) => err("internal error"),
     }
+}
+
+/// Answers a GoGui move of the engine's that puts a stone of `seat`'s
+/// colour on `cell`, or changes the colour of its waiting stone there.
+fn genmove_stone(session: &mut Session, seat: Colour, cell: Cell, commit: bool) -> Reply {
+    let click = Click::Stone(Stone { cell, colour: seat });
+    let wait = session.mode().waits_always();
+    if commit && let Err(e) = session.game_mut().enter(seat, click, wait) {
+        log::error!("the engine's own stone: {e}");
+        return err("internal error");
+    }
+    ok(Grid::new(session.pos().topology()).name(cell))
+}
+
+/// GoGui mode, Odd/Xodd/Yodd: `genmove` answers `pass` after the end of
+/// the game (changing nothing), and with the seat's own stones waiting,
+/// where it ends the turn with them: GoGui asks its engine for a move
+/// again after such a stone (with `--gogui-wait`, after the engine's
+/// own too).
+fn genmove_pass(session: &mut Session, seat: Colour, commit: bool) -> Reply {
+    let wait = session.mode().waits_always();
+    match session.game_mut().pass(seat, wait, commit) {
+        Ok(()) => ok("pass"),
+        Err(e) => {
+            log::info!("{e}");
+            err("the waiting stones are not a legal turn")
+        }
+    }
+}
+
+/// A turn as GoGui names it, if it can: one stone of the seat's colour
+/// (every Onyx stone) is its vertex, a pass or the Onyx swap is `pass`.
+/// GoGui has no name for a stone of the other colour or two stones.
+pub(super) fn gogui_vertex(session: &Session, seat: Colour, turn: &Turn) -> Option<String> {
+    match turn {
+        Turn::Stones(s, None) if s.colour == seat => {
+            Some(Grid::new(session.pos().topology()).name(s.cell))
+        }
+        Turn::Pass | Turn::Swap => Some("pass".into()),
+        Turn::Resign => Some("resign".into()),
+        Turn::Stones(..) => None,
+    }
+}
+
+/// A turn in GoGui's words: its vertex or `pass` where GoGui can name
+/// it, otherwise its stones with their colours (`White G7 + White H7`).
+pub(super) fn gogui_text(session: &Session, seat: Colour, turn: &Turn) -> String {
+    match (gogui_vertex(session, seat, turn), turn) {
+        (Some(vertex), _) => vertex,
+        (None, Turn::Stones(a, b)) => {
+            let grid = Grid::new(session.pos().topology());
+            let stone = |s: &Stone| format!("{} {}", s.colour.name(), grid.name(s.cell));
+            std::iter::once(a)
+                .chain(b)
+                .map(stone)
+                .collect::<Vec<_>>()
+                .join(" + ")
+        }
+        (None, _) => session.pos().token(turn),
+    }
+}
+
+pub(super) fn genmove(session: &mut Session, args: &[String], ctx: &mut Ctx) -> Reply {
+    genmove_common(session, args, ctx, true)
+}
+
+pub(super) fn reg_genmove(session: &mut Session, args: &[String], ctx: &mut Ctx) -> Reply {
+    genmove_common(session, args, ctx, false)
+}
+
+pub(super) fn undo(session: &mut Session, args: &[String], _: &mut Ctx) -> Reply {
+    if !args.is_empty() {
+        return syntax();
+    }
+    let wait = session.mode().waits_always();
+    if session.game_mut().undo(wait) {
+        ok("")
+    } else {
+        err("cannot undo")
+    }
+}
+
+pub(super) fn time_settings(session: &mut Session, args: &[String], _: &mut Ctx) -> Reply {
+    let [main, byo, stones] = args else {
+        return syntax();
+    };
+    let (Ok(main), Ok(byo), Ok(stones)) = (
+        main.parse::<f64>(),
+        byo.parse::<f64>(),
+        stones.parse::<u32>(),
+    ) else {
+        return syntax();
+    };
+    if main < 0.0 || byo < 0.0 || !main.is_finite() || !byo.is_finite() {
+        return syntax();
+    }
+    *session.clock_mut() = Clock::settings(main, byo, stones);
+    ok("")
+}
+
+pub(super) fn kgs_time_settings(session: &mut Session, args: &[String], _: &mut Ctx) -> Reply {
+    let nums: Option<Vec<f64>> = args
+        .iter()
+        .skip(1)
+        .map(|a| a.parse::<f64>().ok().filter(|x| *x >= 0.0 && x.is_finite()))
+        .collect();
+    let Some(nums) = nums else { return syntax() };
+    let clock = match (args.first().map(|s| s.as_str()), nums.as_slice()) {
+        (Some("none"), []) => Clock::none(),
+        (Some("absolute"), [main]) => Clock::settings(*main, 0.0, 0),
+        // Japanese byo-yomi: each period covers one move.
+        (Some("byoyomi"), [main, period, _periods]) => Clock::settings(*main, *period, 1),
+        (Some("canadian"), [main, byo, stones]) if *stones >= 1.0 => {
+            Clock::settings(*main, *byo, *stones as u32)
+        }
+        _ => return syntax(),
+    };
+    *session.clock_mut() = clock;
+    ok("")
+}
+
+pub(super) fn time_left(session: &mut Session, args: &[String], _: &mut Ctx) -> Reply {
+    let [seat, secs, stones] = args else {
+        return syntax();
+    };
+    let (Some(seat), Ok(secs), Ok(stones)) =
+        (parse_seat(seat), secs.parse::<f64>(), stones.parse::<u32>())
+    else {
+        return syntax();
+    };
+    if !secs.is_finite() {
+        return syntax();
+    }
+    session.clock_mut().set_left(seat.index(), secs, stones);
+    ok("")
 }
 
 /// Whether a token that this game rejects is well formed in some game on this
