@@ -11,7 +11,7 @@ use std::io::Write;
 use std::sync::{Arc, Mutex};
 
 use libfuzzer_sys::fuzz_target;
-use oddity_gtp::{Params, Session};
+use oddity_gtp::{Params, GtpSession};
 use oddity_rules::{GameKind, GameSpec, internals::is_one_line};
 
 const LEFT_OUT: &[&str] = &[
@@ -62,7 +62,7 @@ fuzz_target!(|data: &[u8]| {
     params.engine.set("threads", "1").expect("one thread");
     params.engine.set("visits", "10").expect("ten visits");
     let session =
-        Session::new(GameSpec::default_for(GameKind::Odd), params).expect("the default game");
+        GtpSession::new(GameSpec::default_for(GameKind::Odd), params).expect("the default game");
     let out = Shared::default();
     oddity_gtp::run(session, std::io::Cursor::new(input), out.clone());
     let text = String::from_utf8(out.0.lock().unwrap().clone()).expect("answers are UTF-8");

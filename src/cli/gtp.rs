@@ -7,7 +7,7 @@ use clap::Args;
 
 use crate::cli::args::{EngineArgs, GameArgs};
 use oddity_gtp::values;
-use oddity_gtp::{Params, Session, session::set_param};
+use oddity_gtp::{GtpSession, Params, session::set_param};
 use oddity_rules::GameKind;
 use oddity_search::config::switch;
 
@@ -40,7 +40,7 @@ pub struct GtpArgs {
 }
 
 impl GtpArgs {
-    pub fn session(&self) -> Result<Session, String> {
+    pub fn session(&self) -> Result<GtpSession, String> {
         let spec = self.game.spec_or(GameKind::Odd)?;
         let defaults = Params::default();
         let mut params = Params {
@@ -54,7 +54,7 @@ impl GtpArgs {
             set_param(&mut params, name, value)
                 .map_err(|e| format!("--param {name}={value}: {e}"))?;
         }
-        Ok(Session::new(spec, params)
+        Ok(GtpSession::new(spec, params)
             .map_err(|e| e.to_string())?
             .with_gogui(self.gogui)
             .with_gogui_wait(self.gogui_wait)

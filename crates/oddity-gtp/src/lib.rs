@@ -21,7 +21,7 @@ pub mod session;
 pub mod think;
 pub mod values;
 
-pub use session::Session;
+pub use session::GtpSession;
 pub use think::Params;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -30,7 +30,7 @@ use io::{Input, Output, Reader, preprocess};
 
 /// Runs a session on `input` and `output` until `quit` or the end of input.
 /// Returns the process exit status (0).
-pub fn run<R, W>(mut session: Session, input: R, output: W) -> i32
+pub fn run<R, W>(mut session: GtpSession, input: R, output: W) -> i32
 where
     R: std::io::Read + Send + 'static,
     W: std::io::Write + 'static,
@@ -67,6 +67,6 @@ where
 }
 
 /// Runs on the process's stdin and stdout.
-pub fn run_stdio(session: Session) -> i32 {
+pub fn run_stdio(session: GtpSession) -> i32 {
     run(session, std::io::stdin(), std::io::stdout())
 }

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use super::play::{gogui_text, search, think_limits};
 use super::reply::{Ctx, Reply, err, ok, parse_seat, syntax};
-use super::state::Session;
+use super::state::GtpSession;
 use crate::analyze::{self, Format};
 use crate::gogui::Grid;
 use crate::io::StopOn;
@@ -13,7 +13,7 @@ use crate::think::{Limits, Report};
 use oddity_rules::Turn;
 use oddity_solver::{SolveLimits, Value};
 
-pub(super) fn heatmap(session: &mut Session, args: &[String], ctx: &mut Ctx) -> Reply {
+pub(super) fn heatmap(session: &mut GtpSession, args: &[String], ctx: &mut Ctx) -> Reply {
     let seat = match args {
         [] => session.pos().to_move(),
         [s] => match parse_seat(s) {
@@ -46,7 +46,7 @@ pub(super) fn heatmap(session: &mut Session, args: &[String], ctx: &mut Ctx) -> 
 /// `oddity-solve [seat] [seconds]`: the exact value of the position for
 /// the seat (default: the side to move) and every turn's, within the
 /// seconds (default 10).
-pub(super) fn solve(session: &mut Session, args: &[String], ctx: &mut Ctx) -> Reply {
+pub(super) fn solve(session: &mut GtpSession, args: &[String], ctx: &mut Ctx) -> Reply {
     let seconds = |s: &str| {
         s.parse::<f64>()
             .ok()
@@ -112,7 +112,7 @@ pub(super) fn solve(session: &mut Session, args: &[String], ctx: &mut Ctx) -> Re
 }
 
 pub(super) fn analyze(
-    session: &mut Session,
+    session: &mut GtpSession,
     args: &[String],
     ctx: &mut Ctx,
     format: Format,
@@ -143,7 +143,7 @@ pub(super) fn analyze(
 }
 
 pub(super) fn genmove_analyze(
-    session: &mut Session,
+    session: &mut GtpSession,
     args: &[String],
     ctx: &mut Ctx,
     format: Format,

@@ -20,14 +20,14 @@ mod state;
 
 pub use engine::{ParamError, set_param};
 pub use game::Unavailable;
-pub use state::Session;
+pub use state::GtpSession;
 
 use super::analyze::Format;
 use super::board;
 use super::io::{Command, Reader};
 use reply::{Ctx, Out, Reply, arity, err, ok};
 
-type Handler = fn(&mut Session, &[String], &mut Ctx) -> Reply;
+type Handler = fn(&mut GtpSession, &[String], &mut Ctx) -> Reply;
 
 /// Every command, in the order `list_commands` gives them.
 const COMMANDS: &[(&str, Handler)] = &[
@@ -104,12 +104,12 @@ fn is_ruler_command(name: &str) -> bool {
 }
 
 /// The commands this session offers, in `list_commands` order.
-fn offered(session: &Session) -> impl Iterator<Item = &'static str> + '_ {
+fn offered(session: &GtpSession) -> impl Iterator<Item = &'static str> + '_ {
     command_names().filter(move |n| session.mode().is_on() || !is_ruler_command(n))
 }
 
 /// Runs one command and writes its response.
-pub fn execute(session: &mut Session, cmd: &Command, out: &mut Out, reader: &Reader) {
+pub fn execute(session: &mut GtpSession, cmd: &Command, out: &mut Out, reader: &Reader) {
     let id = cmd.id.as_deref();
     let handler = COMMANDS
         .iter()
@@ -132,7 +132,7 @@ pub fn execute(session: &mut Session, cmd: &Command, out: &mut Out, reader: &Rea
     }
 }
 
-fn known_command(session: &mut Session, args: &[String], _: &mut Ctx) -> Reply {
+fn known_command(session: &mut GtpSession, args: &[String], _: &mut Ctx) -> Reply {
     arity(args, 1, || {
         ok(if offered(session).any(|n| n == args[0]) {
             "true"
@@ -142,13 +142,13 @@ fn known_command(session: &mut Session, args: &[String], _: &mut Ctx) -> Reply {
     })
 }
 
-fn list_commands(session: &mut Session, args: &[String], _: &mut Ctx) -> Reply {
+fn list_commands(session: &mut GtpSession, args: &[String], _: &mut Ctx) -> Reply {
     arity(args, 0, || {
         ok(offered(session).collect::<Vec<_>>().join("\n"))
     })
 }
 
-fn quit(session: &mut Session, args: &[String], _: &mut Ctx) -> Reply {
+fn quit(session: &mut GtpSession, args: &[String], _: &mut Ctx) -> Reply {
     arity(args, 0, || {
         session.request_quit();
         ok("")

@@ -5,10 +5,10 @@ use std::fmt::Write as _;
 
 use super::engine::{PARAM_NAMES, param_value};
 use super::reply::{Ctx, Reply, arity, err, ok, syntax};
-use super::state::Session;
+use super::state::GtpSession;
 use oddity_search::tuning;
 
-pub(super) fn params_list(session: &Session) -> String {
+pub(super) fn params_list(session: &GtpSession) -> String {
     let p = session.engine().params();
     let mut lines = Vec::new();
     for name in PARAM_NAMES.into_iter().chain(tuning::NAMES) {
@@ -18,7 +18,7 @@ pub(super) fn params_list(session: &Session) -> String {
     lines.join("\n")
 }
 
-pub(super) fn param(session: &mut Session, args: &[String], _: &mut Ctx) -> Reply {
+pub(super) fn param(session: &mut GtpSession, args: &[String], _: &mut Ctx) -> Reply {
     let [name, value] = args else {
         return if args.is_empty() {
             ok(params_list(session))
@@ -32,7 +32,7 @@ pub(super) fn param(session: &mut Session, args: &[String], _: &mut Ctx) -> Repl
     }
 }
 
-pub(super) fn describe(session: &mut Session, args: &[String], _: &mut Ctx) -> Reply {
+pub(super) fn describe(session: &mut GtpSession, args: &[String], _: &mut Ctx) -> Reply {
     arity(args, 0, || {
         let spec = session.spec();
         let mut s = format!(

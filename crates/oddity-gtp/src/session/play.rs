@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use super::entry::Click;
 use super::reply::{Ctx, Reply, err, ok, parse_seat, syntax};
-use super::state::Session;
+use super::state::GtpSession;
 use crate::analyze::{self, Format};
 use crate::clock::Clock;
 use crate::gogui::{self, Grid};
@@ -14,7 +14,7 @@ use crate::io::StopOn;
 use crate::think::{Limits, Report};
 use oddity_rules::{AnyGame, Cell, Colour, GameKind, Stone, TokenErrorKind, Turn};
 
-pub(super) fn play(session: &mut Session, args: &[String], _: &mut Ctx) -> Reply {
+pub(super) fn play(session: &mut GtpSession, args: &[String], _: &mut Ctx) -> Reply {
     let [seat, token] = args else {
         return syntax();
     };
@@ -53,7 +53,7 @@ pub(super) fn play(session: &mut Session, args: &[String], _: &mut Ctx) -> Reply
 
 /// GoGui mode, Onyx: `play <seat> <vertex>` with GoGui's grid names; `pass`
 /// is the swap, the one turn GoGui cannot name otherwise.
-pub(super) fn play_gogui_onyx(session: &mut Session, seat: Colour, token: &str) -> Reply {
+pub(super) fn play_gogui_onyx(session: &mut GtpSession, seat: Colour, token: &str) -> Reply {
     if session.game().is_over() {
         return play_after_end(token);
     }
@@ -89,7 +89,7 @@ fn play_after_end(token: &str) -> Reply {
 /// GoGui mode, Odd/Xodd/Yodd: `play <colour> <point>` puts one stone of
 /// that colour for the seat to move, `pass` passes or ends the turn
 /// after a waiting first stone (see [`entry`](super::entry)).
-pub(super) fn play_one_stone(session: &mut Session, colour: Colour, token: &str) -> Reply {
+pub(super) fn play_one_stone(session: &mut GtpSession, colour: Colour, token: &str) -> Reply {
     let click = if token.eq_ignore_ascii_case("resign") {
         Click::Resign
     } else if token.eq_ignore_ascii_case("pass") {
@@ -112,11 +112,11 @@ pub(super) fn play_one_stone(session: &mut Session, colour: Colour, token: &str)
 
 /// Whether moves are entered one stone at a time (GoGui mode, where
 /// the mover chooses the colour: Odd, Xodd, Yodd).
-fn enters_stones(session: &Session) -> bool {
+fn enters_stones(session: &GtpSession) -> bool {
     session.mode().enters_stones(session.spec().kind)
 }
 
-pub(super) fn think_limits(session: &Session, seat: Colour) -> Limits {
+pub(super) fn think_limits(session: &GtpSession, seat: Colour) -> Limits {
     session
         .engine()
         .limits(session.clock(), session.pos(), seat)
@@ -124,7 +124,7 @@ pub(super) fn think_limits(session: &Session, seat: Colour) -> Limits {
 
 /// Searches for `seat`, with progress lines when `progress` is given.
 pub(super) fn search(
-    session: &mut Session,
+    session: &mut GtpSession,
     seat: Colour,
     limits: Limits,
     ctx: &mut Ctx,
@@ -164,7 +164,7 @@ pub(super) fn search(
 }
 
 pub(super) fn genmove_common(
-    session: &mut Session,
+    session: &mut GtpSession,
     args: &[String],
     ctx: &mut Ctx,
     commit: bool,
@@ -250,7 +250,7 @@ pub(super) fn genmove_common(
 
 /// Answers a GoGui move of the engine's that puts a stone of `seat`'s
 /// colour on `cell`, or changes the colour of its waiting stone there.
-fn genmove_stone(session: &mut Session, seat: Colour, cell: Cell, commit: bool) -> Reply {
+fn genmove_stone(session: &mut GtpSession, seat: Colour, cell: Cell, commit: bool) -> Reply {
     let click = Click::Stone(Stone { cell, colour: seat });
     let wait = session.mode().waits_always();
     if commit && let Err(e) = session.game_mut().enter(seat, click, wait) {
@@ -265,7 +265,7 @@ fn genmove_stone(session: &mut Session, seat: Colour, cell: Cell, commit: bool) 
 /// where it ends the turn with them: GoGui asks its engine for a move
 /// again after such a stone (with `--gogui-wait`, after the engine's
 /// own too).
-fn genmove_pass(session: &mut Session, seat: Colour, commit: bool) -> Reply {
+fn genmove_pass(session: &mut GtpSession, seat: Colour, commit: bool) -> Reply {
     let wait = session.mode().waits_always();
     match session.game_mut().pass(seat, wait, commit) {
         Ok(()) => ok("pass"),
@@ -279,7 +279,7 @@ fn genmove_pass(session: &mut Session, seat: Colour, commit: bool) -> Reply {
 /// A turn as GoGui names it, if it can: one stone of the seat's colour
 /// (every Onyx stone) is its vertex, a pass or the Onyx swap is `pass`.
 /// GoGui has no name for a stone of the other colour or two stones.
-pub(super) fn gogui_vertex(session: &Session, seat: Colour, turn: &Turn) -> Option<String> {
+pub(super) fn gogui_vertex(session: &GtpSession, seat: Colour, turn: &Turn) -> Option<String> {
     match turn {
         Turn::Stones(s, None) if s.colour == seat => {
             Some(Grid::new(session.pos().topology()).name(s.cell))
@@ -292,7 +292,7 @@ pub(super) fn gogui_vertex(session: &Session, seat: Colour, turn: &Turn) -> Opti
 
 /// A turn in GoGui's words: its vertex or `pass` where GoGui can name
 /// it, otherwise its stones with their colours (`White G7 + White H7`).
-pub(super) fn gogui_text(session: &Session, seat: Colour, turn: &Turn) -> String {
+pub(super) fn gogui_text(session: &GtpSession, seat: Colour, turn: &Turn) -> String {
     match (gogui_vertex(session, seat, turn), turn) {
         (Some(vertex), _) => vertex,
         (None, Turn::Stones(a, b)) => {
@@ -308,15 +308,15 @@ pub(super) fn gogui_text(session: &Session, seat: Colour, turn: &Turn) -> String
     }
 }
 
-pub(super) fn genmove(session: &mut Session, args: &[String], ctx: &mut Ctx) -> Reply {
+pub(super) fn genmove(session: &mut GtpSession, args: &[String], ctx: &mut Ctx) -> Reply {
     genmove_common(session, args, ctx, true)
 }
 
-pub(super) fn reg_genmove(session: &mut Session, args: &[String], ctx: &mut Ctx) -> Reply {
+pub(super) fn reg_genmove(session: &mut GtpSession, args: &[String], ctx: &mut Ctx) -> Reply {
     genmove_common(session, args, ctx, false)
 }
 
-pub(super) fn undo(session: &mut Session, args: &[String], _: &mut Ctx) -> Reply {
+pub(super) fn undo(session: &mut GtpSession, args: &[String], _: &mut Ctx) -> Reply {
     if !args.is_empty() {
         return syntax();
     }
@@ -328,7 +328,7 @@ pub(super) fn undo(session: &mut Session, args: &[String], _: &mut Ctx) -> Reply
     }
 }
 
-pub(super) fn time_settings(session: &mut Session, args: &[String], _: &mut Ctx) -> Reply {
+pub(super) fn time_settings(session: &mut GtpSession, args: &[String], _: &mut Ctx) -> Reply {
     let [main, byo, stones] = args else {
         return syntax();
     };
@@ -346,7 +346,7 @@ pub(super) fn time_settings(session: &mut Session, args: &[String], _: &mut Ctx)
     ok("")
 }
 
-pub(super) fn kgs_time_settings(session: &mut Session, args: &[String], _: &mut Ctx) -> Reply {
+pub(super) fn kgs_time_settings(session: &mut GtpSession, args: &[String], _: &mut Ctx) -> Reply {
     let nums: Option<Vec<f64>> = args
         .iter()
         .skip(1)
@@ -367,7 +367,7 @@ pub(super) fn kgs_time_settings(session: &mut Session, args: &[String], _: &mut 
     ok("")
 }
 
-pub(super) fn time_left(session: &mut Session, args: &[String], _: &mut Ctx) -> Reply {
+pub(super) fn time_left(session: &mut GtpSession, args: &[String], _: &mut Ctx) -> Reply {
     let [seat, secs, stones] = args else {
         return syntax();
     };

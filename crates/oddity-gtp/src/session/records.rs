@@ -4,22 +4,22 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use super::reply::{Ctx, Reply, arity, err, ok, parse_seat, syntax};
-use super::state::Session;
+use super::state::GtpSession;
 use oddity_rules::{AnyGame, Colour, Stone, sgf};
 
 /// `B+3`, `W+`, `B+R`: the result in the form `final_score` gives it.
-pub(super) fn score_text(session: &Session) -> Option<String> {
+pub(super) fn score_text(session: &GtpSession) -> Option<String> {
     session.game().record().outcome().map(|o| o.score())
 }
 
-pub(super) fn final_score(session: &mut Session, args: &[String], _: &mut Ctx) -> Reply {
+pub(super) fn final_score(session: &mut GtpSession, args: &[String], _: &mut Ctx) -> Reply {
     arity(args, 0, || match score_text(session) {
         Some(s) => ok(s),
         None => err("cannot score"),
     })
 }
 
-pub(super) fn loadsgf(session: &mut Session, args: &[String], _: &mut Ctx) -> Reply {
+pub(super) fn loadsgf(session: &mut GtpSession, args: &[String], _: &mut Ctx) -> Reply {
     let (file, upto) = match args {
         [f] => (f, None),
         [f, n] => match n.parse::<usize>() {
@@ -51,7 +51,7 @@ pub(super) fn loadsgf(session: &mut Session, args: &[String], _: &mut Ctx) -> Re
     }
 }
 
-pub(super) fn sgf_text(session: &Session) -> String {
+pub(super) fn sgf_text(session: &GtpSession) -> String {
     let info = sgf::RecordInfo {
         result: score_text(session),
         ..Default::default()
@@ -59,7 +59,7 @@ pub(super) fn sgf_text(session: &Session) -> String {
     sgf::write(session.game().record(), &info)
 }
 
-pub(super) fn printsgf(session: &mut Session, args: &[String], _: &mut Ctx) -> Reply {
+pub(super) fn printsgf(session: &mut GtpSession, args: &[String], _: &mut Ctx) -> Reply {
     match args {
         [] => ok(sgf_text(session).trim_end()),
         [file] => match std::fs::write(file, sgf_text(session)) {
@@ -70,7 +70,7 @@ pub(super) fn printsgf(session: &mut Session, args: &[String], _: &mut Ctx) -> R
     }
 }
 
-pub(super) fn set_position(session: &mut Session, args: &[String], _: &mut Ctx) -> Reply {
+pub(super) fn set_position(session: &mut GtpSession, args: &[String], _: &mut Ctx) -> Reply {
     let Some((seat, stones)) = args.split_first() else {
         return syntax();
     };
@@ -103,7 +103,7 @@ pub(super) fn set_position(session: &mut Session, args: &[String], _: &mut Ctx) 
     }
 }
 
-pub(super) fn legal_moves(session: &mut Session, args: &[String], _: &mut Ctx) -> Reply {
+pub(super) fn legal_moves(session: &mut GtpSession, args: &[String], _: &mut Ctx) -> Reply {
     let pos = match args {
         [] => session.pos().clone(),
         [seat] => match parse_seat(seat) {
@@ -121,7 +121,7 @@ pub(super) fn legal_moves(session: &mut Session, args: &[String], _: &mut Ctx) -
     ok(lines.join("\n"))
 }
 
-pub(super) fn result(session: &mut Session, args: &[String], _: &mut Ctx) -> Reply {
+pub(super) fn result(session: &mut GtpSession, args: &[String], _: &mut Ctx) -> Reply {
     arity(args, 0, || match session.game().record().outcome() {
         None => ok("running"),
         Some(o) => ok(format!(

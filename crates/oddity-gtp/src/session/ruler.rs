@@ -4,11 +4,11 @@ use std::collections::BTreeSet;
 
 use super::records::score_text;
 use super::reply::{Ctx, Reply, arity, ok};
-use super::state::Session;
+use super::state::GtpSession;
 use crate::gogui::Grid;
 use oddity_rules::{Colour, GameKind, Stone, Turn};
 
-pub(super) fn analyze_commands(_: &mut Session, args: &[String], _: &mut Ctx) -> Reply {
+pub(super) fn analyze_commands(_: &mut GtpSession, args: &[String], _: &mut Ctx) -> Reply {
     arity(args, 0, || {
         ok("param/Engine parameters/oddity-param\n\
             param/Rules for the next game/oddity-rules\n\
@@ -20,7 +20,7 @@ pub(super) fn analyze_commands(_: &mut Session, args: &[String], _: &mut Ctx) ->
     })
 }
 
-pub(super) fn rules_game_id(session: &mut Session, args: &[String], _: &mut Ctx) -> Reply {
+pub(super) fn rules_game_id(session: &mut GtpSession, args: &[String], _: &mut Ctx) -> Reply {
     arity(args, 0, || {
         ok(match session.spec().kind {
             GameKind::Xodd => "Xodd",
@@ -31,7 +31,7 @@ pub(super) fn rules_game_id(session: &mut Session, args: &[String], _: &mut Ctx)
     })
 }
 
-pub(super) fn rules_board_size(session: &mut Session, args: &[String], _: &mut Ctx) -> Reply {
+pub(super) fn rules_board_size(session: &mut GtpSession, args: &[String], _: &mut Ctx) -> Reply {
     arity(args, 0, || {
         ok(Grid::new(session.pos().topology()).board_size())
     })
@@ -40,7 +40,7 @@ pub(super) fn rules_board_size(session: &mut Session, args: &[String], _: &mut C
 /// GoGui's grid row by row from the top, one character a point: `X`
 /// black, `O` white, `.` empty, `?` not on the board. The waiting
 /// stones of an Odd/Xodd/Yodd turn are shown.
-pub(super) fn rules_board(session: &mut Session, args: &[String], _: &mut Ctx) -> Reply {
+pub(super) fn rules_board(session: &mut GtpSession, args: &[String], _: &mut Ctx) -> Reply {
     arity(args, 0, || {
         let pos = session.pos();
         let grid = Grid::new(pos.topology());
@@ -75,7 +75,7 @@ pub(super) fn rules_board(session: &mut Session, args: &[String], _: &mut Ctx) -
 /// stones waiting, those points and the points that complete a legal
 /// turn with them. `pass` where the turn may pass, end with the
 /// waiting stones as they are, or White may swap (Onyx).
-pub(super) fn rules_legal_moves(session: &mut Session, args: &[String], _: &mut Ctx) -> Reply {
+pub(super) fn rules_legal_moves(session: &mut GtpSession, args: &[String], _: &mut Ctx) -> Reply {
     arity(args, 0, || {
         if session.game().is_over() {
             return ok("");
@@ -111,7 +111,7 @@ pub(super) fn rules_legal_moves(session: &mut Session, args: &[String], _: &mut 
     })
 }
 
-pub(super) fn rules_side_to_move(session: &mut Session, args: &[String], _: &mut Ctx) -> Reply {
+pub(super) fn rules_side_to_move(session: &mut GtpSession, args: &[String], _: &mut Ctx) -> Reply {
     arity(args, 0, || {
         ok(match session.pos().to_move() {
             Colour::Black => "black",
@@ -120,14 +120,18 @@ pub(super) fn rules_side_to_move(session: &mut Session, args: &[String], _: &mut
     })
 }
 
-pub(super) fn rules_final_result(session: &mut Session, args: &[String], _: &mut Ctx) -> Reply {
+pub(super) fn rules_final_result(session: &mut GtpSession, args: &[String], _: &mut Ctx) -> Reply {
     arity(args, 0, || {
         ok(score_text(session).unwrap_or_else(|| "unknown".into()))
     })
 }
 
 /// Stones captured by Black, then by White (GoGui's order).
-pub(super) fn rules_captured_count(session: &mut Session, args: &[String], _: &mut Ctx) -> Reply {
+pub(super) fn rules_captured_count(
+    session: &mut GtpSession,
+    args: &[String],
+    _: &mut Ctx,
+) -> Reply {
     arity(args, 0, || {
         let record = session.game().record();
         let [of_black, of_white] = record.captured(record.moves().len());

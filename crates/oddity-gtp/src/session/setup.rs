@@ -1,11 +1,11 @@
 //! The commands that start games and set their rules.
 
 use super::reply::{Ctx, Reply, err, ok, on_off, syntax};
-use super::state::Session;
+use super::state::GtpSession;
 use crate::gogui::Grid;
 use oddity_rules::{GameKind, GameSpec, RuleError};
 
-pub(super) fn boardsize(session: &mut Session, args: &[String], _: &mut Ctx) -> Reply {
+pub(super) fn boardsize(session: &mut GtpSession, args: &[String], _: &mut Ctx) -> Reply {
     let [size] = args else { return syntax() };
     let Ok(mut size) = size.parse::<usize>() else {
         return syntax();
@@ -26,7 +26,7 @@ pub(super) fn boardsize(session: &mut Session, args: &[String], _: &mut Ctx) -> 
     }
 }
 
-pub(super) fn clear_board(session: &mut Session, args: &[String], _: &mut Ctx) -> Reply {
+pub(super) fn clear_board(session: &mut GtpSession, args: &[String], _: &mut Ctx) -> Reply {
     if !args.is_empty() {
         return syntax();
     }
@@ -41,7 +41,7 @@ pub(super) fn clear_board(session: &mut Session, args: &[String], _: &mut Ctx) -
     }
 }
 
-pub(super) fn komi(_: &mut Session, args: &[String], _: &mut Ctx) -> Reply {
+pub(super) fn komi(_: &mut GtpSession, args: &[String], _: &mut Ctx) -> Reply {
     let [k] = args else { return syntax() };
     match k.parse::<f64>() {
         Ok(_) => ok(""),
@@ -49,7 +49,7 @@ pub(super) fn komi(_: &mut Session, args: &[String], _: &mut Ctx) -> Reply {
     }
 }
 
-pub(super) fn choose_game(session: &mut Session, args: &[String], _: &mut Ctx) -> Reply {
+pub(super) fn choose_game(session: &mut GtpSession, args: &[String], _: &mut Ctx) -> Reply {
     let (kind, size) = match args {
         [] => return ok(format!("{} {}", session.spec().kind, session.spec().size)),
         [k] => (k, None),
@@ -79,7 +79,7 @@ pub(super) fn choose_game(session: &mut Session, args: &[String], _: &mut Ctx) -
 /// lines of GoGui's parameter dialog (a list, a check box, a text
 /// field), whose labels are the option names; else with a word of help
 /// after each value.
-pub(super) fn rules_list(session: &Session) -> String {
+pub(super) fn rules_list(session: &GtpSession) -> String {
     let r = session.game().next_rules();
     let min_group = r.min_group.map_or("default".to_string(), |m| m.to_string());
     let start = if r.open_start { "open" } else { "standard" };
@@ -101,7 +101,7 @@ pub(super) fn rules_list(session: &Session) -> String {
 /// text the listing gives (`swap off (onyx: on|off)`, as a parameter
 /// dialog sends an edited line back), and may be quoted; GoGui's check
 /// box gives a swap of `1` or `0`.
-pub(super) fn rules(session: &mut Session, args: &[String], _: &mut Ctx) -> Reply {
+pub(super) fn rules(session: &mut GtpSession, args: &[String], _: &mut Ctx) -> Reply {
     let Some((name, rest)) = args.split_first() else {
         return ok(rules_list(session));
     };

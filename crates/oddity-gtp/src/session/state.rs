@@ -9,7 +9,7 @@ use crate::io::{Reader, StopOn};
 use crate::think::{Limits, Params};
 use oddity_rules::{AnyGame, GameRecord, GameSpec};
 
-pub struct Session {
+pub struct GtpSession {
     game: Game,
     engine: Engine,
     clock: Clock,
@@ -19,9 +19,9 @@ pub struct Session {
     version: &'static str,
 }
 
-impl Session {
-    pub fn new(spec: GameSpec, params: Params) -> Result<Session, Unavailable> {
-        Ok(Session {
+impl GtpSession {
+    pub fn new(spec: GameSpec, params: Params) -> Result<GtpSession, Unavailable> {
+        Ok(GtpSession {
             game: Game::new(spec)?,
             engine: Engine::new(params),
             clock: Clock::none(),
@@ -33,21 +33,21 @@ impl Session {
 
     /// Turns GoGui mode on or off; the command list depends on it, so it is
     /// chosen before the session starts.
-    pub fn with_gogui(mut self, on: bool) -> Session {
+    pub fn with_gogui(mut self, on: bool) -> GtpSession {
         self.mode.set_on(on);
         self
     }
 
     /// `--gogui-wait`: every stone waits until a pass ends the turn (see
     /// protocol.md).
-    pub fn with_gogui_wait(mut self, on: bool) -> Session {
+    pub fn with_gogui_wait(mut self, on: bool) -> GtpSession {
         self.mode.set_wait_always(on);
         self
     }
 
     /// What `version` answers (the crate's version unless set): the
     /// program names its build here.
-    pub fn with_version(mut self, version: &'static str) -> Session {
+    pub fn with_version(mut self, version: &'static str) -> GtpSession {
         self.version = version;
         self
     }
