@@ -64,16 +64,8 @@ const SEARCHING_COMMANDS: [(&str, &str); 7] = [
     ("train", "TrainDataArgs"),
 ];
 
-/// The options of `EngineArgs`, the names of `EngineConfig::set`.
-const ENGINE_OPTIONS: [&str; 7] = [
-    "threads",
-    "visits",
-    "time",
-    "memory",
-    "seed",
-    "policy",
-    "exploration",
-];
+/// The options of `EngineArgs`: the names of `EngineConfig::set`.
+const ENGINE_OPTIONS: [&str; 7] = oddity_search::config::NAMES;
 
 fn doc() -> String {
     fs::read_to_string(Path::new(ROOT).join("docs/architecture.md")).unwrap()
