@@ -251,6 +251,7 @@ fn batch_moves_take_player_pairs_and_every_error_names_its_field() {
             r#"{"id":"kill","action":"terminate"}"#,
             r#"{"id":"group","game":"odd","size":2,"rules":{"minGroup":50}}"#,
             r#"{"id":"time","game":"odd","maxTime":1e9}"#,
+            r#"{"id":"limit","game":"odd","overrideSettings":{"threads":2}}"#,
         ],
     );
     let fields: Vec<(&str, &str)> = errors
@@ -282,10 +283,13 @@ fn batch_moves_take_player_pairs_and_every_error_names_its_field() {
             ("kill", "terminateId"),
             ("group", "rules"),
             ("time", "maxTime"),
+            ("limit", "overrideSettings"),
         ]
     );
     assert!(errors[0]["error"].as_str().unwrap().contains("b's turn"));
     assert!(errors[3]["error"].as_str().unwrap().contains("komi"));
+    let limit = errors[16]["error"].as_str().unwrap();
+    assert!(limit.contains("threads: a limit"), "{limit}");
 }
 
 #[test]
