@@ -14,12 +14,18 @@ use oddity_search::config::switch;
 /// Options of the GTP engine. The engine parameters take the names of
 /// `oddity-param`.
 #[derive(Args, Debug, Clone, Default)]
+#[command(
+    mut_arg("threads", |a| a.help("Search threads (default: every core)")),
+    mut_arg("visits", |a| a.help("Most visits per move: auto (200000 without a clock, none under one), a number, or 0 for no cap")),
+    mut_arg("time", |a| a.help("Seconds per move when no clock is set (default 5; 0: no time limit)")),
+    mut_arg("memory", |a| a.help("Memory for the search tree, MiB (default 1024)")),
+    mut_arg("seed", |a| a.help("Random seed (default 1)")),
+    mut_arg("params", |a| a.help("Any engine parameter as NAME=VALUE (repeatable), e.g. `--param rave=off --param turns=all`: the names and values of `oddity-param` (protocol.md)"))
+)]
 pub struct GtpArgs {
     /// The game to start with (default: Odd).
     #[command(flatten)]
     pub game: GameArgs,
-    /// The engine (defaults: every core, visits auto, 5 seconds per move
-    /// when no clock is set, 1024 MiB, seed 1, the default policy).
     #[command(flatten)]
     pub engine: EngineArgs,
     /// Think on the opponent's time: on or off.
