@@ -253,6 +253,7 @@ mod tests {
             ("game odd\nring 6\nsize 1 -2\n", 3),
             ("game odd\nring 6\ncolour 1 1\n", 3),
             ("shape 1 1\n", 1),
+            ("game chess\nring 6\n", 1),
             ("", 0),
         ];
         for (text, line) in bad {

@@ -590,6 +590,27 @@ mod tests {
     }
 
     #[test]
+    fn a_game_is_read_by_name_and_an_unknown_one_refused() {
+        let path = Path::new("r.jsonl");
+        let (games, _) =
+            parse_results(GAME.replace("\"odd\"", "\"ODD\"").as_bytes(), path).unwrap();
+        assert_eq!(games[0].game, GameKind::Odd);
+        assert!(
+            serde_json::to_string(&games[0])
+                .unwrap()
+                .contains(r#""game":"odd""#)
+        );
+        let text = GAME.replace("\"odd\"", "\"chess\\n\"") + "\n";
+        let e = parse_results(text.as_bytes(), path)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("unknown game 'chess\\n'") && is_one_line(&e),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn a_conflict_names_the_engines_escaped() {
         let (games, _) = parse_results(GAME.as_bytes(), Path::new("r.jsonl")).unwrap();
         let mut other = games[0].clone();
