@@ -681,6 +681,8 @@ fn is_a_game_name(text: &str) -> bool {
 
 /// Whether an expression is a game's name: a string literal naming a game,
 /// or a call of `.name()` (`kind.name()`), behind references and brackets.
+/// The parser sees no types, so any `.name()` counts: compare what the
+/// name stands for instead.
 fn is_game_name(e: &syn::Expr) -> bool {
     match e {
         syn::Expr::Lit(syn::ExprLit {
