@@ -23,7 +23,7 @@ fn value_net(c: &mut Criterion) {
             }
             for hidden in [16, 32, 64] {
                 let net = ValueNet::random(
-                    kind.name(),
+                    kind,
                     size,
                     &spec.rules_text(),
                     cells,

@@ -5,15 +5,17 @@
 //! code through a Rust parser (`syn`), and checks that the crates' arrows
 //! only go down the documented layers, that the document's picture and
 //! table are the manifests', that no crate's modules form a circle or name
-//! their parent, that no code outside the rules compares game kinds, which
-//! files name a game, that the search arguments of every command are one
-//! type, and that every file the document names exists.
+//! their parent, that no code outside the rules compares game kinds or
+//! game names or lists the games by hand, which files name a game, that
+//! the search arguments of every command are one type, and that every file
+//! the document names exists.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use oddity_rules::GameKind;
 use quote::ToTokens;
 use syn::visit::Visit;
 
@@ -671,6 +673,300 @@ fn the_kind_check_sees_every_form_of_comparison() {
     let exhaustive = "fn f() { match kind { GameKind::Odd => 1, GameKind::Onyx => 2 }; }
         const S: &str = \"kind == GameKind::Odd\";";
     assert!(kind_comparisons(&parse(exhaustive, Path::new("example"))).is_empty());
+}
+
+// --- Game names outside the rules ---
+
+/// Whether a string names a game, as the rules read names (any case).
+fn is_a_game_name(text: &str) -> bool {
+    GameKind::parse(text).is_some()
+}
+
+/// Whether an expression is a game's name: a string literal naming a game,
+/// or a call of `.name()` (`kind.name()`), behind references and brackets.
+/// The parser sees no types, so any `.name()` counts: compare what the
+/// name stands for instead.
+fn is_game_name(e: &syn::Expr) -> bool {
+    match e {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(s),
+            ..
+        }) => is_a_game_name(&s.value()),
+        syn::Expr::MethodCall(m) => m.method == "name" && m.args.is_empty(),
+        syn::Expr::Reference(r) => is_game_name(&r.expr),
+        syn::Expr::Paren(p) => is_game_name(&p.expr),
+        _ => false,
+    }
+}
+
+/// `matches!`'s arguments: the expression and the pattern (a guard after
+/// it is skipped).
+fn matches_args(input: syn::parse::ParseStream) -> syn::Result<(syn::Expr, syn::Pat)> {
+    let expr = input.parse()?;
+    input.parse::<syn::Token![,]>()?;
+    let pat = syn::Pat::parse_multi_with_leading_vert(input)?;
+    input.step(|cursor| {
+        let mut rest = *cursor;
+        while let Some((_, next)) = rest.token_tree() {
+            rest = next;
+        }
+        Ok(((), rest))
+    })?;
+    Ok((expr, pat))
+}
+
+/// The comparisons of game names in a file: `==` and `!=` with a game's
+/// name on either side, string patterns naming a game (`match`,
+/// `matches!`, `if let`), and `assert_eq!`/`assert_ne!` with a game's name.
+#[derive(Default)]
+struct NameComparisons(Vec<String>);
+
+impl<'a> Visit<'a> for NameComparisons {
+    fn visit_expr_binary(&mut self, e: &'a syn::ExprBinary) {
+        if matches!(e.op, syn::BinOp::Eq(_) | syn::BinOp::Ne(_))
+            && (is_game_name(&e.left) || is_game_name(&e.right))
+        {
+            self.0.push(e.to_token_stream().to_string());
+        }
+        syn::visit::visit_expr_binary(self, e);
+    }
+
+    fn visit_pat(&mut self, p: &'a syn::Pat) {
+        if let syn::Pat::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(s),
+            ..
+        }) = p
+            && is_a_game_name(&s.value())
+        {
+            self.0.push(p.to_token_stream().to_string());
+        }
+        syn::visit::visit_pat(self, p);
+    }
+
+    fn visit_macro(&mut self, mac: &'a syn::Macro) {
+        let name = mac
+            .path
+            .segments
+            .last()
+            .map(|s| s.ident.to_string())
+            .unwrap_or_default();
+        if name == "matches" {
+            if let Ok((expr, pat)) = mac.parse_body_with(matches_args) {
+                self.visit_expr(&expr);
+                self.visit_pat(&pat);
+            }
+            return;
+        }
+        let parser = syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated;
+        if let Ok(args) = mac.parse_body_with(parser) {
+            if (name.ends_with("assert_eq") || name.ends_with("assert_ne"))
+                && args.iter().take(2).any(is_game_name)
+            {
+                self.0.push(mac.to_token_stream().to_string());
+            }
+            for arg in &args {
+                self.visit_expr(arg);
+            }
+        }
+    }
+
+    fn visit_item_mod(&mut self, item: &'a syn::ItemMod) {
+        if !is_test_only(&item.attrs) {
+            syn::visit::visit_item_mod(self, item);
+        }
+    }
+}
+
+fn name_comparisons(items: &[syn::Item]) -> Vec<String> {
+    let mut found = NameComparisons::default();
+    for item in items {
+        found.visit_item(item);
+    }
+    found.0
+}
+
+/// The packages that can ask the rules for a game: every one that uses
+/// the rules crate, but the rules crate itself.
+fn users_of_the_rules() -> Vec<Package> {
+    packages()
+        .into_iter()
+        .filter(|p| p.dependencies.contains("oddity-rules"))
+        .collect()
+}
+
+#[test]
+fn only_the_rules_compare_game_names() {
+    let mut wrong = Vec::new();
+    for package in users_of_the_rules() {
+        let mut files = Vec::new();
+        rust_files(&package.src, &mut files);
+        for file in files {
+            let items = parse(&fs::read_to_string(&file).unwrap(), &file);
+            for c in name_comparisons(&items) {
+                wrong.push(format!("{}: {c}", file.display()));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "game names compared outside the rules crate (read the name into a GameKind where \
+         it comes in, and compare kinds):\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn the_name_check_sees_every_form_of_comparison() {
+    let code = r#"fn f() {
+        if w.game != kind.name() { }
+        let same = "odd" == header.game;
+        let b = x.game == &("Onyx");
+        assert_eq!(r.game, "xodd", "only Xodd");
+        assert!(spec.kind.name() != r.game);
+        let m = matches!(name.as_str(), "yodd" | "odd");
+        match name { "onyx" => 1, _ => 2 };
+        if let "xodd" = name { }
+    }"#;
+    let found = name_comparisons(&parse(code, Path::new("example")));
+    assert_eq!(found.len(), 9, "{found:?}");
+    let fine = r#"fn f() {
+        if r.reason == "time forfeit" { }
+        let same = r.game == kind;
+        let text = format!("{} {}", kind.name(), "odd");
+        let parity = if (b + w) % 2 == 1 { "odd" } else { "even" };
+        match name { "pass" => 1, _ => 2 };
+    }
+    const S: &str = "x.game == kind.name()";
+    #[cfg(test)]
+    mod tests { fn t() { assert_eq!(w.game, "odd"); } }"#;
+    let found = name_comparisons(&parse(fine, Path::new("example")));
+    assert!(found.is_empty(), "{found:?}");
+}
+
+// --- The games, listed once ---
+
+/// The array literals that list games by hand: two or more game kinds
+/// (`GameKind::Odd`) or game names (`"odd"`) among their elements.
+#[derive(Default)]
+struct HandLists(Vec<String>);
+
+fn is_listed_game(e: &syn::Expr) -> bool {
+    let is_kind = |e: &syn::Expr| match e {
+        syn::Expr::Path(p) => {
+            let segments: Vec<String> = p
+                .path
+                .segments
+                .iter()
+                .map(|s| s.ident.to_string())
+                .collect();
+            segments.len() == 2 && segments[0] == "GameKind" && is_a_game_name(&segments[1])
+        }
+        _ => false,
+    };
+    is_kind(e) || matches!(e, syn::Expr::Lit(_)) && is_game_name(e)
+}
+
+impl<'a> Visit<'a> for HandLists {
+    fn visit_expr_array(&mut self, a: &'a syn::ExprArray) {
+        if a.elems.iter().filter(|e| is_listed_game(e)).count() >= 2 {
+            self.0.push(a.to_token_stream().to_string());
+        }
+        syn::visit::visit_expr_array(self, a);
+    }
+
+    fn visit_macro(&mut self, mac: &'a syn::Macro) {
+        // `vec![…]` and other macros whose arguments read as expressions.
+        let parser = syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated;
+        if let Ok(args) = mac.parse_body_with(parser) {
+            if args.iter().filter(|e| is_listed_game(e)).count() >= 2 {
+                self.0.push(mac.to_token_stream().to_string());
+            }
+            for arg in &args {
+                self.visit_expr(arg);
+            }
+        }
+    }
+
+    fn visit_item_mod(&mut self, item: &'a syn::ItemMod) {
+        if !is_test_only(&item.attrs) {
+            syn::visit::visit_item_mod(self, item);
+        }
+    }
+}
+
+fn hand_lists(items: &[syn::Item]) -> Vec<String> {
+    let mut found = HandLists::default();
+    for item in items {
+        found.visit_item(item);
+    }
+    found.0
+}
+
+/// What adding a game touches outside the rules: the exhaustive matches
+/// the compiler points at, and nothing else. No code lists the games by
+/// hand; the list the page's new-game form offers (`/api/games`) and the
+/// boards of the balance study and its report are made from
+/// `GameKind::ALL`, and the command line's `--game` help names every game.
+#[test]
+fn the_games_are_listed_once() {
+    let mut wrong = Vec::new();
+    for package in users_of_the_rules() {
+        let mut files = Vec::new();
+        rust_files(&package.src, &mut files);
+        for file in files {
+            let items = parse(&fs::read_to_string(&file).unwrap(), &file);
+            for list in hand_lists(&items) {
+                wrong.push(format!("{}: {list}", file.display()));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "games listed by hand outside the rules crate (use GameKind::ALL):\n{}",
+        wrong.join("\n")
+    );
+    for file in [
+        "crates/oddity-session/src/catalogue.rs",
+        "crates/oddity-tournament/src/balance_report.rs",
+    ] {
+        let path = Path::new(ROOT).join(file);
+        let items = parse(&fs::read_to_string(&path).unwrap(), &path);
+        assert!(
+            tokens(&items).contains("GameKind::ALL"),
+            "{file} should take the games from GameKind::ALL"
+        );
+    }
+    let help = Command::new(env!("CARGO_BIN_EXE_oddity"))
+        .args(["perft", "-h"])
+        .output()
+        .expect("oddity runs");
+    let help = String::from_utf8_lossy(&help.stdout);
+    let line = help
+        .lines()
+        .find(|l| l.contains("--game"))
+        .unwrap_or_else(|| panic!("no --game in the help:\n{help}"));
+    for kind in GameKind::ALL {
+        assert!(
+            line.contains(kind.name()),
+            "the --game help leaves out {kind}: {line}"
+        );
+    }
+}
+
+#[test]
+fn the_list_check_sees_games_listed_by_hand() {
+    let code = r#"
+        const GAMES: [&str; 2] = ["xodd", "yodd"];
+        fn f() -> Vec<GameKind> { vec![GameKind::Odd, GameKind::Onyx] }
+        fn g() { for k in [GameKind::Xodd, GameKind::Yodd, other] { } }
+    "#;
+    let found = hand_lists(&parse(code, Path::new("example")));
+    assert_eq!(found.len(), 3, "{found:?}");
+    let fine = r#"
+        const NAMES: [&str; 2] = ["odd", "even"];
+        fn f() { for k in GameKind::ALL { } let one = [GameKind::Odd]; }
+    "#;
+    assert!(hand_lists(&parse(fine, Path::new("example"))).is_empty());
 }
 
 // --- Which files name a game ---

@@ -17,6 +17,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use harness::{oddity, path_str, results, scratch};
+use oddity_rules::GameKind;
 
 fn balance(args: &[&str]) -> Output {
     Command::new(oddity())
@@ -271,7 +272,7 @@ fn a_game_lost_by_a_fault_is_named_and_left_out() {
     let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/balance/sample.jsonl");
     let forfeits: usize = results(&sample)
         .iter()
-        .filter(|g| g.game == "xodd" && g.reason == "time forfeit")
+        .filter(|g| g.game == GameKind::Xodd && g.reason == "time forfeit")
         .count();
     assert_eq!(forfeits, 1);
 }

@@ -175,7 +175,7 @@ fn check_same_cell(cfg: &MatchConfig, path: &Path) -> Result<(), String> {
     }
     let rules = cfg.spec.rules_text();
     for r in read_results(path).map_err(|e| e.to_string())? {
-        if r.game != cfg.spec.kind.name()
+        if r.game != cfg.spec.kind
             || r.size != cfg.spec.size
             || r.rules != rules
             || r.black != cfg.engines[0].name && r.black != cfg.engines[1].name

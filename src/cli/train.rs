@@ -279,7 +279,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         };
         let data = train_data::read(name, &mut BufReader::new(file), target)?;
         if let Some(first) = sets.first()
-            && first.header.game != data.header.game
+            && first.spec.kind != data.spec.kind
         {
             return Err(format!(
                 "{name} is {}, the other data files are {}",
@@ -288,7 +288,6 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         }
         sets.push(data);
     }
-    let game = sets[0].header.game.clone();
     let ring = sets[0].ring;
     let mut others: Vec<(String, Weights)> = Vec::new();
     if let Some(w) = Weights::builtin(sets[0].spec.kind) {
@@ -311,9 +310,15 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         }
     }
     print_frequencies(&sets);
-    let weights = fit(&game, ring, &train, args.sweeps, &mut |sweep, ll| {
-        eprintln!("sweep {}: mean log-likelihood {ll:.4}", sweep + 1);
-    });
+    let weights = fit(
+        sets[0].spec.kind,
+        ring,
+        &train,
+        args.sweeps,
+        &mut |sweep, ll| {
+            eprintln!("sweep {}: mean log-likelihood {ll:.4}", sweep + 1);
+        },
+    );
     let mut rng = Rng::seeded(args.seed);
     let (mut learned, mut hand, mut random) = (Hits::default(), Hits::default(), Hits::default());
     let mut other_hits: Vec<Hits> = others.iter().map(|_| Hits::default()).collect();
@@ -391,7 +396,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
 fn read_weights(name: &str, kind: GameKind, ring: usize) -> Result<Weights, String> {
     let text = std::fs::read_to_string(name).map_err(|e| format!("cannot read {name}: {e}"))?;
     let w = Weights::parse(&text).map_err(|e| format!("{name}: {e}"))?;
-    if w.game != kind.name() || w.ring != ring {
+    if w.game != kind || w.ring != ring {
         return Err(format!(
             "{name} holds weights for {} (ring {}), the data are {kind} (ring {ring})",
             w.game, w.ring

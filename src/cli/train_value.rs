@@ -125,7 +125,7 @@ pub fn run(args: &TrainValueArgs) -> Result<(), String> {
         vec![(0..cells).collect()]
     };
     let mut net = ValueNet::random(
-        spec.kind.name(),
+        spec.kind,
         spec.size,
         &spec.rules_text(),
         cells,

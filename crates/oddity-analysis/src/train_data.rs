@@ -392,10 +392,8 @@ fn actions_of<'a>(
 }
 
 fn spec_of(header: &Header) -> Result<GameSpec, String> {
-    let kind = GameKind::ALL
-        .into_iter()
-        .find(|k| k.name() == header.game)
-        .ok_or_else(|| format!("unknown game {}", header.game))?;
+    let kind =
+        GameKind::parse(&header.game).ok_or_else(|| format!("unknown game {}", header.game))?;
     let mut rules = Rules::default();
     for item in header.rules.split(',').filter(|s| !s.is_empty()) {
         let (n, v) = item

@@ -18,6 +18,7 @@
 
 use super::groups::{Features, GROUPS, NONE, group_sizes};
 use super::weights::Weights;
+use oddity_rules::GameKind;
 
 /// One position's candidates and which of them win.
 #[derive(Clone, Debug, PartialEq)]
@@ -48,7 +49,7 @@ impl Decision {
 /// `sweeps` passes over the groups; `report` is told each pass's
 /// log-likelihood per decision.
 pub fn fit(
-    game: &str,
+    game: GameKind,
     ring: usize,
     decisions: &[Decision],
     sweeps: usize,
@@ -165,7 +166,7 @@ mod tests {
     #[test]
     fn the_fit_recovers_the_gammas_that_made_the_data() {
         let mut rng = Rng::seeded(11);
-        let mut truth = Weights::uniform("odd", 6);
+        let mut truth = Weights::uniform(GameKind::Odd, 6);
         let shapes = 12u32;
         let joins = 8u32;
         for v in 0..shapes {
@@ -206,7 +207,9 @@ mod tests {
             })
             .collect();
         let mut likelihoods = Vec::new();
-        let fitted = fit("odd", 6, &decisions, 40, &mut |_, l| likelihoods.push(l));
+        let fitted = fit(GameKind::Odd, 6, &decisions, 40, &mut |_, l| {
+            likelihoods.push(l)
+        });
         assert!(likelihoods.windows(2).all(|p| p[1] >= p[0] - 1e-9));
         // Each group's gammas are known up to a common factor: compare
         // them relative to their geometric mean.
@@ -221,7 +224,10 @@ mod tests {
             }
         }
         // And the same data give the same gammas.
-        assert_eq!(fit("odd", 6, &decisions, 40, &mut |_, _| {}), fitted);
+        assert_eq!(
+            fit(GameKind::Odd, 6, &decisions, 40, &mut |_, _| {}),
+            fitted
+        );
     }
 
     /// Decisions whose shares are the model's own probabilities under
@@ -229,7 +235,7 @@ mod tests {
     #[test]
     fn the_fit_to_shares_recovers_the_gammas_that_made_them() {
         let mut rng = Rng::seeded(12);
-        let mut truth = Weights::uniform("odd", 6);
+        let mut truth = Weights::uniform(GameKind::Odd, 6);
         for v in 0..6 {
             let i = truth.index(1, v);
             truth.set_gamma(i, 0.25 + f64::from(rng.below(1000)) / 250.0);
@@ -252,7 +258,7 @@ mod tests {
                 }
             })
             .collect();
-        let fitted = fit("odd", 6, &decisions, 60, &mut |_, _| {});
+        let fitted = fit(GameKind::Odd, 6, &decisions, 60, &mut |_, _| {});
         let logs = |w: &Weights| -> Vec<f64> {
             let l: Vec<f64> = (0..6).map(|v| w.gamma(w.index(1, v)).ln()).collect();
             let mean = l.iter().sum::<f64>() / 6.0;

@@ -19,7 +19,8 @@
 use std::fmt::Write as _;
 use std::sync::Mutex;
 
-use oddity_rules::{Colour, Game, Rng, Topology};
+use oddity_rules::internals::escaped;
+use oddity_rules::{Colour, Game, GameKind, Rng, Topology, UnknownGame};
 
 /// The first line of a network file.
 pub const NET_FORMAT: &str = "oddity-value-net 1";
@@ -33,8 +34,8 @@ pub const MAX_CELLS: usize = 1024;
 /// A network and the board it was fitted for.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ValueNet {
-    /// The game's name (`odd`, `onyx`, ...).
-    pub game: String,
+    /// The game (its name in the file: `odd`, `onyx`, ...).
+    pub game: GameKind,
     /// The board size.
     pub size: usize,
     /// The rule options as the game spells them (`GameSpec::rules_text`).
@@ -147,7 +148,7 @@ impl ValueNet {
     /// A network with every weight drawn from `rng` (scaled to the
     /// layers' sizes) and zero biases.
     pub fn random(
-        game: &str,
+        game: GameKind,
         size: usize,
         rules: &str,
         cells: usize,
@@ -165,7 +166,7 @@ impl ValueNet {
         let s2 = (3.0 / hidden as f32).sqrt();
         let w2 = (0..hidden).map(|_| draw(s2)).collect();
         ValueNet {
-            game: game.into(),
+            game,
             size,
             rules: rules.into(),
             cells,
@@ -180,7 +181,7 @@ impl ValueNet {
     /// Whether the network was fitted for this game, size and rules.
     pub fn fits<G: Game>(&self, game: &G) -> bool {
         let spec = game.spec();
-        self.game == spec.kind.name()
+        self.game == spec.kind
             && self.size == spec.size
             && self.rules == spec.rules_text()
             && self.cells == cell_slots(game.topology())
@@ -307,8 +308,10 @@ impl ValueNet {
                 .filter(|&n| (1..=most).contains(&n))
                 .ok_or_else(|| bad(k, &format!("expected a number from 1 to {most}")))
         };
-        let (_, game) = next("game")?;
-        let game = game.to_string();
+        let (k, game) = next("game")?;
+        let game: GameKind = game
+            .parse()
+            .map_err(|e: UnknownGame| bad(k, &escaped(&e.to_string())))?;
         let (k, size) = next("size")?;
         let size = count(k, size, 64)?;
         let (_, rules) = next("rules")?;
@@ -536,7 +539,7 @@ mod tests {
     fn small_net(game: &OddGame<1>, hidden: usize, seed: u64) -> ValueNet {
         let spec = game.spec();
         ValueNet::random(
-            spec.kind.name(),
+            spec.kind,
             spec.size,
             &spec.rules_text(),
             cell_slots(game.topology()),
@@ -649,8 +652,14 @@ mod tests {
             seed: 7,
         };
         let fitted = || {
-            let mut net =
-                ValueNet::random("odd", 2, &spec.rules_text(), cells, 8, &mut Rng::seeded(1));
+            let mut net = ValueNet::random(
+                GameKind::Odd,
+                2,
+                &spec.rules_text(),
+                cells,
+                8,
+                &mut Rng::seeded(1),
+            );
             let before = net_loss(&net, &examples).0;
             fit_net(
                 &mut net,

@@ -551,7 +551,8 @@ mod tests {
     /// (some with captured stones, all with unplayable empty midpoints).
     #[test]
     fn with_every_gamma_1_the_draw_is_uniform_over_playable_points() {
-        let uniform: &'static Weights = Box::leak(Box::new(Weights::uniform("onyx", ONYX_RING)));
+        let uniform: &'static Weights =
+            Box::leak(Box::new(Weights::uniform(GameKind::Onyx, ONYX_RING)));
         let mut with_unplayable = 0;
         for (size, open) in [(4, true), (5, true), (8, false)] {
             for seed in 0..6u64 {

@@ -474,7 +474,7 @@ mod tests {
     /// The policy of `weights` with every gamma 1, for rings of `ring`
     /// points.
     fn uniform_policy(ring: usize, topo: &'static Topology) -> First {
-        let uniform: &'static Weights = Box::leak(Box::new(Weights::uniform("test", ring)));
+        let uniform: &'static Weights = Box::leak(Box::new(Weights::uniform(GameKind::Odd, ring)));
         First(PatternPlayout::new(uniform, 1.0, topo).unwrap(), None)
     }
 

@@ -11,14 +11,15 @@ use std::fmt::Write as _;
 use std::sync::{Mutex, OnceLock};
 
 use oddity_rules::GameKind;
+use oddity_rules::internals::escaped;
 
 use super::groups::{Features, GROUP_NAMES, GROUPS, NONE, group_sizes};
 
 /// Gammas for every feature value of a board's ring size.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Weights {
-    /// The game the weights were fitted for, by name.
-    pub game: String,
+    /// The game the weights were fitted for.
+    pub game: GameKind,
     /// Points per ring.
     pub ring: usize,
     offsets: [usize; GROUPS],
@@ -37,14 +38,14 @@ pub struct WeightsError {
 
 impl Weights {
     /// Every gamma 1 (no knowledge), for `game` with rings of `ring` points.
-    pub fn uniform(game: &str, ring: usize) -> Weights {
+    pub fn uniform(game: GameKind, ring: usize) -> Weights {
         let sizes = group_sizes(ring);
         let mut offsets = [0; GROUPS];
         for g in 1..GROUPS {
             offsets[g] = offsets[g - 1] + sizes[g - 1] as usize;
         }
         Weights {
-            game: game.to_string(),
+            game,
             ring,
             offsets,
             gammas: vec![1.0; offsets[GROUPS - 1] + sizes[GROUPS - 1] as usize],
@@ -125,16 +126,20 @@ impl Weights {
             }
             let words: Vec<&str> = line.split_whitespace().collect();
             match words.as_slice() {
-                ["game", name] if game.is_none() => game = Some(name.to_string()),
+                ["game", name] if game.is_none() => {
+                    let kind = name
+                        .parse::<GameKind>()
+                        .map_err(|e| err(escaped(&e.to_string())))?;
+                    game = Some(kind);
+                }
                 ["ring", n] if weights.is_none() => {
                     let ring = match n.parse::<usize>() {
                         Ok(r @ (6 | 8 | 9)) => r,
                         _ => return Err(err(format!("ring must be 6, 8 or 9, not {n}"))),
                     };
-                    let name = game
-                        .clone()
-                        .ok_or_else(|| err("`game NAME` must come before `ring`".into()))?;
-                    weights = Some(Weights::uniform(&name, ring));
+                    let kind =
+                        game.ok_or_else(|| err("`game NAME` must come before `ring`".into()))?;
+                    weights = Some(Weights::uniform(kind, ring));
                 }
                 [group, value, gamma] => {
                     let w = weights
@@ -210,9 +215,6 @@ impl WeightsFile {
         static LOADED: Mutex<Vec<WeightsFile>> = Mutex::new(Vec::new());
         let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
         let weights = Weights::parse(&text).map_err(|e| format!("{path}: {e}"))?;
-        if weights.game.parse::<GameKind>().is_err() {
-            return Err(format!("{path}: unknown game `{}`", weights.game));
-        }
         let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(f) = loaded
             .iter()
@@ -235,7 +237,7 @@ mod tests {
 
     #[test]
     fn the_text_reads_back() {
-        let mut w = Weights::uniform("odd", 6);
+        let mut w = Weights::uniform(GameKind::Odd, 6);
         w.set_gamma(w.index(0, 17), 2.5);
         w.set_gamma(w.index(5, 3), 0.125);
         let text = w.to_text(&["made by hand".into()]);
@@ -251,6 +253,7 @@ mod tests {
             ("game odd\nring 6\nsize 1 -2\n", 3),
             ("game odd\nring 6\ncolour 1 1\n", 3),
             ("shape 1 1\n", 1),
+            ("game chess\nring 6\n", 1),
             ("", 0),
         ];
         for (text, line) in bad {
@@ -263,7 +266,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("oddity-weights-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let good = dir.join("good.txt");
-        let mut w = Weights::uniform("odd", 6);
+        let mut w = Weights::uniform(GameKind::Odd, 6);
         w.set_gamma(w.index(0, 3), 2.0);
         std::fs::write(&good, w.to_text(&[])).unwrap();
         let path = good.to_str().unwrap();
@@ -286,7 +289,7 @@ mod tests {
     fn the_built_in_weights_read() {
         for kind in GameKind::ALL {
             let w = Weights::builtin(kind).unwrap();
-            assert_eq!(w.game, kind.to_string());
+            assert_eq!(w.game, kind);
         }
     }
 }

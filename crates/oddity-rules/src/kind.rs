@@ -180,3 +180,30 @@ impl fmt::Display for GameKind {
         f.write_str(self.name())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Adding a game starts here: the match below has no wildcard, so the
+    /// new variant does not compile until it is given a place, and the
+    /// test fails until `ALL` lists it, once, with a name of its own that
+    /// reads back as the game.
+    #[test]
+    fn all_lists_every_game_once() {
+        let mut listed = [false; 4];
+        for kind in GameKind::ALL {
+            let place = match kind {
+                GameKind::Xodd => 0,
+                GameKind::Yodd => 1,
+                GameKind::Odd => 2,
+                GameKind::Onyx => 3,
+            };
+            assert!(!listed[place], "{kind} is listed twice");
+            listed[place] = true;
+            assert_eq!(kind.name().parse::<GameKind>(), Ok(kind));
+            assert_eq!(GameKind::parse(kind.title()), Some(kind));
+        }
+        assert!(listed.iter().all(|&l| l), "GameKind::ALL leaves a game out");
+    }
+}

@@ -288,7 +288,7 @@ impl Tuning {
     pub fn weights_for(&self, kind: GameKind) -> Option<&'static Weights> {
         let builtin = Weights::builtin(kind)?;
         Some(match self.weights {
-            Some(f) if f.weights.game == kind.name() && f.weights.ring == builtin.ring => f.weights,
+            Some(f) if f.weights.game == kind && f.weights.ring == builtin.ring => f.weights,
             _ => builtin,
         })
     }
@@ -460,7 +460,7 @@ mod tests {
         let odd3 = OddGame::<1>::new(&spec(3));
         let odd4 = OddGame::<1>::new(&spec(4));
         let net = ValueNet::random(
-            "odd",
+            GameKind::Odd,
             3,
             &spec(3).rules_text(),
             oddity_patterns::cell_slots(odd3.topology()),

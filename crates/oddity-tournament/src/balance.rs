@@ -17,6 +17,7 @@ use std::collections::{BTreeMap, HashSet};
 
 use super::results::GameResult;
 use oddity_fairness::Verdict;
+use oddity_rules::GameKind;
 
 /// z of a two-sided 95% interval.
 pub const Z95: f64 = 1.959_964;
@@ -238,11 +239,16 @@ impl CellKey {
         let level = |name: &str| name.split_once('@').map(|(_, l)| l.to_string());
         let (lb, lw) = (level(&r.black)?, level(&r.white)?);
         (lb == lw).then(|| CellKey {
-            game: r.game.clone(),
+            game: r.game.name().to_string(),
             size: r.size,
             rules: r.rules.clone(),
             level: lb,
         })
+    }
+
+    /// The cell's game (`None` for a name that is none of the games).
+    pub fn kind(&self) -> Option<GameKind> {
+        GameKind::parse(&self.game)
     }
 
     /// The level as a number, for ordering (unparsable levels last).
@@ -379,7 +385,7 @@ mod tests {
             }
             .into(),
             detail: String::new(),
-            game: "odd".into(),
+            game: GameKind::Odd,
             size: 3,
             rules: "min_group=3".into(),
             opening: Vec::new(),

@@ -38,6 +38,11 @@ impl Board {
         }
     }
 
+    /// The board's game (`None` for a name that is none of the games).
+    fn kind(&self) -> Option<GameKind> {
+        GameKind::parse(&self.game)
+    }
+
     fn rule(&self, name: &str) -> Option<&str> {
         self.rules
             .split(',')
@@ -54,7 +59,7 @@ impl Board {
     fn order(&self) -> (usize, usize, usize, String) {
         let game = GameKind::ALL
             .iter()
-            .position(|g| g.name() == self.game)
+            .position(|&g| Some(g) == self.kind())
             .unwrap_or(GameKind::ALL.len());
         let onyx = format!(
             "{}{}",
@@ -66,7 +71,7 @@ impl Board {
 
     /// The board as people write it: `Odd 5`.
     pub fn title(&self) -> String {
-        let game = GameKind::parse(&self.game).map_or(self.game.as_str(), |kind| kind.title());
+        let game = self.kind().map_or(self.game.as_str(), |kind| kind.title());
         format!("{game} {}", self.size)
     }
 
@@ -222,7 +227,7 @@ fn rows_of(
     plan: &[Board],
 ) -> Vec<Row> {
     let mut rows = Vec::new();
-    for s in solved.iter().filter(|s| s.board.game == kind.name()) {
+    for s in solved.iter().filter(|s| s.board.kind() == Some(kind)) {
         rows.push(Row {
             board: s.board.clone(),
             level: None,
@@ -231,7 +236,7 @@ fn rows_of(
             solved: Some(s.first_wins),
         });
     }
-    for (key, stats) in cells.iter().filter(|(k, _)| k.game == kind.name()) {
+    for (key, stats) in cells.iter().filter(|(k, _)| k.kind() == Some(kind)) {
         rows.push(Row {
             board: Board::of_cell(key),
             level: Some(key.seconds()),
@@ -240,7 +245,7 @@ fn rows_of(
             solved: None,
         });
     }
-    for board in plan.iter().filter(|b| b.game == kind.name()) {
+    for board in plan.iter().filter(|b| b.kind() == Some(kind)) {
         let played = cells.keys().any(|k| Board::of_cell(k) == *board);
         let proven = solved.iter().any(|s| s.board == *board);
         if !played && !proven {
@@ -434,7 +439,7 @@ pub fn markdown_table(
 fn levels(kind: GameKind, cells: &BTreeMap<CellKey, CellStats>) -> Vec<String> {
     let mut levels: Vec<(f64, String)> = cells
         .keys()
-        .filter(|k| k.game == kind.name())
+        .filter(|k| k.kind() == Some(kind))
         .map(|k| (k.seconds(), k.level.clone()))
         .collect();
     levels.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
@@ -486,11 +491,11 @@ pub fn grid(
 ) -> ShareGrid {
     let mut boards: Vec<Board> = plan
         .iter()
-        .filter(|b| b.game == kind.name())
+        .filter(|b| b.kind() == Some(kind))
         .cloned()
         .chain(solved.iter().map(|s| s.board.clone()))
         .chain(cells.keys().map(Board::of_cell))
-        .filter(|b| b.game == kind.name())
+        .filter(|b| b.kind() == Some(kind))
         .collect();
     boards.sort_by_key(Board::order);
     boards.dedup();
@@ -764,15 +769,15 @@ mod tests {
     #[test]
     fn the_plan_covers_the_boards_of_the_study() {
         let plan = study_plan();
-        let count = |g: &str| plan.iter().filter(|b| b.game == g).count();
-        assert_eq!(count("xodd"), 10);
-        assert_eq!(count("yodd"), 8);
+        let count = |g: GameKind| plan.iter().filter(|b| b.kind() == Some(g)).count();
+        assert_eq!(count(GameKind::Xodd), 10);
+        assert_eq!(count(GameKind::Yodd), 8);
         // Sides 3..8: m from ceil(side/2) to 2 side.
-        assert_eq!(count("odd"), 5 + 7 + 8 + 10 + 11 + 13);
-        assert_eq!(count("onyx"), 12);
+        assert_eq!(count(GameKind::Odd), 5 + 7 + 8 + 10 + 11 + 13);
+        assert_eq!(count(GameKind::Onyx), 12);
         let odd5: Vec<String> = plan
             .iter()
-            .filter(|b| b.game == "odd" && b.size == 5)
+            .filter(|b| b.kind() == Some(GameKind::Odd) && b.size == 5)
             .map(Board::variant)
             .collect();
         assert_eq!(odd5.first().map(String::as_str), Some("m = 3"));

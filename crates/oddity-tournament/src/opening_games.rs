@@ -106,7 +106,7 @@ fn check_same_batches(cfg: &MatchConfig, done: &[GameResult]) -> Result<(), Stri
         let same = scheduled
             .get(&r.id)
             .is_some_and(|&k| cfg.openings[k] == r.opening);
-        if !same || r.game != cfg.spec.kind.name() || r.size != cfg.spec.size {
+        if !same || r.game != cfg.spec.kind || r.size != cfg.spec.size {
             return Err(format!(
                 "{} holds game {} ({} {}, from {}), not one of these candidates' batches: \
                  resume with the arguments of the original run, or name another file",

@@ -279,7 +279,7 @@ fn finish(
             winner_seat: winner.map(|w| w.seat().to_string()),
             reason: reason.to_string(),
             detail,
-            game: spec.kind.to_string(),
+            game: spec.kind,
             size: spec.size,
             rules: spec.rules_text(),
             opening: opening.to_vec(),

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::stats::{Sprt, Verdict, elo_with_error, los};
+use oddity_rules::GameKind;
 use oddity_rules::internals::{Escaped, escaped};
 
 /// Reason of a game that hit the runner's length cap. The rules have no such
@@ -52,7 +53,9 @@ pub struct GameResult {
     /// Free text: the final group counts, the fault's details.
     #[serde(default)]
     pub detail: String,
-    pub game: String,
+    /// The game, by name in the file.
+    #[serde(with = "game_name")]
+    pub game: GameKind,
     pub size: usize,
     #[serde(default)]
     pub rules: String,
@@ -74,6 +77,21 @@ pub struct GameResult {
     /// The command line that played the game.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub command: Option<String>,
+}
+
+/// A game in a results file: its name (`odd`), read in any letter case.
+mod game_name {
+    use oddity_rules::GameKind;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(kind: &GameKind, out: S) -> Result<S::Ok, S::Error> {
+        out.serialize_str(kind.name())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(input: D) -> Result<GameKind, D::Error> {
+        let name = String::deserialize(input)?;
+        name.parse().map_err(serde::de::Error::custom)
+    }
 }
 
 impl GameResult {
@@ -151,8 +169,8 @@ pub enum ResultsError {
     #[error(
         "game {} appears with different engines or games ({} vs {} in {} / {} vs {} in {}): \
          are these files from the same tournament?",
-        Escaped(id), Escaped(&first.black), Escaped(&first.white), Escaped(&first.game),
-        Escaped(&second.black), Escaped(&second.white), Escaped(&second.game)
+        Escaped(id), Escaped(&first.black), Escaped(&first.white), first.game,
+        Escaped(&second.black), Escaped(&second.white), second.game
     )]
     Conflict {
         id: String,
@@ -569,6 +587,27 @@ mod tests {
         let text = format!("{}\n{GAME}\n", &GAME[..40]);
         let e = parse_results(text.as_bytes(), path).unwrap_err();
         assert!(matches!(e, ResultsError::BadLine { line: 1, .. }), "{e}");
+    }
+
+    #[test]
+    fn a_game_is_read_by_name_and_an_unknown_one_refused() {
+        let path = Path::new("r.jsonl");
+        let (games, _) =
+            parse_results(GAME.replace("\"odd\"", "\"ODD\"").as_bytes(), path).unwrap();
+        assert_eq!(games[0].game, GameKind::Odd);
+        assert!(
+            serde_json::to_string(&games[0])
+                .unwrap()
+                .contains(r#""game":"odd""#)
+        );
+        let text = GAME.replace("\"odd\"", "\"chess\\n\"") + "\n";
+        let e = parse_results(text.as_bytes(), path)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("unknown game 'chess\\n'") && is_one_line(&e),
+            "{e}"
+        );
     }
 
     #[test]

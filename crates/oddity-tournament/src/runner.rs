@@ -245,10 +245,7 @@ pub fn run(cfg: &MatchConfig, stop: Arc<AtomicBool>) -> Result<Report, MatchErro
     for r in &done {
         if let Some(g) = by_id.get(r.id.as_str()) {
             let (b, w) = (&cfg.engines[g.black].name, &cfg.engines[g.white].name);
-            if &r.black != b
-                || &r.white != w
-                || r.game != cfg.spec.kind.name()
-                || r.size != cfg.spec.size
+            if &r.black != b || &r.white != w || r.game != cfg.spec.kind || r.size != cfg.spec.size
             {
                 return Err(MatchError::OtherSchedule {
                     id: r.id.clone(),

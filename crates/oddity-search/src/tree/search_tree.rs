@@ -721,7 +721,7 @@ mod tests {
         let spec = GameSpec::new(GameKind::Odd, 3, Rules::default()).unwrap();
         let game = OddGame::<10>::new(&spec);
         let mut net = oddity_patterns::ValueNet::random(
-            "odd",
+            GameKind::Odd,
             3,
             &spec.rules_text(),
             oddity_patterns::cell_slots(game.topology()),
