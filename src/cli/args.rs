@@ -11,8 +11,7 @@ use oddity_search::config::ConfigError;
 /// every command that plays or counts a game).
 #[derive(Args, Debug, Clone, Default)]
 pub struct GameArgs {
-    /// xodd, yodd, odd or onyx.
-    #[arg(long, value_parser = parse_game_kind)]
+    #[arg(long, value_parser = parse_game_kind, help = game_names())]
     pub game: Option<GameKind>,
     /// Board size: square side (Xodd), hex-hex side (Yodd, Odd), points per side (Onyx).
     /// Default: the game's standard size.
@@ -142,7 +141,7 @@ impl GameArgs {
     pub fn spec(&self) -> Result<GameSpec, String> {
         let kind = self
             .game
-            .ok_or("--game is required (xodd, yodd, odd or onyx)")?;
+            .ok_or_else(|| format!("--game is required ({})", game_names()))?;
         self.spec_of(kind)
     }
 
@@ -158,6 +157,16 @@ impl GameArgs {
             swap: !self.no_pie,
         };
         GameSpec::from_options(kind, self.size, rules).map_err(|e| e.to_string())
+    }
+}
+
+/// The games' names as `--game` takes them: "xodd, yodd, odd or onyx".
+fn game_names() -> String {
+    let names: Vec<&str> = GameKind::ALL.iter().map(|k| k.name()).collect();
+    match names.split_last() {
+        Some((last, [])) => last.to_string(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
     }
 }
 
