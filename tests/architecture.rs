@@ -23,20 +23,18 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 /// The workspace's packages in layers, lowest first. A package depends
 /// only on packages of lower layers: nothing sideways, nothing up.
-const LAYERS: [(&str, &[&str]); 5] = [
+const LAYERS: [(&str, &[&str]); 6] = [
+    ("foundations", &["oddity-rules", "oddity-lines"]),
     (
-        "foundations",
-        &["oddity-rules", "oddity-fairness", "oddity-lines"],
-    ),
-    (
-        "knowledge, pictures and engine processes",
+        "knowledge, findings and engine processes",
         &[
             "oddity-solver",
             "oddity-patterns",
-            "oddity-render",
+            "oddity-fairness",
             "oddity-client",
         ],
     ),
+    ("pictures", &["oddity-render"]),
     (
         "the search and the page's session",
         &["oddity-search", "oddity-session"],

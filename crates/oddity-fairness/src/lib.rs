@@ -15,6 +15,8 @@
 
 use std::sync::OnceLock;
 
+use oddity_rules::GameKind;
+
 /// The committed summary.
 const SUMMARY: &str = include_str!("../../../docs/balance/summary.tsv");
 
@@ -33,8 +35,8 @@ pub enum Verdict {
 /// board with what the rule read there.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Finding {
-    /// The game's name (`odd`).
-    pub game: String,
+    /// The game.
+    pub game: GameKind,
     /// The board's size.
     pub size: usize,
     /// Rule options as in results files: `min_group=5`,
@@ -181,7 +183,8 @@ impl Finding {
             other => return Err(format!("'{other}' in '{line}': not a verdict")),
         };
         Ok(Finding {
-            game: game.to_string(),
+            game: GameKind::parse(game)
+                .ok_or_else(|| format!("'{game}' in '{line}': not a game"))?,
             size: size.parse().map_err(|_| format!("'{size}' in '{line}'"))?,
             rules: if rules == "-" { "" } else { rules }.to_string(),
             level: level.to_string(),
@@ -222,7 +225,7 @@ pub fn findings() -> &'static [Finding] {
 /// strongest first.
 pub fn of_board<'a>(
     findings: &'a [Finding],
-    game: &str,
+    game: GameKind,
     size: usize,
     rules: &str,
 ) -> Vec<&'a Finding> {
@@ -240,7 +243,7 @@ pub fn of_board<'a>(
 
 /// The rule variants of a game and size that the study has findings for,
 /// in order (smallest group, then the rule options).
-pub fn variants(findings: &[Finding], game: &str, size: usize) -> Vec<String> {
+pub fn variants(findings: &[Finding], game: GameKind, size: usize) -> Vec<String> {
     let mut out: Vec<(Option<usize>, String)> = findings
         .iter()
         .filter(|f| f.game == game && f.size == size)
@@ -254,7 +257,12 @@ pub fn variants(findings: &[Finding], game: &str, size: usize) -> Vec<String> {
 /// What the study says of one board and variant, one sentence a finding:
 /// `Proven: the first player wins. At 0.05 s per move ...`. `None` without
 /// findings.
-pub fn board_note(findings: &[Finding], game: &str, size: usize, rules: &str) -> Option<String> {
+pub fn board_note(
+    findings: &[Finding],
+    game: GameKind,
+    size: usize,
+    rules: &str,
+) -> Option<String> {
     let sentences: Vec<String> = of_board(findings, game, size, rules)
         .iter()
         .map(|f| capitalise(&f.describe()) + ".")
@@ -289,7 +297,7 @@ pub fn fair_min_group(findings: &[Finding], side: usize) -> Option<usize> {
     let strongest = strongest_level(findings)?;
     let at = |m: usize| {
         findings.iter().find(|f| {
-            f.game == "odd"
+            f.game.has_min_group()
                 && f.size == side
                 && f.min_group() == Some(m)
                 && !f.proven()
@@ -314,7 +322,7 @@ pub fn fair_min_group(findings: &[Finding], side: usize) -> Option<usize> {
 pub fn min_group_note(findings: &[Finding], side: usize) -> Option<String> {
     let cells: Vec<&Finding> = findings
         .iter()
-        .filter(|f| f.game == "odd" && f.size == side && !f.proven())
+        .filter(|f| f.game.has_min_group() && f.size == side && !f.proven())
         .collect();
     if let Some(m) = fair_min_group(findings, side) {
         return Some(format!(
@@ -325,7 +333,7 @@ pub fn min_group_note(findings: &[Finding], side: usize) -> Option<String> {
     // A side whose boards are proven is told by its proofs.
     let proven: Vec<&Finding> = findings
         .iter()
-        .filter(|f| f.game == "odd" && f.size == side && f.proven())
+        .filter(|f| f.game.has_min_group() && f.size == side && f.proven())
         .collect();
     if !proven.is_empty() {
         let with = |first: bool| -> Vec<usize> {
@@ -385,7 +393,7 @@ pub fn min_group_note(findings: &[Finding], side: usize) -> Option<String> {
 pub fn min_group_help(findings: &[Finding]) -> String {
     let mut sides: Vec<usize> = findings
         .iter()
-        .filter(|f| f.game == "odd")
+        .filter(|f| f.game.has_min_group())
         .map(|f| f.size)
         .collect();
     sides.sort();
@@ -493,7 +501,7 @@ mod tests {
             finding(6, 9, "0.2", 49, 51, "undecided"),
             finding(4, 7, "0.2", 1, 19, "second"),
         ];
-        let odd3 = board_note(&all, "odd", 3, "min_group=3").unwrap();
+        let odd3 = board_note(&all, GameKind::Odd, 3, "min_group=3").unwrap();
         assert!(
             odd3.starts_with(
                 "Proven: the first player wins. At 0.05 s per move the first player won 51 of \
@@ -501,7 +509,7 @@ mod tests {
             ),
             "{odd3}"
         );
-        let odd6 = board_note(&all, "odd", 6, "min_group=9").unwrap();
+        let odd6 = board_note(&all, GameKind::Odd, 6, "min_group=9").unwrap();
         assert!(
             odd6.contains(
                 "At 0.8 s per move the first player won 58 of 100 games (58.0%, 95% interval \
@@ -510,12 +518,12 @@ mod tests {
             "{odd6}"
         );
         assert!(odd6.contains("not decided in 100 games; leans to the second player"));
-        let odd4 = board_note(&all, "odd", 4, "min_group=7").unwrap();
+        let odd4 = board_note(&all, GameKind::Odd, 4, "min_group=7").unwrap();
         assert!(
             odd4.ends_with("decided for the second player at game 20."),
             "{odd4}"
         );
-        assert_eq!(board_note(&all, "odd", 5, "min_group=5"), None);
+        assert_eq!(board_note(&all, GameKind::Odd, 5, "min_group=5"), None);
     }
 
     #[test]

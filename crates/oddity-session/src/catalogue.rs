@@ -69,11 +69,11 @@ pub struct BalanceNote {
 
 fn balance_notes(kind: GameKind, size: usize) -> (Vec<BalanceNote>, Option<String>) {
     let findings = fairness::findings();
-    let notes = fairness::variants(findings, kind.name(), size)
+    let notes = fairness::variants(findings, kind, size)
         .into_iter()
         .filter_map(|rules| {
-            let text = fairness::board_note(findings, kind.name(), size, &rules)?;
-            let f = fairness::of_board(findings, kind.name(), size, &rules)[0];
+            let text = fairness::board_note(findings, kind, size, &rules)?;
+            let f = fairness::of_board(findings, kind, size, &rules)[0];
             Some(BalanceNote {
                 min_group: f.min_group(),
                 open_start: f.rule("start") == Some("open"),

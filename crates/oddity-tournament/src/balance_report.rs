@@ -620,7 +620,7 @@ pub fn summary(
                 (Some(first), _) => {
                     let share = if first { 1.0 } else { 0.0 };
                     Finding {
-                        game: board.game,
+                        game: kind,
                         size: board.size,
                         rules: board.rules,
                         level: "proven".into(),
@@ -641,7 +641,7 @@ pub fn summary(
                     let Some(share) = s.share() else { continue };
                     let (low, high) = s.interval();
                     Finding {
-                        game: board.game,
+                        game: kind,
                         size: board.size,
                         rules: board.rules,
                         level: row.level_text.trim_end_matches(" s").to_string(),
