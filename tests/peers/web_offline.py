@@ -5,8 +5,9 @@ page comes under its service worker, reloads once, and is cross-origin
 isolated with the engine on every core the browser reports, with no
 warning or error in the console (the page's or its workers'); Chromium finds
 it installable (its manifest and icons); with the server stopped, a reload
-opens it again and a person plays a turn against the engine; a click on
-Xodd 12 is answered while the engine analyses.
+opens it again and a person plays a turn against the engine; a reload
+then brings both clocks back, the person's running on from where it was;
+a click on Xodd 12 is answered while the engine analyses.
 
 Usage: web_offline.py SITE_DIR SCREENSHOT_DIR
 
@@ -28,6 +29,32 @@ def ready_isolated(d, what):
     return wait(d, "return self.crossOriginIsolated && navigator.serviceWorker.controller"
                    " && window.oddity && window.oddity.ready && typeof state !== 'undefined' && state"
                    " && state.engines[0].status == 'idle' && state", 120, what)
+
+
+# Each seat's clock as the page shows it, in seconds, black first.
+SHOWN_CLOCKS = """return ['clock-b', 'clock-w'].map((id) => {
+  const m = document.getElementById(id).textContent.match(/(\\d+):(\\d+)$|([\\d.]+) s$/);
+  return m[3] !== undefined ? Number(m[3]) : Number(m[1]) * 60 + Number(m[2]);
+})"""
+
+
+def clocks_survive_a_reload(d):
+    """The person to move, their clock running, the engine's stopped: a
+    reload shows each clock at least where it was, the engine's (which
+    cannot run on) with its time, and the person's still running."""
+    before = wait(d, "return state.clock.running == 'b' && state.clock.used[1] > 0 && state.clock", 30,
+                  "the person's clock running, the engine's time counted")
+    shown = d.execute_script(SHOWN_CLOCKS)
+    d.refresh()
+    after = ready_isolated(d, "the page after a reload")
+    clock = after["clock"]
+    if len(after["moves"]) != 2 or clock["running"] != "b" or \
+            clock["used"][0] < before["used"][0] or clock["used"][1] < before["used"][1]:
+        fail(f"a reload lost the clocks: {before} before, {clock} after, with {len(after['moves'])} turns")
+    again = d.execute_script(SHOWN_CLOCKS)
+    if again[0] < shown[0] or again[1] < shown[1]:
+        fail(f"after a reload the clocks show {again}, before it {shown}")
+    log(f"a reload brings the clocks back: shown {shown} s before, {again} s after, Black's running")
 
 
 def main():
@@ -76,6 +103,8 @@ def main():
         web_play.screenshot(d, "web-offline.png")
         log(f"offline: the page opens with the server stopped; {cell} played, the engine answered "
             f"{s['moves'][1]['token']} ({web_play.engine_line(d)!r})")
+
+        clocks_survive_a_reload(d)
 
         # A click answered while the engine analyses a larger board.
         web_play.new_game(d, "xodd", 12, "human", "oddity", 1)

@@ -19,7 +19,7 @@ use oddity_rules::tree::{GameTree, NodeId};
 
 use crate::analyses::{Analyses, Analysis};
 use crate::api::{Answer, NewGame, Request};
-use crate::clocks::Clocks;
+use crate::clocks::{Clocks, KeptClocks};
 use crate::error::SessionError;
 use crate::game::{Game, Played};
 use crate::jobs::{EngineTurnError, Job};
@@ -261,6 +261,20 @@ impl Session {
     /// result is the main line's.
     pub fn sgf(&self) -> String {
         self.game.sgf(self.players.labels())
+    }
+
+    /// The clocks, to be kept with [`Session::sgf`] across a reload of the
+    /// page.
+    pub fn kept_clocks(&self) -> KeptClocks {
+        self.clocks.keep(self.game.tree())
+    }
+
+    /// Sets the clocks kept with this game's SGF before a reload: the time
+    /// of each turn, and the time of the turn being played, whose clock
+    /// runs on from there when the game has it run.
+    pub fn restore_clocks(&mut self, kept: &KeptClocks) {
+        self.clocks.restore(self.game.tree(), kept);
+        self.touched();
     }
 
     /// Turning analysis off also drops what it found; what engines
@@ -690,6 +704,38 @@ mod tests {
         s.undo().unwrap();
         let (used, _) = clock(&s);
         assert!(used[0] < 0.03 && used[1] == 0.0, "{used:?}");
+    }
+
+    /// The clocks kept with the SGF come back on the game read from it,
+    /// the turn being played's running on from what it had.
+    #[test]
+    fn clocks_come_back_with_the_record() {
+        let mut s = Session::new(&[]);
+        s.new_game(&form("odd", 3, "human", "human")).unwrap();
+        for t in ["B:A1", "W:B1"] {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            s.play_human(t).unwrap();
+        }
+        s.set_view(1).unwrap();
+        s.play_human("W:C1").unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        let (before, running) = clock(&s);
+        assert_eq!(running.as_deref(), Some("b"));
+        let kept = s.kept_clocks();
+        let line = s.game.viewed_node();
+
+        let mut t = Session::new(&[]);
+        t.load_sgf(&s.sgf(), 1).unwrap();
+        t.go_to_node(line).unwrap();
+        assert_eq!(clock(&t).0[1], 0.0);
+        t.restore_clocks(&kept);
+        let (after, running) = clock(&t);
+        assert_eq!(running.as_deref(), Some("b"));
+        assert!(
+            after[0] >= before[0] && after[1] == before[1],
+            "{before:?} {after:?}"
+        );
+        assert!(after[1] > 0.0);
     }
 
     fn tokens(s: &Session) -> Vec<String> {

@@ -121,6 +121,26 @@ impl Session {
         answer
     }
 
+    /// The clocks (JSON), kept with [`Session::sgf`] across a reload.
+    pub fn clocks(&self) -> String {
+        serde_json::to_string(&self.session.kept_clocks()).expect("the clocks serialise")
+    }
+
+    /// Sets the clocks (JSON, from [`Session::clocks`]) kept with the
+    /// game just opened from its SGF: `{"ok":true}` or the error.
+    #[wasm_bindgen(js_name = restoreClocks)]
+    pub fn restore_clocks(&mut self, kept: &str) -> String {
+        let answer = match serde_json::from_str(kept) {
+            Ok(kept) => {
+                self.session.restore_clocks(&kept);
+                json!({ "ok": true }).to_string()
+            }
+            Err(why) => error(format!("the kept clocks do not read: {why}")),
+        };
+        self.tell();
+        answer
+    }
+
     /// What the page should have the engine's worker do now, JSON, or
     /// nothing: `{"boot":true}` (start the worker), `{"start":{generation,
     /// sgf, millis}}` (search the game of `sgf`, a record, for `millis`)
