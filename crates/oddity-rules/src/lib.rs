@@ -133,6 +133,7 @@ pub use onyx::OnyxGame;
 pub use position::AnyGame;
 pub use random::Rng;
 pub use record::{Decision, GameRecord, Outcome, ReplayError, TokenPlayError};
+pub use sgf::{Branch, CutVariation, read_game_tree_lenient, read_tree_lenient};
 pub use topology::{BoardKind, Cell, SizeError, Topology};
 pub use tree::GameTree;
 pub use xodd_yodd::XoddYoddGame;

@@ -245,14 +245,16 @@ impl Session {
 
     /// Opens game `game` (from 1) of a record or collection to review it,
     /// its variations included: people in both seats, the last turn of
-    /// the main line shown. Returns how many games the file holds.
+    /// the main line shown. A variation with a turn that does not read is
+    /// cut there, and the notice says which and why. Returns how many
+    /// games the file holds.
     pub fn load_sgf(&mut self, text: &str, game: usize) -> Result<usize, SessionError> {
         let index = game.checked_sub(1).ok_or(SessionError::GameZero)?;
-        let (tree, count) = sgf::read_game_tree(text, index).map_err(SessionError::Sgf)?;
-        let tree = tree.ok_or(SessionError::NoSuchGame { game, count })?;
+        let (read, count) = sgf::read_game_tree_lenient(text, index).map_err(SessionError::Sgf)?;
+        let (tree, cuts) = read.ok_or(SessionError::NoSuchGame { game, count })?;
         self.players.seat_people();
         self.forget(tree);
-        self.notices.record_opened(game, count);
+        self.notices.record_opened(game, count, &cuts);
         self.changed();
         Ok(count)
     }
@@ -736,6 +738,30 @@ mod tests {
             "{before:?} {after:?}"
         );
         assert!(after[1] > 0.0);
+    }
+
+    /// A record whose second variation holds a bad turn opens with that
+    /// variation cut and a notice naming it; the main line is whole.
+    #[test]
+    fn a_broken_variation_is_cut_with_a_notice() {
+        let mut s = Session::new(&[]);
+        s.load_sgf("(;GM[9000]OG[yodd]SZ[3](;B[B:B3])(;W[garbage]))", 1)
+            .unwrap();
+        assert_eq!(tokens(&s), ["B:B3"]);
+        assert_eq!(s.game.tree().len(), 2);
+        let state = serde_json::to_value(s.state()).unwrap();
+        let notice = &state["notice"];
+        assert_eq!(notice["level"], "error");
+        let text = notice["text"].as_str().unwrap();
+        assert!(
+            text.starts_with("record opened: both seats are people")
+                && text.contains("Left out, as it did not read: variation 2 at turn 1, cut from turn 1: turn 1: bad move token 'garbage'"),
+            "{text}"
+        );
+        // A record that reads whole says nothing of cuts.
+        s.load_sgf("(;GM[9000]OG[yodd]SZ[3];B[B:B3])", 1).unwrap();
+        let state = serde_json::to_value(s.state()).unwrap();
+        assert_eq!(state["notice"]["level"], "info");
     }
 
     fn tokens(s: &Session) -> Vec<String> {

@@ -230,7 +230,7 @@ fn refused_requests_change_nothing() {
         let answer = parse(&s.request(name, body));
         assert!(answer["error"].is_string(), "{name} {body}: {answer}");
     }
-    let answer = parse(&s.open_sgf("(;FF[4]OG[odd]SZ[5];B[B:Z99])", 1));
+    let answer = parse(&s.open_sgf("(;FF[4]OG[odd]SZ[5];B[B:A1]", 1));
     assert!(
         answer["error"]
             .as_str()
