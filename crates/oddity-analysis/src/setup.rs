@@ -21,7 +21,7 @@ pub enum PositionError {
     NoSuchGame { game: usize, count: usize },
     #[error("the record has {turns} turns; there is no turn {turn}")]
     NoSuchTurn { turn: usize, turns: usize },
-    #[error("{turns} turns of the record read; there is no turn {turn} ({cuts})")]
+    #[error("{turns} turn{} of the record read; there is no turn {turn} ({cuts})", plural(*.turns))]
     NoSuchTurnRead {
         turn: usize,
         turns: usize,
@@ -180,7 +180,7 @@ mod tests {
         // A turn past a cut is refused with the cut.
         let e = from_sgf(text, Some(2)).err().unwrap().to_string();
         assert!(
-            e.starts_with("1 turns of the record read; there is no turn 2 (variation 2"),
+            e.starts_with("1 turn of the record read; there is no turn 2 (variation 2"),
             "{e}"
         );
     }
