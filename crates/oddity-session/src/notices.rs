@@ -23,6 +23,9 @@ pub struct Notice {
 #[derive(Default)]
 pub(crate) struct Notices {
     last: Option<Notice>,
+    /// Engines told of as having filled their search tree, since they
+    /// last started.
+    full_said: Vec<String>,
 }
 
 impl Notices {
@@ -39,6 +42,29 @@ impl Notices {
                 "engine {name} stopped: {why}. The game is kept: restart the engine or change the players."
             ),
         });
+    }
+
+    /// Engine `name`'s search tree reached its memory bound: said once
+    /// after each start of the engine. Returns whether it was said now.
+    pub(crate) fn tree_full(&mut self, name: &str) -> bool {
+        if self.full_said.iter().any(|n| n == name) {
+            return false;
+        }
+        self.full_said.push(name.to_string());
+        self.last = Some(Notice {
+            level: "info",
+            text: format!(
+                "engine {name}'s search tree reached its memory bound: the tree stops growing \
+                 and the engine plays on, searching from the tree it has (more memory under \
+                 Engines lets it grow further)"
+            ),
+        });
+        true
+    }
+
+    /// Engine `name` started (again): a full tree is news again.
+    pub(crate) fn engine_started(&mut self, name: &str) {
+        self.full_said.retain(|n| n != name);
     }
 
     /// Game `game` (from 1) of a file of `count` games was opened, with

@@ -311,7 +311,17 @@ impl Session {
     /// An engine started and answered its first commands.
     pub fn engine_started(&mut self, name: &str, identity: Option<String>) {
         self.players.engine_started(name, identity);
+        self.notices.engine_started(name);
         self.touched();
+    }
+
+    /// An engine's search tree reached its memory bound and stopped
+    /// growing; the engine plays on. The person is told once after each
+    /// start of the engine.
+    pub fn engine_tree_full(&mut self, name: &str) {
+        if self.notices.tree_full(name) {
+            self.touched();
+        }
     }
 
     /// An engine could not be started (missing program, no answer, a
@@ -647,6 +657,34 @@ mod tests {
         assert_eq!(s.analyses.winrates(s.game.line())[3], None);
         s.set_view(1).unwrap();
         assert_eq!(shown(&s), Some((1, true)));
+    }
+
+    /// A full search tree is said once per start of its engine, and
+    /// changes nothing else.
+    #[test]
+    fn a_full_tree_is_said_once_per_start() {
+        let mut s = Session::new(&["e".to_string()]);
+        s.engine_started("e", None);
+        s.new_game(&form("odd", 3, "human", "e")).unwrap();
+        let notice =
+            |s: &Session| serde_json::to_value(s.state()).unwrap()["notice"]["text"].clone();
+        let (version, generation) = (s.version(), s.generation());
+        s.engine_tree_full("e");
+        let said = notice(&s);
+        assert!(
+            said.as_str()
+                .unwrap()
+                .contains("engine e's search tree reached its memory bound"),
+            "{said}"
+        );
+        assert_eq!((s.version(), s.generation()), (version + 1, generation));
+        s.play_human("B:C3").unwrap();
+        assert!(notice(&s).is_null());
+        s.engine_tree_full("e");
+        assert!(notice(&s).is_null());
+        s.engine_started("e", None);
+        s.engine_tree_full("e");
+        assert_eq!(notice(&s), said);
     }
 
     /// Engines are listed as starting until the engine thread has started

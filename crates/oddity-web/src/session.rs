@@ -48,6 +48,9 @@ pub struct Session {
 struct Report {
     best: Option<String>,
     candidates: Vec<Line>,
+    /// The search tree reached its memory bound.
+    #[serde(default)]
+    full: bool,
 }
 
 #[derive(Deserialize)]
@@ -275,6 +278,9 @@ impl Session {
     }
 
     fn take_report(&mut self, job: &Job, report: Report, done: bool) {
+        if report.full {
+            self.session.engine_tree_full(&self.engine);
+        }
         let candidates = report
             .candidates
             .into_iter()
