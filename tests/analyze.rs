@@ -1,7 +1,7 @@
 //! `oddity analyze` from the shell: a fixed-seed one-thread analysis is
 //! the same every time, records are analysed at a given turn and checked,
-//! pictures and captions number positions as the JSON does, and the
-//! blunder check (`--each-turn`) finds a planted blunder.
+//! pictures and captions number positions as the JSON does, a broken
+//! variation is cut with a note, and the blunder check (`--each-turn`) finds a planted blunder.
 
 #[path = "support/command.rs"]
 mod command;
@@ -161,6 +161,38 @@ fn records_are_read_by_turns_and_checked() {
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// A record whose second variation holds a bad turn is analysed along
+/// its main line, whole; the cut variation is named on stderr with its
+/// turn and why.
+#[test]
+fn a_broken_variation_is_cut_with_a_note() {
+    let sgf = scratch("broken-variation.sgf");
+    std::fs::write(&sgf, "(;GM[9000]OG[yodd]SZ[3](;B[B:B3])(;W[garbage]))").unwrap();
+    let path = sgf.to_str().unwrap();
+    let args = [
+        "analyze",
+        "--position",
+        path,
+        "--visits",
+        "10",
+        "--threads",
+        "1",
+        "--json",
+    ];
+    let out = oddity(&args, "");
+    let _ = std::fs::remove_file(&sgf);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let json: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(json["turnNumber"], 1);
+    assert!(
+        stderr.contains(&format!(
+            "{path}: variation 2 at turn 1, cut from turn 1: turn 1: bad move token 'garbage'"
+        )),
+        "{stderr}"
     );
 }
 

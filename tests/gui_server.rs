@@ -242,8 +242,6 @@ fn oversized_and_malformed_bodies_are_refused_and_change_nothing() {
     for sgf in [
         "",
         "(;FF[4]GM[1]SZ[9])",
-        "(;FF[4]OG[odd]SZ[5];B[B:Z99])",
-        "(;FF[4]OG[odd]SZ[5];B[B:A1];W[W:A1])",
         "(;FF[4]OG[xodd]SZ[40])",
         "(;FF[4]OG[odd]SZ[5];B[B:A1]",
     ] {
@@ -257,6 +255,17 @@ fn oversized_and_malformed_bodies_are_refused_and_change_nothing() {
     assert_eq!(before["moves"], after["moves"]);
     assert_eq!(before["stones"], after["stones"]);
     assert_eq!(g.get("/nothing").0, 404);
+    // A record with a bad turn opens with that line cut there, and says so.
+    let sgf = "(;FF[4]OG[odd]SZ[5];B[B:A1];W[W:A1])";
+    let (status, body) = g.request("POST", "/api/sgf", &[], sgf.as_bytes());
+    assert_eq!(status, 200, "{body}");
+    let opened = g.state();
+    assert_eq!(opened["moves"].as_array().map(Vec::len), Some(1));
+    let notice = opened["notice"]["text"].as_str().unwrap_or_default();
+    assert!(
+        notice.contains("the main line, cut from turn 2: turn 2 (W:A1) is illegal"),
+        "{notice}"
+    );
 }
 
 #[test]

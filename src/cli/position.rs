@@ -55,9 +55,16 @@ impl PositionArgs {
                     .variation
                     .as_deref()
                     .map_or(Variation::Number(1), Variation::parse);
-                let (record, games, variations) =
-                    setup::from_sgf_game(&text, game, &which, self.turn)
-                        .map_err(|e| format!("{}: {e}", path.display()))?;
+                let setup::SgfPosition {
+                    record,
+                    games,
+                    variations,
+                    cuts,
+                } = setup::from_sgf_game(&text, game, &which, self.turn)
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                for cut in &cuts {
+                    eprintln!("{}: {cut}", path.display());
+                }
                 if games > 1 {
                     eprintln!("{}: game {game} of {games}", path.display());
                 }

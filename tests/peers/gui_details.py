@@ -149,12 +149,13 @@ def seats_in_form(d):
 
 
 def records(d, tmp):
-    """Issues: Open SGF errors far from the button; collections; the form
-    kept old players after a record was opened; a stale hint."""
+    """Issues: Open SGF errors far from the button; a broken variation;
+    collections; the form kept old players after a record was opened; a
+    stale hint."""
     new_game(d, "odd", 3, "human", "e")
     upload = d.find_element(By.ID, "upload")
     msg = d.find_element(By.ID, "records-msg")
-    upload.send_keys(write(tmp, "broken.sgf", "(;FF[4]GM[9000]OG[odd]SZ[5];B[B:Z99])"))
+    upload.send_keys(write(tmp, "broken.sgf", "(;FF[4]GM[9000]OG[odd]SZ[5];B[B:A1]"))
     wait(d, "the refusal of a broken file", lambda: "cannot open broken.sgf" in msg.text)
     label = d.find_element(By.CSS_SELECTOR, "label.file")
     gap = msg.rect["y"] - (label.rect["y"] + label.rect["height"])
@@ -162,6 +163,13 @@ def records(d, tmp):
         fail(f"the SGF error is {gap:.0f} px below the button: {msg.rect} vs {label.rect}")
     log(f"  SGF error shown {gap:.0f} px below the button: {msg.text!r}")
     shot_at(d, "records", "gui-detail-sgf-error.png")
+    # A broken variation is cut, the rest opened, the cut said above the board.
+    upload.send_keys(write(tmp, "cut.sgf", "(;GM[9000]OG[yodd]SZ[3](;B[B:B3])(;W[garbage]))"))
+    note = wait(d, "the note of the variation cut", lambda: (lambda n: n.is_displayed() and "Left out" in n.text
+                                                              and n.text)(d.find_element(By.ID, "notice")))
+    if "variation 2 at turn 1, cut from turn 1" not in note or [m["token"] for m in state(d)["moves"]] != ["B:B3"]:
+        fail(f"cut.sgf opened as {state(d)['moves']} with {note!r}")
+    log(f"  a broken variation is cut, the main line kept: {note!r}")
     upload.send_keys(write(tmp, "two.sgf", TWO_GAMES))
     wait(d, "game 1 of 2", lambda: "game 1 of 2" in msg.text and state(d)["game"] == "odd")
     wait(d, "the record's players in the form", lambda: seats_in_form(d) == ["human", "human"])

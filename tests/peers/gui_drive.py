@@ -396,7 +396,12 @@ def reload_keeps_game(d):
     again = state(d)
     if again["moves"] != s["moves"] or again["stones"] != s["stones"]:
         fail("a reload lost the game")
-    log("  reload shows the game where it was")
+    # The clocks are the server's: each at least where it was (the one
+    # running has run on), and some time was counted before.
+    before, after = s["clock"]["used"], again["clock"]["used"]
+    if not max(before) > 0 or after[0] < before[0] or after[1] < before[1]:
+        fail(f"a reload lost the clocks: {before} before, {after} after")
+    log(f"  reload shows the game where it was, its clocks at {after} s (before: {before})")
 
 
 def download_sgf(d, downloads, s):

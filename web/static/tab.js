@@ -20,6 +20,10 @@ const MEMORY_KEY = "oddity-engine-memory";
 // being played and the turn shown, kept in the browser after each change
 // so that a reload brings it back.
 const GAME_KEY = "oddity-game";
+// Its clocks (each turn's time, and the turn being played's), kept with it
+// at each save and as the page goes: a reload brings them back, the
+// running clock going on from where it was.
+const CLOCKS_KEY = "oddity-clocks";
 // At most one save per this many milliseconds while the state changes
 // (an analysis changes it many times a second; the game far less often).
 const SAVE_MILLIS = 200;
@@ -41,7 +45,7 @@ function restoreGame(session) {
   try { kept = JSON.parse(localStorage.getItem(GAME_KEY)); } catch (e) { return; }
   if (!kept || typeof kept.sgf !== "string") return;
   if (JSON.parse(session.openSgf(kept.sgf, 1)).error) {
-    try { localStorage.removeItem(GAME_KEY); } catch (e) { /* storage refused */ }
+    try { localStorage.removeItem(GAME_KEY); localStorage.removeItem(CLOCKS_KEY); } catch (e) { /* storage refused */ }
     return;
   }
   const [black, white] = Array.isArray(kept.seats) ? kept.seats : [];
@@ -49,6 +53,9 @@ function restoreGame(session) {
     session.request("seats", JSON.stringify({ black, white }));
   }
   if (Array.isArray(kept.line) && Number.isInteger(kept.view)) restorePlace(session, kept.line, kept.view);
+  let clocks = null;
+  try { clocks = localStorage.getItem(CLOCKS_KEY); } catch (e) { /* storage refused */ }
+  if (clocks) session.restoreClocks(clocks);
 }
 
 // Back to the line that was being played (its turns' tokens) and the turn
@@ -77,13 +84,15 @@ function restorePlace(session, line, view) {
 // Keeps the game of `session` in the browser, at most once per
 // SAVE_MILLIS, and as the page goes (a reload); called with the state
 // after every change. The record is written out only when the game, the
-// seats or the place in it changed (not for each analysis that arrives).
+// seats or the place in it changed (not for each analysis that arrives);
+// the clocks at every save.
 function keeper(session) {
   let pending = false;
   let latest = null;
   let savedKey = null;
   const save = () => {
     pending = false;
+    try { localStorage.setItem(CLOCKS_KEY, session.clocks()); } catch (e) { /* the clocks stay in the tab */ }
     if (!latest) return;
     const line = latest.moves.map((m) => m.token);
     const key = JSON.stringify([latest.tree, latest.seats, line, latest.view]);

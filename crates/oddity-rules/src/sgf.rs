@@ -11,8 +11,11 @@
 //! Variations are standard SGF: after the node they branch from, each in
 //! parentheses, the main line's continuation first; `N[name]` names a
 //! node. [`read`] gives the main line, [`read_tree`] the whole tree
-//! ([`GameTree`]); every variation is checked by the rules. Reading and
-//! writing loop over their own stacks: no depth of nesting recurses.
+//! ([`GameTree`]); every variation is checked by the rules.
+//! [`read_tree_lenient`] keeps what reads: a variation with a turn that
+//! does not read or is illegal is cut there, and the cut is reported
+//! ([`CutVariation`]). Reading and writing loop over their own stacks: no
+//! depth of nesting recurses.
 
 use std::fmt::Write as _;
 
@@ -488,7 +491,7 @@ pub fn read(text: &str) -> Result<GameRecord, SgfError> {
 /// names included, checked as [`read`] checks it.
 pub fn read_tree(text: &str) -> Result<GameTree, SgfError> {
     let mut p = Parser::at_game_tree(text)?;
-    tree_of(&p.game_tree()?)
+    tree_of(&p.game_tree()?, Reading::Strict).map(|(tree, _)| tree)
 }
 
 /// Reads game `index` (0-based) of a collection of game trees as `read`
@@ -504,21 +507,103 @@ pub fn read_game(text: &str, index: usize) -> Result<(Option<GameRecord>, usize)
 /// As [`read_game`], the game's whole tree.
 pub fn read_game_tree(text: &str, index: usize) -> Result<(Option<GameTree>, usize), SgfError> {
     let (nodes, count) = parse_collection(text, index)?;
-    let tree = nodes.map(|nodes| tree_of(&nodes)).transpose()?;
+    let tree = nodes
+        .map(|nodes| tree_of(&nodes, Reading::Strict).map(|(tree, _)| tree))
+        .transpose()?;
     Ok((tree, count))
 }
 
-/// The tree of one game tree's nodes, checked by the rules. A node after
-/// the first without a move (a comment, say) is folded into the node
-/// before it: its variations hang from that node, and its name goes there
-/// when that node has none.
-fn tree_of(nodes: &[RawNode]) -> Result<GameTree, SgfError> {
+/// Reads the first game tree of `text` as [`read_tree`] does, but keeps
+/// what reads: a node after the first that [`read_tree`] would refuse (a
+/// turn that does not read or is illegal, a property out of place) is
+/// left out with every turn after it in its variation, and each such cut
+/// is returned in the order of the record. The first node, and the SGF
+/// text itself, must still read.
+pub fn read_tree_lenient(text: &str) -> Result<(GameTree, Vec<CutVariation>), SgfError> {
+    let mut p = Parser::at_game_tree(text)?;
+    tree_of(&p.game_tree()?, Reading::Lenient)
+}
+
+/// As [`read_game_tree`], read as [`read_tree_lenient`] reads.
+#[allow(clippy::type_complexity)]
+pub fn read_game_tree_lenient(
+    text: &str,
+    index: usize,
+) -> Result<(Option<(GameTree, Vec<CutVariation>)>, usize), SgfError> {
+    let (nodes, count) = parse_collection(text, index)?;
+    let tree = nodes
+        .map(|nodes| tree_of(&nodes, Reading::Lenient))
+        .transpose()?;
+    Ok((tree, count))
+}
+
+/// A variation cut by [`read_tree_lenient`] at a node that did not read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CutVariation {
+    /// The way from the start to the cut: at each point where the record
+    /// branches off its first variation, the turn and the variation taken
+    /// there (none on the main line).
+    pub branches: Vec<Branch>,
+    /// The turn the cut node would have played (from 1).
+    pub turn: usize,
+    /// Why the node did not read, as [`read_tree`] says it.
+    pub why: SgfError,
+}
+
+/// One branch on the way to a [`CutVariation`]: variation `variation`
+/// (from 1, the first being the main line's continuation) of those that
+/// follow turn `turn - 1`, with turn `turn` its first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Branch {
+    /// The turn where the variations part (from 1).
+    pub turn: usize,
+    /// Which variation is taken there (from 1).
+    pub variation: usize,
+}
+
+impl std::fmt::Display for CutVariation {
+    /// `variation 2 at turn 1, cut from turn 1: turn 1: bad move token
+    /// 'garbage'`, or `the main line, cut from turn 3: ...`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.branches.is_empty() {
+            write!(f, "the main line")?;
+        }
+        for (i, b) in self.branches.iter().enumerate() {
+            let then = if i == 0 { "" } else { ", then " };
+            write!(f, "{then}variation {} at turn {}", b.variation, b.turn)?;
+        }
+        write!(f, ", cut from turn {}: {}", self.turn, self.why)
+    }
+}
+
+/// Whether a node that does not read refuses the record or is cut.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reading {
+    Strict,
+    Lenient,
+}
+
+/// The game just before a node: its position, whether a seat has
+/// resigned, the turns played, and the branches taken to reach it.
+#[derive(Clone)]
+struct Before {
+    position: AnyGame,
+    resigned: bool,
+    turns: usize,
+    branches: Vec<Branch>,
+}
+
+/// The tree of one game tree's nodes, checked by the rules, with the
+/// variations cut (none when `reading` is strict: the first node that does
+/// not read refuses the record). A node after the first without a move (a
+/// comment, say) is folded into the node before it: its variations hang
+/// from that node, and its name goes there when that node has none.
+fn tree_of(nodes: &[RawNode], reading: Reading) -> Result<(GameTree, Vec<CutVariation>), SgfError> {
     let root = &nodes
         .first()
         .ok_or_else(|| SgfError("no nodes".into()))?
         .properties;
     let spec = read_spec(root)?;
-    let topo = spec.topology();
     let start = read_start(root, &spec)?;
     let set_up = root.iter().any(|(id, _)| SET_UP.contains(&id.as_str()));
     if node_move(root, 1)?.is_some() && set_up {
@@ -530,63 +615,104 @@ fn tree_of(nodes: &[RawNode]) -> Result<GameTree, SgfError> {
     if let Some(name) = single(root, "N")? {
         tree.set_name(GameTree::ROOT, Some(name.to_string()));
     }
+    let mut cuts = Vec::new();
     // Raw nodes still to read, last first: each with the tree node it
-    // hangs from and the game there (its position, whether a seat has
-    // resigned, the turns played).
-    let mut stack = vec![(0, GameTree::ROOT, (start, false, 0))];
-    let mut first = true;
-    while let Some((raw, parent, game)) = stack.pop() {
-        let number = raw + 1;
-        let node = &nodes[raw].properties;
-        if !first {
-            if let Some((id, _)) = node.iter().find(|(id, _)| ROOT_ONLY.contains(&id.as_str())) {
-                return Err(SgfError(format!(
-                    "node {number}: {id} belongs to the first node only"
-                )));
+    // hangs from and the game there.
+    let before = Before {
+        position: start,
+        resigned: false,
+        turns: 0,
+        branches: Vec::new(),
+    };
+    let mut stack = vec![(0, GameTree::ROOT, before)];
+    while let Some((raw, parent, before)) = stack.pop() {
+        let (at, after) = match add_node(&mut tree, &spec, nodes, raw, parent, &before) {
+            Ok(added) => added,
+            Err(why) if reading == Reading::Lenient && raw != 0 => {
+                cuts.push(CutVariation {
+                    branches: before.branches,
+                    turn: before.turns + 1,
+                    why,
+                });
+                continue;
             }
-            if let Some((id, _)) = node.iter().find(|(id, _)| SET_UP.contains(&id.as_str())) {
-                return Err(SgfError(format!(
-                    "node {number}: set-up ({id}) after the first node; oddity records set up \
-                     a position only in the first node"
-                )));
-            }
-        }
-        let name = single(node, "N").map_err(|e| SgfError(format!("node {number}: {e}")))?;
-        let (at, game) = match node_move(node, number)? {
-            None => {
-                if !first && tree.name(parent).is_none() {
-                    tree.set_name(parent, name.map(str::to_string));
-                }
-                (parent, game)
-            }
-            Some((seat, token)) => {
-                let (position, resigned, turns) = game;
-                let turn_number = turns + 1;
-                let turn = Turn::parse(token, spec.kind, topo, seat)
-                    .map_err(|e| SgfError(format!("turn {turn_number}: {e}")))?;
-                let next = next_position(&position, resigned, seat, turn).map_err(|e| {
-                    SgfError(format!(
-                        "turn {turn_number} ({}) is illegal: {}",
-                        Escaped(token),
-                        e.describe(topo)
-                    ))
-                })?;
-                let id = match tree.child_with(parent, seat, turn) {
-                    Some(id) => id,
-                    None => tree.push(parent, seat, turn),
-                };
-                if let Some(name) = name {
-                    tree.set_name(id, Some(name.to_string()));
-                }
-                (id, (next, resigned || turn == Turn::Resign, turn_number))
-            }
+            Err(why) => return Err(why),
         };
-        first = false;
-        for &child in nodes[raw].children.iter().rev() {
-            stack.push((child, at, game.clone()));
+        for (i, &child) in nodes[raw].children.iter().enumerate().rev() {
+            let mut next = after.clone();
+            if i > 0 {
+                next.branches.push(Branch {
+                    turn: after.turns + 1,
+                    variation: i + 1,
+                });
+            }
+            stack.push((child, at, next));
         }
     }
-    Ok(tree)
+    Ok((tree, cuts))
+}
+
+/// Adds raw node `raw` (hanging from `parent`, with the game `before` it)
+/// to `tree`: its turn as a child of `parent`, or, for a node without a
+/// move, its name on `parent`. Returns the node it became and the game
+/// after it; a node that does not read is refused with the reason,
+/// changing nothing.
+fn add_node(
+    tree: &mut GameTree,
+    spec: &GameSpec,
+    nodes: &[RawNode],
+    raw: usize,
+    parent: NodeId,
+    before: &Before,
+) -> Result<(NodeId, Before), SgfError> {
+    let number = raw + 1;
+    let node = &nodes[raw].properties;
+    let first = raw == 0;
+    if !first {
+        if let Some((id, _)) = node.iter().find(|(id, _)| ROOT_ONLY.contains(&id.as_str())) {
+            return Err(SgfError(format!(
+                "node {number}: {id} belongs to the first node only"
+            )));
+        }
+        if let Some((id, _)) = node.iter().find(|(id, _)| SET_UP.contains(&id.as_str())) {
+            return Err(SgfError(format!(
+                "node {number}: set-up ({id}) after the first node; oddity records set up \
+                 a position only in the first node"
+            )));
+        }
+    }
+    let name = single(node, "N").map_err(|e| SgfError(format!("node {number}: {e}")))?;
+    let Some((seat, token)) = node_move(node, number)? else {
+        if !first && tree.name(parent).is_none() {
+            tree.set_name(parent, name.map(str::to_string));
+        }
+        return Ok((parent, before.clone()));
+    };
+    let topo = spec.topology();
+    let turn_number = before.turns + 1;
+    let turn = Turn::parse(token, spec.kind, topo, seat)
+        .map_err(|e| SgfError(format!("turn {turn_number}: {e}")))?;
+    let next = next_position(&before.position, before.resigned, seat, turn).map_err(|e| {
+        SgfError(format!(
+            "turn {turn_number} ({}) is illegal: {}",
+            Escaped(token),
+            e.describe(topo)
+        ))
+    })?;
+    let id = match tree.child_with(parent, seat, turn) {
+        Some(id) => id,
+        None => tree.push(parent, seat, turn),
+    };
+    if let Some(name) = name {
+        tree.set_name(id, Some(name.to_string()));
+    }
+    let after = Before {
+        position: next,
+        resigned: before.resigned || turn == Turn::Resign,
+        turns: turn_number,
+        branches: before.branches.clone(),
+    };
+    Ok((id, after))
 }
 
 #[cfg(test)]
@@ -754,6 +880,113 @@ mod tests {
             why.contains("node 4: SZ belongs to the first node"),
             "{why}"
         );
+    }
+
+    /// The turns of a tree's main line.
+    fn main_tokens(tree: &GameTree) -> Vec<String> {
+        let record = tree.record(*tree.main_line().last().unwrap());
+        record
+            .moves()
+            .iter()
+            .map(|(_, t)| record.start().token(t))
+            .collect()
+    }
+
+    /// A variation that does not read is cut at its bad turn, named by
+    /// its way from the start; the main line and the other variations
+    /// stay whole. The strict read refuses the same record.
+    #[test]
+    fn the_lenient_read_cuts_only_the_broken_variation() {
+        let text = "(;GM[9000]OG[yodd]SZ[3](;B[B:B3])(;W[garbage]))";
+        assert!(read_tree(text).is_err());
+        let (tree, cuts) = read_tree_lenient(text).unwrap();
+        assert_eq!(main_tokens(&tree), ["B:B3"]);
+        assert_eq!(tree.len(), 2);
+        assert_eq!(cuts.len(), 1);
+        let cut = &cuts[0];
+        assert_eq!(
+            (cut.branches.as_slice(), cut.turn),
+            (
+                &[Branch {
+                    turn: 1,
+                    variation: 2
+                }][..],
+                1
+            )
+        );
+        assert_eq!(
+            cut.to_string(),
+            "variation 2 at turn 1, cut from turn 1: turn 1: bad move token 'garbage': \
+             'garbage' is not a point of this board"
+        );
+
+        // Deeper: the third variation at turn 2, then the second at turn
+        // 3, illegal at its turn 4; its turns before the bad one, the main
+        // line and the other variations are kept.
+        let text = "(;GM[9000]OG[odd]SZ[3];B[B:A1](;W[W:B1];B[B:C1])(;W[W:A2])\
+                    (;W[W:A3](;B[B:B2])(;B[B:C2];W[W:C2];B[B:B3])))";
+        let (tree, cuts) = read_tree_lenient(text).unwrap();
+        assert_eq!(main_tokens(&tree), ["B:A1", "W:B1", "B:C1"]);
+        let branches = [
+            Branch {
+                turn: 2,
+                variation: 3,
+            },
+            Branch {
+                turn: 3,
+                variation: 2,
+            },
+        ];
+        assert_eq!(cuts.len(), 1);
+        assert_eq!(
+            (cuts[0].branches.as_slice(), cuts[0].turn),
+            (&branches[..], 4)
+        );
+        let note = cuts[0].to_string();
+        assert!(
+            note.starts_with(
+                "variation 3 at turn 2, then variation 2 at turn 3, cut from turn 4: "
+            ) && note.contains("C2 is not empty"),
+            "{note}"
+        );
+        // root, A1, B1, C1, A2, A3, B2, C2 (its W:C2 and after cut).
+        assert_eq!(tree.len(), 8);
+        assert_eq!(tree.leaves().len(), 4);
+
+        // A bad turn on the main line ends it there; nodes out of place
+        // are cut as bad turns are; what reads whole is read as the
+        // strict read reads it.
+        let text = "(;GM[9000]OG[odd]SZ[3];B[B:A1];W[W:A1](;B[B:B1])(;B[B:C1]))";
+        let (tree, cuts) = read_tree_lenient(text).unwrap();
+        assert_eq!(
+            (main_tokens(&tree), tree.len()),
+            (vec!["B:A1".to_string()], 2)
+        );
+        assert_eq!(
+            cuts[0].to_string().split(':').next(),
+            Some("the main line, cut from turn 2")
+        );
+        let (_, cuts) =
+            read_tree_lenient("(;GM[9000]OG[odd]SZ[3];B[B:A1](;W[W:B1])(;SZ[4]))").unwrap();
+        assert!(
+            cuts[0]
+                .to_string()
+                .contains("node 4: SZ belongs to the first node"),
+            "{}",
+            cuts[0]
+        );
+        let whole = "(;GM[9000]OG[odd]SZ[3];B[B:A1](;W[W:B1])(;W[W:C1]))";
+        let (tree, cuts) = read_tree_lenient(whole).unwrap();
+        assert!(cuts.is_empty());
+        assert_eq!(
+            write_tree(&tree, &RecordInfo::default()),
+            write_tree(&read_tree(whole).unwrap(), &RecordInfo::default())
+        );
+        // The first node and the text itself must still read.
+        assert!(read_tree_lenient("(;GM[9000]OG[odd]SZ[3];B[B:A1]").is_err());
+        assert!(read_tree_lenient("(;GM[9000]OG[odd]SZ[3]B[garbage])").is_err());
+        let (game, count) = read_game_tree_lenient(&format!("{whole}{text}"), 1).unwrap();
+        assert_eq!((game.unwrap().1.len(), count), (1, 2));
     }
 
     #[test]

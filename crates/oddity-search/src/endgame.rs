@@ -221,6 +221,7 @@ pub fn won_report(game: &AnyGame, s: &Solution, elapsed: Duration) -> Report {
         candidates,
         iterations: 0,
         nodes: 0,
+        tree_full: false,
         elapsed,
         proven: winner,
         final_boards: None,

@@ -74,6 +74,9 @@ pub struct Report {
     pub iterations: u64,
     /// Nodes in the tree.
     pub nodes: usize,
+    /// The tree reached its memory bound ([`crate::SearchParams::memory_mb`]):
+    /// it no longer grows, and the search goes on from its leaves.
+    pub tree_full: bool,
     /// How long the search took.
     pub elapsed: Duration,
     /// The root position is solved: its winner.

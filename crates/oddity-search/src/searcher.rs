@@ -193,6 +193,7 @@ impl<G: Knowledge> Searcher<G> {
             candidates,
             iterations,
             nodes: t.nodes(),
+            tree_full: t.is_full(),
             elapsed,
             proven: root.proof(),
             final_boards: tally.filter(|t| t.playouts > 0).map(|t| FinalBoards {

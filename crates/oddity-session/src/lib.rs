@@ -43,6 +43,7 @@ mod view;
 pub use analyses::Analysis;
 pub use api::{Answer, NAMES, NewGame, Request, RequestError};
 pub use catalogue::{Catalogue, catalogue};
+pub use clocks::KeptClocks;
 pub use error::SessionError;
 pub use jobs::{EngineTurnError, Job, MAX_CANDIDATES};
 pub use notices::Notice;

@@ -1,9 +1,12 @@
 //! The messages for the person: the last one, shown until the next
 //! change, and the one a game waiting on a stopped engine shows instead.
 
+use std::fmt::Write as _;
+
 use serde::Serialize;
 
 use oddity_rules::Colour;
+use oddity_rules::sgf::CutVariation;
 
 use crate::players::EngineInfo;
 
@@ -20,6 +23,9 @@ pub struct Notice {
 #[derive(Default)]
 pub(crate) struct Notices {
     last: Option<Notice>,
+    /// Engines told of as having filled their search tree, since they
+    /// last started.
+    full_said: Vec<String>,
 }
 
 impl Notices {
@@ -38,16 +44,50 @@ impl Notices {
         });
     }
 
-    /// Game `game` (from 1) of a file of `count` games was opened.
-    pub(crate) fn record_opened(&mut self, game: usize, count: usize) {
+    /// Engine `name`'s search tree reached its memory bound: said once
+    /// after each start of the engine. Returns whether it was said now.
+    pub(crate) fn tree_full(&mut self, name: &str) -> bool {
+        if self.full_said.iter().any(|n| n == name) {
+            return false;
+        }
+        self.full_said.push(name.to_string());
+        self.last = Some(Notice {
+            level: "info",
+            text: format!(
+                "engine {name}'s search tree reached its memory bound: the tree stops growing \
+                 and the engine plays on, searching from the tree it has (more memory under \
+                 Engines lets it grow further)"
+            ),
+        });
+        true
+    }
+
+    /// Engine `name` started (again): a full tree is news again.
+    pub(crate) fn engine_started(&mut self, name: &str) {
+        self.full_said.retain(|n| n != name);
+    }
+
+    /// Game `game` (from 1) of a file of `count` games was opened, with
+    /// the variations `cuts` cut where they did not read.
+    pub(crate) fn record_opened(&mut self, game: usize, count: usize, cuts: &[CutVariation]) {
         let which = if count > 1 {
             format!(" (game {game} of {count} in the file)")
         } else {
             String::new()
         };
+        let mut text =
+            format!("record opened{which}: both seats are people; choose players to go on");
+        if !cuts.is_empty() {
+            let cuts: Vec<String> = cuts.iter().map(CutVariation::to_string).collect();
+            let _ = write!(
+                text,
+                ". Left out, as it did not read: {}; the rest is kept",
+                cuts.join("; ")
+            );
+        }
         self.last = Some(Notice {
-            level: "info",
-            text: format!("record opened{which}: both seats are people; choose players to go on"),
+            level: if cuts.is_empty() { "info" } else { "error" },
+            text,
         });
     }
 
@@ -117,7 +157,7 @@ mod tests {
     #[test]
     fn records_opened_say_which_game() {
         let mut n = Notices::default();
-        n.record_opened(1, 1);
+        n.record_opened(1, 1, &[]);
         let one = n.shown(None).unwrap();
         assert_eq!(one.level, "info");
         assert!(
@@ -125,7 +165,7 @@ mod tests {
             "{}",
             one.text
         );
-        n.record_opened(2, 3);
+        n.record_opened(2, 3, &[]);
         let text = n.shown(None).unwrap().text;
         assert!(
             text.starts_with("record opened (game 2 of 3 in the file):"),

@@ -15,7 +15,7 @@ use oddity_rules::{
 
 use crate::analyses::{Analyses, Analysis};
 use crate::api::{Answer, NewGame, Request};
-use crate::clocks::Clocks;
+use crate::clocks::{Clocks, KeptClocks};
 use crate::error::SessionError;
 use crate::game::{Game, Played};
 use crate::jobs::{EngineTurnError, Job};
@@ -241,14 +241,16 @@ impl Session {
 
     /// Opens game `game` (from 1) of a record or collection to review it,
     /// its variations included: people in both seats, the last turn of
-    /// the main line shown. Returns how many games the file holds.
+    /// the main line shown. A variation with a turn that does not read is
+    /// cut there, and the notice says which and why. Returns how many
+    /// games the file holds.
     pub fn load_sgf(&mut self, text: &str, game: usize) -> Result<usize, SessionError> {
         let index = game.checked_sub(1).ok_or(SessionError::GameZero)?;
-        let (tree, count) = sgf::read_game_tree(text, index).map_err(SessionError::Sgf)?;
-        let tree = tree.ok_or(SessionError::NoSuchGame { game, count })?;
+        let (read, count) = sgf::read_game_tree_lenient(text, index).map_err(SessionError::Sgf)?;
+        let (tree, cuts) = read.ok_or(SessionError::NoSuchGame { game, count })?;
         self.players.seat_people();
         self.forget(tree);
-        self.notices.record_opened(game, count);
+        self.notices.record_opened(game, count, &cuts);
         self.changed();
         Ok(count)
     }
@@ -257,6 +259,20 @@ impl Session {
     /// result is the main line's.
     pub fn sgf(&self) -> String {
         self.game.sgf(self.players.labels())
+    }
+
+    /// The clocks, to be kept with [`Session::sgf`] across a reload of the
+    /// page.
+    pub fn kept_clocks(&self) -> KeptClocks {
+        self.clocks.keep(self.game.tree())
+    }
+
+    /// Sets the clocks kept with this game's SGF before a reload: the time
+    /// of each turn, and the time of the turn being played, whose clock
+    /// runs on from there when the game has it run.
+    pub fn restore_clocks(&mut self, kept: &KeptClocks) {
+        self.clocks.restore(self.game.tree(), kept);
+        self.touched();
     }
 
     /// Turning analysis off also drops what it found; what engines
@@ -291,7 +307,17 @@ impl Session {
     /// An engine started and answered its first commands.
     pub fn engine_started(&mut self, name: &str, identity: Option<String>) {
         self.players.engine_started(name, identity);
+        self.notices.engine_started(name);
         self.touched();
+    }
+
+    /// An engine's search tree reached its memory bound and stopped
+    /// growing; the engine plays on. The person is told once after each
+    /// start of the engine.
+    pub fn engine_tree_full(&mut self, name: &str) {
+        if self.notices.tree_full(name) {
+            self.touched();
+        }
     }
 
     /// An engine could not be started (missing program, no answer, a
@@ -629,6 +655,34 @@ mod tests {
         assert_eq!(shown(&s), Some((1, true)));
     }
 
+    /// A full search tree is said once per start of its engine, and
+    /// changes nothing else.
+    #[test]
+    fn a_full_tree_is_said_once_per_start() {
+        let mut s = Session::new(&["e".to_string()]);
+        s.engine_started("e", None);
+        s.new_game(&form("odd", 3, "human", "e")).unwrap();
+        let notice =
+            |s: &Session| serde_json::to_value(s.state()).unwrap()["notice"]["text"].clone();
+        let (version, generation) = (s.version(), s.generation());
+        s.engine_tree_full("e");
+        let said = notice(&s);
+        assert!(
+            said.as_str()
+                .unwrap()
+                .contains("engine e's search tree reached its memory bound"),
+            "{said}"
+        );
+        assert_eq!((s.version(), s.generation()), (version + 1, generation));
+        s.play_human("B:C3").unwrap();
+        assert!(notice(&s).is_null());
+        s.engine_tree_full("e");
+        assert!(notice(&s).is_null());
+        s.engine_started("e", None);
+        s.engine_tree_full("e");
+        assert_eq!(notice(&s), said);
+    }
+
     /// Engines are listed as starting until the engine thread has started
     /// them; Restart starts a failed one again.
     #[test]
@@ -686,6 +740,62 @@ mod tests {
         s.undo().unwrap();
         let (used, _) = clock(&s);
         assert!(used[0] < 0.03 && used[1] == 0.0, "{used:?}");
+    }
+
+    /// The clocks kept with the SGF come back on the game read from it,
+    /// the turn being played's running on from what it had.
+    #[test]
+    fn clocks_come_back_with_the_record() {
+        let mut s = Session::new(&[]);
+        s.new_game(&form("odd", 3, "human", "human")).unwrap();
+        for t in ["B:A1", "W:B1"] {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            s.play_human(t).unwrap();
+        }
+        s.set_view(1).unwrap();
+        s.play_human("W:C1").unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        let (before, running) = clock(&s);
+        assert_eq!(running.as_deref(), Some("b"));
+        let kept = s.kept_clocks();
+        let line = s.game.viewed_node();
+
+        let mut t = Session::new(&[]);
+        t.load_sgf(&s.sgf(), 1).unwrap();
+        t.go_to_node(line).unwrap();
+        assert_eq!(clock(&t).0[1], 0.0);
+        t.restore_clocks(&kept);
+        let (after, running) = clock(&t);
+        assert_eq!(running.as_deref(), Some("b"));
+        assert!(
+            after[0] >= before[0] && after[1] == before[1],
+            "{before:?} {after:?}"
+        );
+        assert!(after[1] > 0.0);
+    }
+
+    /// A record whose second variation holds a bad turn opens with that
+    /// variation cut and a notice naming it; the main line is whole.
+    #[test]
+    fn a_broken_variation_is_cut_with_a_notice() {
+        let mut s = Session::new(&[]);
+        s.load_sgf("(;GM[9000]OG[yodd]SZ[3](;B[B:B3])(;W[garbage]))", 1)
+            .unwrap();
+        assert_eq!(tokens(&s), ["B:B3"]);
+        assert_eq!(s.game.tree().len(), 2);
+        let state = serde_json::to_value(s.state()).unwrap();
+        let notice = &state["notice"];
+        assert_eq!(notice["level"], "error");
+        let text = notice["text"].as_str().unwrap();
+        assert!(
+            text.starts_with("record opened: both seats are people")
+                && text.contains("Left out, as it did not read: variation 2 at turn 1, cut from turn 1: turn 1: bad move token 'garbage'"),
+            "{text}"
+        );
+        // A record that reads whole says nothing of cuts.
+        s.load_sgf("(;GM[9000]OG[yodd]SZ[3];B[B:B3])", 1).unwrap();
+        let state = serde_json::to_value(s.state()).unwrap();
+        assert_eq!(state["notice"]["level"], "info");
     }
 
     fn tokens(s: &Session) -> Vec<String> {

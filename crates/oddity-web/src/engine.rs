@@ -46,6 +46,8 @@ pub struct Thought {
     pub root_visits: u64,
     /// Nodes in the tree.
     pub nodes: usize,
+    /// The tree reached its memory bound and no longer grows.
+    pub full: bool,
     /// Milliseconds searched.
     pub millis: f64,
     /// The root proven won by `b` or `w`.
@@ -199,6 +201,7 @@ pub fn thought(position: &AnyGame, report: &Report) -> Thought {
         iterations: report.iterations,
         root_visits: report.root_visits,
         nodes: report.nodes,
+        full: report.tree_full,
         millis: report.elapsed.as_secs_f64() * 1000.0,
         proven: report.proven.map(|c| c.seat()),
         candidates: report.candidates.iter().map(line).collect(),

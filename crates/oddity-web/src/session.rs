@@ -48,6 +48,9 @@ pub struct Session {
 struct Report {
     best: Option<String>,
     candidates: Vec<Line>,
+    /// The search tree reached its memory bound.
+    #[serde(default)]
+    full: bool,
 }
 
 #[derive(Deserialize)]
@@ -116,6 +119,26 @@ impl Session {
         let answer = match self.session.load_sgf(text, game) {
             Ok(games) => json!({ "ok": true, "game": game, "games": games }).to_string(),
             Err(why) => error(why),
+        };
+        self.tell();
+        answer
+    }
+
+    /// The clocks (JSON), kept with [`Session::sgf`] across a reload.
+    pub fn clocks(&self) -> String {
+        serde_json::to_string(&self.session.kept_clocks()).expect("the clocks serialise")
+    }
+
+    /// Sets the clocks (JSON, from [`Session::clocks`]) kept with the
+    /// game just opened from its SGF: `{"ok":true}` or the error.
+    #[wasm_bindgen(js_name = restoreClocks)]
+    pub fn restore_clocks(&mut self, kept: &str) -> String {
+        let answer = match serde_json::from_str(kept) {
+            Ok(kept) => {
+                self.session.restore_clocks(&kept);
+                json!({ "ok": true }).to_string()
+            }
+            Err(why) => error(format!("the kept clocks do not read: {why}")),
         };
         self.tell();
         answer
@@ -255,6 +278,9 @@ impl Session {
     }
 
     fn take_report(&mut self, job: &Job, report: Report, done: bool) {
+        if report.full {
+            self.session.engine_tree_full(&self.engine);
+        }
         let candidates = report
             .candidates
             .into_iter()

@@ -230,7 +230,7 @@ fn refused_requests_change_nothing() {
         let answer = parse(&s.request(name, body));
         assert!(answer["error"].is_string(), "{name} {body}: {answer}");
     }
-    let answer = parse(&s.open_sgf("(;FF[4]OG[odd]SZ[5];B[B:Z99])", 1));
+    let answer = parse(&s.open_sgf("(;FF[4]OG[odd]SZ[5];B[B:A1]", 1));
     assert!(
         answer["error"]
             .as_str()
@@ -243,6 +243,68 @@ fn refused_requests_change_nothing() {
     let opened = parse(&s.open_sgf("(;FF[4]OG[odd]SZ[3];B[B:C3];W[W:A1])", 1));
     assert_eq!(opened, json!({"ok": true, "game": 1, "games": 1}));
     assert_eq!(record(&s).moves().len(), 2);
+}
+
+/// With the smallest memory the search fills its tree: the report says
+/// so, the engine still answers a turn and searches on, and the page is
+/// told once.
+#[test]
+fn a_full_tree_keeps_playing_and_is_said_once() {
+    let mut engine = Engine::new(16, 1, 3).unwrap();
+    engine.set_sgf("(;FF[4]OG[xodd]SZ[19])").unwrap();
+    let think = |engine: &mut Engine| {
+        let text = engine
+            .search_with(600_000.0, Some(50_000.0), 1000.0, &mut |_| {}, &mut || {
+                false
+            })
+            .unwrap();
+        parse(&text)
+    };
+    // Searched on (the tree is kept) until it is full (6 MiB of nodes).
+    let mut first = think(&mut engine);
+    for _ in 0..20 {
+        if first["full"] == true {
+            break;
+        }
+        first = think(&mut engine);
+    }
+    assert_eq!(first["full"], true, "{}", first["nodes"]);
+    assert!(first["best"].is_string());
+    let again = think(&mut engine);
+    assert_eq!(again["full"], true);
+    assert!(
+        again["best"].is_string() && again["root_visits"].as_u64() > first["root_visits"].as_u64()
+    );
+
+    let mut s = Session::new("oddity", None);
+    drive(&mut s, &mut Engine::new(64, 1, 3).unwrap(), 20.0);
+    request(
+        &mut s,
+        "new",
+        json!({"game": "xodd", "size": 19, "black": "oddity", "white": "human", "seconds": 1}),
+    );
+    let said = |s: &Session| state(s)["notice"]["text"].as_str().map(str::to_string);
+    let job = parse(&s.engine_work().unwrap());
+    let generation = job["start"]["generation"].as_f64().unwrap();
+    s.engine_report(generation, &first.to_string(), false);
+    let text = said(&s).expect("the full tree is said");
+    assert!(
+        text.contains("search tree reached its memory bound"),
+        "{text}"
+    );
+    s.engine_report(generation, &first.to_string(), true);
+    assert_eq!(record(&s).moves().len(), 1, "the engine played on");
+    request(
+        &mut s,
+        "seats",
+        json!({"black": "oddity", "white": "human"}),
+    );
+    assert_eq!(said(&s), None);
+    request(&mut s, "analyze", json!({"on": true}));
+    let job = parse(&s.engine_work().unwrap());
+    let generation = job["start"]["generation"].as_f64().unwrap();
+    s.engine_report(generation, &again.to_string(), false);
+    assert_eq!(said(&s), None, "said once");
 }
 
 #[test]
