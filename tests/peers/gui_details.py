@@ -282,13 +282,12 @@ def onyx_near_points(d):
     log(f"  Onyx: clicks 0.40-0.44 of a unit from A2, B2, C3 played them; {text!r}")
 
 
-# Whether the board drawn is the session's picture (the page's overlay and
-# the width it gives the picture aside).
+# Whether the board drawn is the session's picture (the width the page
+# gives it aside).
 BOARD_DRAWN = """
 const t = document.createElement('template');
 t.innerHTML = state.board;
 const drawn = svgRoot().cloneNode(true);
-drawn.querySelector('#overlay').remove();
 drawn.removeAttribute('style');
 return drawn.isEqualNode(t.content.querySelector('svg'));
 """

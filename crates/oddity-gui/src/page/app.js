@@ -204,7 +204,7 @@ function connect() {
 
 // ---- the board ----
 
-function svgRoot() { return $("board").querySelector("svg"); }
+function svgRoot() { return $("board").querySelector("svg:not(.overlay-layer)"); }
 
 // The cells' centres and radii in the picture's own coordinates, by name:
 // measured once per picture (measuring asks the browser for its layout,
@@ -261,8 +261,8 @@ function fitBoard() {
 }
 
 // Puts the picture `text` on the board, changing only what differs from
-// the one there (a turn adds a stone or two: the rest of the board, and
-// the overlay drawn over it, stay). True where the cells may have moved,
+// the one there (a turn adds a stone or two: the rest of the board
+// stays). True where the cells may have moved,
 // so that they must be measured again.
 function patchBoard(text) {
   const old = svgRoot();
@@ -282,8 +282,8 @@ function holdsCell(el) {
 }
 
 // Makes the element `old` like `fresh` (of the same name), child by child,
-// leaving the page's overlay and, on the picture itself, the width
-// `fitBoard` gives it. True where a cell's place may have changed.
+// leaving, on the picture itself, the width `fitBoard` gives it. True
+// where a cell's place may have changed.
 function morph(old, fresh, root) {
   let changed = false;
   for (const { name } of [...old.attributes]) {
@@ -302,7 +302,7 @@ function morph(old, fresh, root) {
   let o = old.firstChild;
   for (let f = fresh.firstChild; f;) {
     const next = f.nextSibling;
-    if (o && o.id !== "overlay" && o.nodeType === f.nodeType && o.nodeName === f.nodeName) {
+    if (o && o.nodeType === f.nodeType && o.nodeName === f.nodeName) {
       if (o.nodeType === Node.ELEMENT_NODE) moved = morph(o, f, false) || moved;
       else if (o.nodeValue !== f.nodeValue) o.nodeValue = f.nodeValue;
       o = o.nextSibling;
@@ -312,7 +312,7 @@ function morph(old, fresh, root) {
     }
     f = next;
   }
-  while (o && o.id !== "overlay") {
+  while (o) {
     const next = o.nextSibling;
     moved = moved || holdsCell(o);
     o.remove();
@@ -326,15 +326,26 @@ function cellSpot(name) {
   return cellSpots().get(name) || null;
 }
 
+// The page's drawing over the board picture: a picture of its own laid
+// over it, in the same coordinates and size, so that the analysis drawn
+// several times a second leaves the board (a thousand cells on the
+// largest) to be neither laid out nor painted again.
 function overlay() {
   const svg = svgRoot();
-  let g = svg && svg.querySelector("#overlay");
-  if (svg && !g) {
-    g = document.createElementNS(SVG_NS, "g");
+  if (!svg) return null;
+  let layer = $("board").querySelector("svg.overlay-layer");
+  if (!layer) {
+    layer = document.createElementNS(SVG_NS, "svg");
+    layer.setAttribute("class", "overlay-layer");
+    const g = document.createElementNS(SVG_NS, "g");
     g.id = "overlay";
-    svg.appendChild(g);
+    layer.appendChild(g);
+    $("board").appendChild(layer);
   }
-  return g;
+  const box = svg.getAttribute("viewBox");
+  if (layer.getAttribute("viewBox") !== box) layer.setAttribute("viewBox", box);
+  if (layer.style.width !== svg.style.width) layer.style.width = svg.style.width;
+  return layer.firstChild;
 }
 
 function shape(g, tag, attrs, text) {
@@ -1212,7 +1223,10 @@ function wire() {
   });
   $("pause").addEventListener("click", () => send("pause", { on: !state.paused }));
   setInterval(drawClocks, 250);
-  addEventListener("resize", fitBoard);
+  addEventListener("resize", () => {
+    fitBoard();
+    overlay();
+  });
   $("confirm").addEventListener("click", confirmTurn);
   $("clear").addEventListener("click", () => { resetComposer(); showReason(""); drawOverlay(); });
   $("pass").addEventListener("click", () => playToken("pass"));
