@@ -260,65 +260,24 @@ function fitBoard() {
   if (spacing < TOUCH_SPACING) svg.style.width = `${Math.ceil(svg.clientWidth * TOUCH_SPACING / spacing)}px`;
 }
 
-// Puts the picture `text` on the board, changing only what differs from
-// the one there (a turn adds a stone or two: the rest of the board
-// stays). True where the cells may have moved,
-// so that they must be measured again.
+// Puts the picture `text` on the board in place of the one there. True
+// where the cells may have moved, so that they must be measured again:
+// the cells are those of the game and size, in the picture's frame (a
+// turn played changes neither).
 function patchBoard(text) {
   const old = svgRoot();
-  const t = document.createElement("template");
-  t.innerHTML = text;
-  const fresh = t.content.querySelector("svg");
-  if (!old || !fresh) {
-    $("board").innerHTML = text;
+  const frame = (svg) => ["viewBox", "data-game", "data-size"].map((a) => svg.getAttribute(a)).join(" ");
+  if (!old) {
+    $("board").insertAdjacentHTML("afterbegin", text);
     return true;
   }
-  return morph(old, fresh, true);
-}
-
-// An element that is a cell, or holds some.
-function holdsCell(el) {
-  return el.nodeType === Node.ELEMENT_NODE && (el.hasAttribute("data-cell") || el.querySelector("[data-cell]") !== null);
-}
-
-// Makes the element `old` like `fresh` (of the same name), child by child,
-// leaving, on the picture itself, the width `fitBoard` gives it. True
-// where a cell's place may have changed.
-function morph(old, fresh, root) {
-  let changed = false;
-  for (const { name } of [...old.attributes]) {
-    if (!fresh.hasAttribute(name) && !(root && name === "style")) {
-      old.removeAttribute(name);
-      changed = true;
-    }
-  }
-  for (const { name, value } of fresh.attributes) {
-    if (old.getAttribute(name) !== value) {
-      old.setAttribute(name, value);
-      changed = true;
-    }
-  }
-  let moved = changed && (root || holdsCell(old));
-  let o = old.firstChild;
-  for (let f = fresh.firstChild; f;) {
-    const next = f.nextSibling;
-    if (o && o.nodeType === f.nodeType && o.nodeName === f.nodeName) {
-      if (o.nodeType === Node.ELEMENT_NODE) moved = morph(o, f, false) || moved;
-      else if (o.nodeValue !== f.nodeValue) o.nodeValue = f.nodeValue;
-      o = o.nextSibling;
-    } else {
-      old.insertBefore(f, o);
-      moved = moved || holdsCell(f);
-    }
-    f = next;
-  }
-  while (o) {
-    const next = o.nextSibling;
-    moved = moved || holdsCell(o);
-    o.remove();
-    o = next;
-  }
-  return moved;
+  const before = frame(old);
+  const width = old.style.width;
+  old.outerHTML = text;
+  const svg = svgRoot();
+  if (frame(svg) !== before) return true;
+  svg.style.width = width;
+  return false;
 }
 
 // Centre and radius of a cell in the picture's own coordinates.
