@@ -23,7 +23,11 @@ capped) and `slow` (thinks for the time the page gives it). Checked:
 - an engine that answers within a second is seen thinking, and its
   candidates stay listed after it plays, its heat map gone from the board
   (Odd);
-- Onyx clicks on the lines near a point play that point;
+- Onyx clicks on the lines near a point play that point; the board drawn
+  is the session's picture after captures (the page changes only what
+  differs);
+- on Onyx 12, with the engine analysing the person's turn, a click is
+  answered: its stone drawn, the board the session's picture;
 - the candidates table keeps its order under the pointer; Xodd's best
   turns drawn as turns (both stones joined, numbered, the best ringed),
   the rest of the heat map faint and unlabelled;
@@ -280,8 +284,43 @@ def onyx_near_points(d):
     text = d.find_element(By.ID, "captured").text
     if text != "Captured: 0 black, 2 white":
         fail(f"captures shown as {text!r}")
+    wait(d, "the board drawn as the session's picture after the captures",
+         lambda: d.execute_script(BOARD_DRAWN))
     screenshot(d, "gui-detail-onyx.png")
     log(f"  Onyx: clicks 0.40-0.44 of a unit from A2, B2, C3 played them; {text!r}")
+
+
+# Whether the board drawn is the session's picture (the width the page
+# gives it aside).
+BOARD_DRAWN = """
+const t = document.createElement('template');
+t.innerHTML = state.board;
+const drawn = svgRoot().cloneNode(true);
+drawn.removeAttribute('style');
+return drawn.isEqualNode(t.content.querySelector('svg'));
+"""
+
+
+def click_while_analysing(d):
+    """Issue: the page lagged while the engine analysed a larger board. A
+    click on Onyx 12 is answered while the engine analyses the person's
+    turn: the stone is in the picture drawn."""
+    new_game(d, "onyx", 12, "human", "slow", seconds="1")
+    if not d.find_element(By.ID, "analyze").is_selected():
+        d.find_element(By.ID, "analyze").click()
+    s = wait(d, "the engine analysing the person's turn",
+             lambda: (lambda s: s if s["human_turn"] and s["analysis"] and s["analysis"]["turn"] == s["view"]
+                      and s["analysis"]["candidates"] and d.find_elements(By.CSS_SELECTOR, "#overlay [data-heat]")
+                      else None)(state(d)), 60)
+    cells = d.execute_script("return [...document.querySelectorAll('#board [data-cell]')].map((e) => e.dataset.cell)")
+    cell = sorted(c for c in cells if c not in s["stones"])[0]
+    d.execute_script(f"document.querySelector('#board [data-cell=\"{cell}\"]')"
+                     ".dispatchEvent(new MouseEvent('click', {bubbles: true}))")
+    wait(d, f"{cell} played and drawn while the engine analyses",
+         lambda: d.execute_script(f"return Boolean(state.stones['{cell}'])") and d.execute_script(BOARD_DRAWN), 60)
+    d.find_element(By.ID, "analyze").click()
+    wait(d, "analysis off again", lambda: not state(d)["analysis_wanted"])
+    log(f"  Onyx 12, the engine analysing: a click on {cell} answered, the board drawn as the session's picture")
 
 
 # The best turns drawn, the analysis they are drawn from, and the heat
@@ -590,6 +629,7 @@ def main():
         long_game_numbers(d, tmp)
         odd_thinking_stays(d)
         onyx_near_points(d)
+        click_while_analysing(d)
         candidates_and_best_turns(d)
         engines_game(d)
         clocks(d)

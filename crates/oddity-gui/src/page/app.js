@@ -204,7 +204,7 @@ function connect() {
 
 // ---- the board ----
 
-function svgRoot() { return $("board").querySelector("svg"); }
+function svgRoot() { return $("board").querySelector("svg:not(.overlay-layer)"); }
 
 // The cells' centres and radii in the picture's own coordinates, by name:
 // measured once per picture (measuring asks the browser for its layout,
@@ -260,20 +260,51 @@ function fitBoard() {
   if (spacing < TOUCH_SPACING) svg.style.width = `${Math.ceil(svg.clientWidth * TOUCH_SPACING / spacing)}px`;
 }
 
+// Puts the picture `text` on the board in place of the one there. True
+// where the cells may have moved, so that they must be measured again:
+// the cells are those of the game and size, in the picture's frame (a
+// turn played changes neither).
+function patchBoard(text) {
+  const old = svgRoot();
+  const frame = (svg) => ["viewBox", "data-game", "data-size"].map((a) => svg.getAttribute(a)).join(" ");
+  if (!old) {
+    $("board").insertAdjacentHTML("afterbegin", text);
+    return true;
+  }
+  const before = frame(old);
+  const width = old.style.width;
+  old.outerHTML = text;
+  const svg = svgRoot();
+  if (frame(svg) !== before) return true;
+  svg.style.width = width;
+  return false;
+}
+
 // Centre and radius of a cell in the picture's own coordinates.
 function cellSpot(name) {
   return cellSpots().get(name) || null;
 }
 
+// The page's drawing over the board picture: a picture of its own laid
+// over it, in the same coordinates and size, so that the analysis drawn
+// several times a second leaves the board (a thousand cells on the
+// largest) to be neither laid out nor painted again.
 function overlay() {
   const svg = svgRoot();
-  let g = svg && svg.querySelector("#overlay");
-  if (svg && !g) {
-    g = document.createElementNS(SVG_NS, "g");
+  if (!svg) return null;
+  let layer = $("board").querySelector("svg.overlay-layer");
+  if (!layer) {
+    layer = document.createElementNS(SVG_NS, "svg");
+    layer.setAttribute("class", "overlay-layer");
+    const g = document.createElementNS(SVG_NS, "g");
     g.id = "overlay";
-    svg.appendChild(g);
+    layer.appendChild(g);
+    $("board").appendChild(layer);
   }
-  return g;
+  const box = svg.getAttribute("viewBox");
+  if (layer.getAttribute("viewBox") !== box) layer.setAttribute("viewBox", box);
+  if (layer.style.width !== svg.style.width) layer.style.width = svg.style.width;
+  return layer.firstChild;
 }
 
 function shape(g, tag, attrs, text) {
@@ -282,6 +313,49 @@ function shape(g, tag, attrs, text) {
   if (text !== undefined) el.textContent = text;
   g.appendChild(el);
   return el;
+}
+
+// A shape of the overlay, to be drawn by `patchShapes`: its numbers
+// rounded, since the picture cannot show a finer difference and a value
+// that did not change needs no drawing.
+function overlayShape(shapes, tag, attrs, text) {
+  const rounded = {};
+  for (const [k, v] of Object.entries(attrs)) {
+    rounded[k] = typeof v === "number" ? String(Math.round(v * 1000) / 1000) : String(v);
+  }
+  shapes.push({ tag, attrs: rounded, text: text === undefined ? undefined : String(text) });
+}
+
+// Makes the children of `g` the `shapes`, in order, changing only what
+// differs from what is there: an analysis that arrives many times a
+// second moves a few circles instead of building the overlay again (new
+// elements cost the browser their style and layout).
+function patchShapes(g, shapes) {
+  let el = g.firstElementChild;
+  for (const want of shapes) {
+    if (!el || el.localName !== want.tag) {
+      const made = document.createElementNS(SVG_NS, want.tag);
+      made.drawn = {};
+      g.insertBefore(made, el);
+      el = made;
+    }
+    const drawn = el.drawn;
+    for (const k in drawn) {
+      if (!(k in want.attrs)) el.removeAttribute(k);
+    }
+    for (const k in want.attrs) {
+      if (drawn[k] !== want.attrs[k]) el.setAttribute(k, want.attrs[k]);
+    }
+    el.drawn = want.attrs;
+    const text = want.text === undefined ? "" : want.text;
+    if (el.textContent !== text) el.textContent = text;
+    el = el.nextElementSibling;
+  }
+  while (el) {
+    const next = el.nextElementSibling;
+    el.remove();
+    el = next;
+  }
 }
 
 // The stones a token puts down: [{cell, colour}] (Onyx: the mover's colour).
@@ -307,14 +381,14 @@ function heatColour(t) {
 function drawOverlay() {
   const g = overlay();
   if (!g) return;
-  g.replaceChildren();
+  const shapes = [];
   const a = state.analysis;
   if (!previewLine && analysisOnBoard()) {
     // Where a turn may be two stones, the best turns are drawn as turns
     // and the cells' heat only faintly under them.
     const turns = a.best && a.best.length ? a.best : null;
-    drawHeat(g, a, turns !== null);
-    if (turns) drawBestTurns(g, turns);
+    drawHeat(shapes, a, turns !== null);
+    if (turns) drawBestTurns(shapes, turns);
   }
   if (previewLine) {
     let mover = previewLine.seat;
@@ -323,11 +397,11 @@ function drawOverlay() {
         const spot = cellSpot(s.cell);
         if (!spot) continue;
         const black = s.colour === "B";
-        shape(g, "circle", {
+        overlayShape(shapes, "circle", {
           class: "ov-pv", cx: spot.x, cy: spot.y, r: spot.r * 0.8,
           fill: black ? "#1c1c1c" : "#fafafa", stroke: "#555", "stroke-width": spot.r * 0.06,
         });
-        shape(g, "text", {
+        overlayShape(shapes, "text", {
           class: "ov-label", x: spot.x, y: spot.y, "font-size": spot.r * 0.8,
           fill: black ? "#fff" : "#000",
         }, i + 1);
@@ -338,22 +412,23 @@ function drawOverlay() {
   for (const s of pending) {
     const spot = cellSpot(s.cell);
     if (!spot) continue;
-    shape(g, "circle", {
+    overlayShape(shapes, "circle", {
       class: "ov-pending", cx: spot.x, cy: spot.y, r: spot.r * 0.8,
       fill: s.colour === "B" ? "#1c1c1c" : "#fafafa", "stroke-width": spot.r * 0.12,
       "data-pending": s.cell,
     });
   }
-  if (state.counted_groups) drawGroups(g);
+  if (state.counted_groups) drawGroups(shapes);
   if (state.result && state.view === state.moves.length) {
     for (const cell of state.result.chain) {
       const spot = cellSpot(cell);
       if (!spot) continue;
-      shape(g, "circle", {
+      overlayShape(shapes, "circle", {
         class: "ov-chain", cx: spot.x, cy: spot.y, r: spot.r * 0.95, "stroke-width": spot.r * 0.22,
       });
     }
   }
+  patchShapes(g, shapes);
 }
 
 // Heat map, as the server computed it: each cell by its share of the
@@ -361,27 +436,25 @@ function drawOverlay() {
 // most of those visits put there; a cell whose most visited candidate is
 // listed is labelled with that candidate's win rate. `faint`: only a pale
 // shade, unlabelled, under the best turns.
-function drawHeat(g, a, faint) {
+function drawHeat(shapes, a, faint) {
   for (const h of a.heat) {
     const spot = cellSpot(h.cell);
     if (!spot) continue;
     const listed = h.top < LISTED && !faint;
     if (h.share < (faint ? 0.1 : 0.03) && !listed) continue; // too few visits to show
     const t = h.share;
-    const heat = shape(g, "circle", {
+    const ring = h.colour && !faint
+      ? { "data-colour": h.colour, stroke: h.colour === "B" ? "#111" : "#fff", "stroke-width": spot.r * 0.16 }
+      : {};
+    overlayShape(shapes, "circle", {
       class: "ov-heat", cx: spot.x, cy: spot.y,
       r: spot.r * (faint ? 0.15 + 0.3 * Math.sqrt(t) : 0.3 + 0.6 * Math.sqrt(t)),
-      fill: heatColour(t), "fill-opacity": faint ? 0.1 + 0.2 * t : 0.3 + 0.5 * t, "data-heat": h.cell,
+      fill: heatColour(t), "fill-opacity": faint ? 0.1 + 0.2 * t : 0.3 + 0.5 * t, "data-heat": h.cell, ...ring,
     });
-    if (h.colour && !faint) {
-      heat.setAttribute("data-colour", h.colour);
-      heat.setAttribute("stroke", h.colour === "B" ? "#111" : "#fff");
-      heat.setAttribute("stroke-width", spot.r * 0.16);
-    }
     if (listed) {
       // As large as the cell's room allows (Onyx's points are small).
       const label = Math.max(spot.r, spot.room * 0.8) * 0.75;
-      shape(g, "text", {
+      overlayShape(shapes, "text", {
         class: "ov-label", x: spot.x, y: spot.y, "font-size": label, fill: "#fff",
         stroke: "#000", "stroke-width": label * 0.04,
       }, Math.round(h.winrate * 100));
@@ -392,7 +465,7 @@ function drawHeat(g, a, faint) {
 // The engine's best turns as turns: each turn's stones in their colours,
 // joined, numbered by rank (1 the most visited), the best ringed in red and
 // labelled with its win rate, the others paler by their share of visits.
-function drawBestTurns(g, turns) {
+function drawBestTurns(shapes, turns) {
   turns.map((t, i) => [t, i + 1]).reverse().forEach(([t, rank]) => {
     const spots = t.stones.map(([cell, colour]) => ({ colour, spot: cellSpot(cell), cell }))
       .filter((s) => s.spot);
@@ -403,26 +476,26 @@ function drawBestTurns(g, turns) {
     const attrs = { "data-best": rank, "data-token": t.token };
     if (spots.length === 2) {
       const [p, q] = spots.map((s) => s.spot);
-      shape(g, "line", {
+      overlayShape(shapes, "line", {
         class: "ov-best-link", x1: p.x, y1: p.y, x2: q.x, y2: q.y, stroke: best ? "#d62728" : "#6b5d48",
         "stroke-width": r * (best ? 0.3 : 0.18), "stroke-opacity": opacity, ...attrs,
       });
     }
     for (const s of spots) {
       const black = s.colour === "B";
-      shape(g, "circle", {
+      overlayShape(shapes, "circle", {
         class: "ov-best", cx: s.spot.x, cy: s.spot.y, r: r * 0.72, fill: black ? "#1c1c1c" : "#fafafa",
         "fill-opacity": opacity, stroke: best ? "#d62728" : "#6b5d48", "stroke-width": r * (best ? 0.18 : 0.08),
         "data-cell-of": s.cell, ...attrs,
       });
-      shape(g, "text", {
+      overlayShape(shapes, "text", {
         class: "ov-label ov-rank", x: s.spot.x, y: s.spot.y, "font-size": r * (best ? 0.85 : 0.7),
         fill: black ? "#fff" : "#000", "fill-opacity": Math.max(opacity, 0.7),
       }, rank);
     }
     if (best) {
       const top = spots.reduce((a, b) => (b.spot.y < a.spot.y ? b : a)).spot;
-      shape(g, "text", {
+      overlayShape(shapes, "text", {
         class: "ov-label ov-best-rate", x: top.x, y: top.y - r * 1.05, "font-size": r * 0.6,
         fill: "#d62728", stroke: "#fff", "stroke-width": r * 0.12, "paint-order": "stroke",
       }, `${(t.winrate * 100).toFixed(0)}%`);
@@ -433,7 +506,7 @@ function drawBestTurns(g, turns) {
 // The groups of a finished position: each counted group joined and ringed
 // in its own colour and numbered (per stone colour); Odd's groups too small
 // to count ringed in dashed grey.
-function drawGroups(g) {
+function drawGroups(shapes) {
   const numbers = { B: 0, W: 0 };
   let colourAt = 0;
   state.counted_groups.forEach((group, i) => {
@@ -445,24 +518,24 @@ function drawGroups(g) {
     for (const [a, b] of group.links) {
       const p = spots.get(a), q = spots.get(b);
       if (!p || !q) continue;
-      shape(g, "line", {
+      overlayShape(shapes, "line", {
         class: `${cls}-link`, x1: p.x, y1: p.y, x2: q.x, y2: q.y, stroke: colour,
         "stroke-width": r * (group.counted ? 0.35 : 0.15), ...attrs,
       });
     }
     for (const [cell, p] of spots) {
       if (!p) continue;
-      const ring = shape(g, "circle", {
+      const dashes = group.counted ? {} : { "stroke-dasharray": `${p.r * 0.25} ${p.r * 0.2}` };
+      overlayShape(shapes, "circle", {
         class: cls, cx: p.x, cy: p.y, r: p.r * 0.92, fill: "none", stroke: colour,
-        "stroke-width": p.r * (group.counted ? 0.2 : 0.14), "data-cell-of": cell, ...attrs,
+        "stroke-width": p.r * (group.counted ? 0.2 : 0.14), "data-cell-of": cell, ...attrs, ...dashes,
       });
-      if (!group.counted) ring.setAttribute("stroke-dasharray", `${p.r * 0.25} ${p.r * 0.2}`);
     }
     if (group.counted) {
       const p = spots.get(group.cells[0]);
       numbers[group.colour]++;
       if (p) {
-        shape(g, "text", {
+        overlayShape(shapes, "text", {
           class: "ov-label ov-group-no", x: p.x, y: p.y, "font-size": p.r * 0.9,
           fill: group.colour === "B" ? "#fff" : "#000",
         }, numbers[group.colour]);
@@ -585,10 +658,11 @@ function draw(s) {
   if (state && (s.view !== state.view || s.node !== state.node)) showReason("");
   state = s;
   if (boardChanged) {
-    $("board").innerHTML = s.board;
+    if (patchBoard(s.board)) {
+      measuredSpots = null;
+      fitBoard();
+    }
     boardSvgText = s.board;
-    measuredSpots = null;
-    fitBoard();
   }
   if (turnChanged) {
     resetComposer();
@@ -596,15 +670,15 @@ function draw(s) {
     const own = s.to_move === "b" ? "colour-b" : "colour-w";
     $(own).checked = true;
   }
-  $("title").textContent = `${gameInfo(s.game).title} ${s.size}${s.rules ? " (" + s.rules + ")" : ""}: ` +
-    `Black ${s.seats[0]}, White ${s.seats[1]}`;
+  setText($("title"), `${gameInfo(s.game).title} ${s.size}${s.rules ? " (" + s.rules + ")" : ""}: ` +
+    `Black ${s.seats[0]}, White ${s.seats[1]}`);
   const status = $("status");
   if (s.result && s.view === s.moves.length) {
-    status.textContent = `Game over (${s.result.code}). ${sentence(s.result.text)}`;
+    setText(status, `Game over (${s.result.code}). ${sentence(s.result.text)}`);
     status.className = "over";
   } else if (s.finished) {
-    status.textContent = `Game over (${s.finished.code}). ${s.finished.text}. ` +
-      `Reviewing turn ${s.view} of ${s.moves.length}.`;
+    setText(status, `Game over (${s.finished.code}). ${s.finished.text}. ` +
+      `Reviewing turn ${s.view} of ${s.moves.length}.`);
     status.className = "over";
   } else {
     const who = s.seats[s.to_move === "b" ? 0 : 1];
@@ -612,20 +686,20 @@ function draw(s) {
     const paused = s.paused ? " Paused." : "";
     const groups = !gameInfo(s.game).counts_groups ? "" : ` Groups: Black ${s.groups[0]}, White ${s.groups[1]}.`;
     const review = s.view !== s.moves.length ? ` (reviewing turn ${s.view} of ${s.moves.length})` : "";
-    status.textContent = `${seatName(s.to_move)} to move (${who}${stopped}).${paused}${groups}${review}`;
+    setText(status, `${seatName(s.to_move)} to move (${who}${stopped}).${paused}${groups}${review}`);
     status.className = "";
   }
-  $("score").textContent = scoreText(s);
+  setText($("score"), scoreText(s));
   $("score").hidden = !s.counted_groups;
   $("captured").hidden = !s.captured;
   if (s.captured) {
-    $("captured").textContent = `Captured: ${s.captured[0]} black, ${s.captured[1]} white`;
+    setText($("captured"), `Captured: ${s.captured[0]} black, ${s.captured[1]} white`);
   }
   drawClocks();
   const notice = $("notice");
   notice.hidden = !s.notice;
   if (s.notice) {
-    notice.textContent = s.notice.text;
+    setText(notice, s.notice.text);
     notice.className = s.notice.level;
   }
   const game = gameInfo(s.game);
@@ -643,7 +717,7 @@ function draw(s) {
   $("resign").hidden = !playing;
   $("analyze-label").hidden = !person;
   $("pause").hidden = person || s.over;
-  $("pause").textContent = s.paused ? "Resume" : "Pause";
+  setText($("pause"), s.paused ? "Resume" : "Pause");
   $("board").classList.toggle("waiting", !s.human_turn);
   $("analyze").checked = s.analysis_wanted;
   drawCandidates();
@@ -683,19 +757,18 @@ function listed(a) {
 function drawCandidates() {
   const a = state.analysis;
   const body = $("candidates").querySelector("tbody");
-  body.replaceChildren();
-  listedRows = [];
   const visits = a ? a.candidates.reduce((n, c) => n + c.visits, 0) : 0;
   if (!a) {
-    $("analysis-head").textContent = "No analysis of this position.";
+    listedRows = [];
+    body.replaceChildren();
+    setText($("analysis-head"), "No analysis of this position.");
     return;
   }
   if (a.turn === state.view) {
-    $("analysis-head").textContent = `${a.engine} for ${seatName(a.seat)}, ${visits} visits`;
+    setText($("analysis-head"), `${a.engine} for ${seatName(a.seat)}, ${visits} visits`);
   } else {
     const played = state.moves[a.turn] ? `, played ${state.moves[a.turn].token}` : "";
-    $("analysis-head").textContent =
-      `${a.engine} for ${seatName(a.seat)} at turn ${a.turn + 1}${played}: ${visits} visits`;
+    setText($("analysis-head"), `${a.engine} for ${seatName(a.seat)} at turn ${a.turn + 1}${played}: ${visits} visits`);
   }
   if (previewLine) {
     // The line previewed follows its turn's latest analysis.
@@ -705,35 +778,50 @@ function drawCandidates() {
     else previewLine = null;
   }
   listedRows = listed(a);
-  for (const c of listedRows) {
-    const tr = document.createElement("tr");
-    for (const text of [c.token, c.visits, `${(c.winrate * 100).toFixed(1)}%`, c.pv.slice(0, 8).join(" ")]) {
-      const td = document.createElement("td");
-      td.textContent = text;
-      tr.appendChild(td);
-    }
-    tr.lastChild.className = "line";
-    tr.lastChild.title = tr.lastChild.textContent;
+  // The rows there are kept and only their text changed.
+  while (body.rows.length > listedRows.length) body.lastElementChild.remove();
+  while (body.rows.length < listedRows.length) body.appendChild(candidateRow());
+  listedRows.forEach((c, i) => {
+    const tr = body.rows[i];
+    const texts = [c.token, String(c.visits), `${(c.winrate * 100).toFixed(1)}%`, c.pv.slice(0, 8).join(" ")];
+    texts.forEach((text, j) => setText(tr.cells[j], text));
+    if (tr.lastChild.title !== texts[3]) tr.lastChild.title = texts[3];
     tr.dataset.token = c.token;
-    if (previewLine && previewLine.token === c.token) tr.classList.add("previewing");
-    const show = () => {
-      previewLine = { seat: a.seat.toUpperCase(), token: c.token, pv: c.pv };
-      body.querySelectorAll("tr").forEach((r) => r.classList.toggle("previewing", r === tr));
-      drawOverlay();
-    };
-    const hide = () => {
-      previewLine = null;
-      tr.classList.remove("previewing");
-      drawOverlay();
-    };
+    tr.classList.toggle("previewing", Boolean(previewLine && previewLine.token === c.token));
     // A line is drawn only from the position it starts from.
-    if (a.turn === state.view) {
-      tr.addEventListener("mouseenter", show);
-      tr.addEventListener("mouseleave", hide);
-      tr.addEventListener("click", () => (previewLine ? hide() : show()));
-    }
-    body.appendChild(tr);
-  }
+    tr.shows = a.turn === state.view ? { seat: a.seat.toUpperCase(), token: c.token, pv: c.pv } : null;
+  });
+}
+
+// A row of the candidates table; the line it shows on the board is the
+// one its `shows` names as it is drawn.
+function candidateRow() {
+  const tr = document.createElement("tr");
+  for (let j = 0; j < 4; j++) tr.appendChild(document.createElement("td"));
+  tr.lastChild.className = "line";
+  tr.shows = null;
+  const show = () => {
+    if (!tr.shows) return;
+    previewLine = { ...tr.shows };
+    tr.parentNode.querySelectorAll("tr").forEach((r) => r.classList.toggle("previewing", r === tr));
+    drawOverlay();
+  };
+  const hide = () => {
+    if (!tr.shows) return;
+    previewLine = null;
+    tr.classList.remove("previewing");
+    drawOverlay();
+  };
+  tr.addEventListener("mouseenter", show);
+  tr.addEventListener("mouseleave", hide);
+  tr.addEventListener("click", () => (previewLine ? hide() : show()));
+  return tr;
+}
+
+// Sets an element's text where it differs: the same text set again would
+// still cost the browser its layout.
+function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
 }
 
 function clockText(seconds) {
@@ -747,8 +835,8 @@ function drawClocks() {
   const c = state.clock;
   const extra = (performance.now() - stateAt) / 1000;
   const used = (i) => c.used[i] + (c.running === "bw"[i] ? extra : 0);
-  $("clock-b").textContent = `Black ${clockText(used(0))}`;
-  $("clock-w").textContent = `White ${clockText(used(1))}`;
+  setText($("clock-b"), `Black ${clockText(used(0))}`);
+  setText($("clock-w"), `White ${clockText(used(1))}`);
   $("clock-b").classList.toggle("running", c.running === "b");
   $("clock-w").classList.toggle("running", c.running === "w");
 }
@@ -1094,7 +1182,10 @@ function wire() {
   });
   $("pause").addEventListener("click", () => send("pause", { on: !state.paused }));
   setInterval(drawClocks, 250);
-  addEventListener("resize", fitBoard);
+  addEventListener("resize", () => {
+    fitBoard();
+    overlay();
+  });
   $("confirm").addEventListener("click", confirmTurn);
   $("clear").addEventListener("click", () => { resetComposer(); showReason(""); drawOverlay(); });
   $("pass").addEventListener("click", () => playToken("pass"));
