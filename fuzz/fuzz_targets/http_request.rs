@@ -12,7 +12,7 @@ use oddity_gui::engines::Shared;
 use oddity_gui::http::{App, router};
 use oddity_gui::server::serve_connection;
 use oddity_rules::internals::is_one_line;
-use oddity_session::Session;
+use oddity_session::PageSession;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 const AUTHORITY: &str = "127.0.0.1:8080";
@@ -28,7 +28,7 @@ fn runtime() -> &'static tokio::runtime::Runtime {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let shared = Arc::new(Shared::new(Session::new(&[])));
+    let shared = Arc::new(Shared::new(PageSession::new(&[])));
     // A stopped server: the event stream ends at once instead of waiting.
     shared.stop();
     let app = Arc::new(App {

@@ -1,5 +1,5 @@
 // The page's session in this tab: the same session as `oddity gui`'s,
-// compiled to WebAssembly (the module's Session: the game tree, the rules'
+// compiled to WebAssembly (the module's TabSession: the game tree, the rules'
 // checks, the page's requests and state), with the engine in a dedicated
 // Web Worker (engine-worker.js) so that the page never waits for it.
 // app.js talks to it through the same interface as to the server
@@ -169,7 +169,7 @@ function noThreads() {
   return null;
 }
 
-// Drives the worker as the session asks (Session.engineWork), and gives
+// Drives the worker as the session asks (TabSession.engineWork), and gives
 // the session the worker's news.
 class Driver {
   constructor(session) {
@@ -277,10 +277,10 @@ class Driver {
 // server's (requests by name, the catalogue, SGF out and in, the states).
 export async function open() {
   await serviceWorker();
-  const { Session } = (await loadModule("pkg")).module;
+  const { TabSession } = (await loadModule("pkg")).module;
   let listener = null;
   let keep = () => {};
-  const session = new Session(ENGINE, (text) => {
+  const session = new TabSession(ENGINE, (text) => {
     const state = JSON.parse(text);
     keep(state);
     if (listener) listener(state);

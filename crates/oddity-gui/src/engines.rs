@@ -18,14 +18,14 @@ use super::info::parse_info;
 use oddity_client::sync::{EngineGame, TimeSetting};
 use oddity_client::{EngineProcess, EngineSpec, Fault};
 use oddity_rules::Turn;
-use oddity_session::{Analysis, EngineTurnError, Job, Session};
+use oddity_session::{Analysis, EngineTurnError, Job, PageSession};
 
 /// The version sent when the server stops.
 pub const STOPPED: u64 = u64::MAX;
 
 /// The session and the means to tell others it changed.
 pub struct Shared {
-    session: Mutex<Session>,
+    session: Mutex<PageSession>,
     /// Woken when the game changes (engine work may be due).
     wake: Condvar,
     /// The session's version, for the page's event stream.
@@ -34,7 +34,7 @@ pub struct Shared {
 }
 
 impl Shared {
-    pub fn new(session: Session) -> Shared {
+    pub fn new(session: PageSession) -> Shared {
         let (changes, _) = watch::channel(session.version());
         Shared {
             session: Mutex::new(session),
@@ -46,7 +46,7 @@ impl Shared {
 
     /// Runs `f` on the session, then tells the page and the engine thread
     /// about what changed.
-    pub fn update<R>(&self, f: impl FnOnce(&mut Session) -> R) -> R {
+    pub fn update<R>(&self, f: impl FnOnce(&mut PageSession) -> R) -> R {
         let mut s = self.lock();
         let before = (s.version(), s.generation());
         let r = f(&mut s);
@@ -62,7 +62,7 @@ impl Shared {
         r
     }
 
-    pub fn lock(&self) -> std::sync::MutexGuard<'_, Session> {
+    pub fn lock(&self) -> std::sync::MutexGuard<'_, PageSession> {
         // A panic while holding the lock leaves a session that is still
         // consistent (every change is made whole or not at all).
         self.session.lock().unwrap_or_else(|e| e.into_inner())

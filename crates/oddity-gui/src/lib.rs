@@ -21,7 +21,7 @@ use std::sync::Arc;
 
 use engines::Shared;
 use oddity_client::EngineSpec;
-use oddity_session::Session;
+use oddity_session::PageSession;
 
 pub struct Config {
     pub engines: Vec<EngineSpec>,
@@ -99,7 +99,7 @@ pub fn serve(config: Config) -> Result<(), ServeError> {
             );
         }
         let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
-        let shared = Arc::new(Shared::new(Session::new(&names)));
+        let shared = Arc::new(Shared::new(PageSession::new(&names)));
         let driver = {
             let shared = shared.clone();
             let specs = config.engines.clone();

@@ -196,7 +196,7 @@ impl Request {
 }
 
 /// What a request answers when the session takes it
-/// ([`Session::answer`](crate::Session::answer)).
+/// ([`PageSession::answer`](crate::PageSession::answer)).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Answer {
     /// A change made: `{"ok":true}`.
@@ -218,7 +218,7 @@ impl Answer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::session::Session;
+    use crate::session::PageSession;
 
     /// Every name is read; bodies of the wrong shape, unknown fields and
     /// unknown names are refused.
@@ -244,7 +244,7 @@ mod tests {
 
     #[test]
     fn answers_are_changes_or_previews() {
-        let mut s = Session::new(&[]);
+        let mut s = PageSession::new(&[]);
         let play = Request::read("play", br#"{"token":"B:C3"}"#).unwrap();
         assert_eq!(s.answer(play).unwrap().json(), r#"{"ok":true}"#);
         assert_eq!(s.record().moves().len(), 1);

@@ -1,10 +1,10 @@
 //! Engine work: what an engine is asked to do, and what comes back from
 //! it. This is the session's side of its engines, whatever runs them: the
-//! session says what work it wants (`Session::next_job`), and whoever
-//! runs the engines reports their state (`Session::engine_started`,
-//! `Session::set_engine_status`, `Session::engine_fault`), their analysis
-//! ([`Job::analysis`], `Session::analysis_update`) and their turns
-//! (`Session::engine_turn`). `oddity gui` runs GTP engine processes; the
+//! session says what work it wants (`PageSession::next_job`), and whoever
+//! runs the engines reports their state (`PageSession::engine_started`,
+//! `PageSession::set_engine_status`, `PageSession::engine_fault`), their analysis
+//! ([`Job::analysis`], `PageSession::analysis_update`) and their turns
+//! (`PageSession::engine_turn`). `oddity gui` runs GTP engine processes; the
 //! static page runs the engine in a Web Worker of the tab.
 
 use oddity_rules::{Colour, GameRecord, NodeId, TokenError, internals::quoted};

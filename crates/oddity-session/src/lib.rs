@@ -50,5 +50,5 @@ pub use notices::Notice;
 pub use overlay::{BestTurn, Candidate, HeatSpot, best_turns, heat_spots};
 pub use players::{EngineInfo, Seat};
 pub use preview::{PendingStone, Preview};
-pub use session::Session;
+pub use session::PageSession;
 pub use view::State;

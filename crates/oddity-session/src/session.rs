@@ -25,7 +25,7 @@ use crate::preview::{PendingStone, Preview};
 use crate::view::State;
 
 /// The game a page shows, its players and their engines' work (see the crate docs).
-pub struct Session {
+pub struct PageSession {
     game: Game,
     players: Players,
     clocks: Clocks,
@@ -37,11 +37,11 @@ pub struct Session {
     version: u64,
 }
 
-impl Session {
+impl PageSession {
     /// A new session: Odd at its standard size, a person as Black and the first of `engines` (if any) as White, every engine starting.
-    pub fn new(engines: &[String]) -> Session {
+    pub fn new(engines: &[String]) -> PageSession {
         let start = AnyGame::new(&GameSpec::default_for(GameKind::Odd));
-        Session {
+        PageSession {
             game: Game::new(GameTree::new(start)),
             players: Players::new(engines),
             clocks: Clocks::default(),
@@ -261,7 +261,7 @@ impl Session {
         self.game.sgf(self.players.labels())
     }
 
-    /// The clocks, to be kept with [`Session::sgf`] across a reload of the
+    /// The clocks, to be kept with [`PageSession::sgf`] across a reload of the
     /// page.
     pub fn kept_clocks(&self) -> KeptClocks {
         self.clocks.keep(self.game.tree())
@@ -518,7 +518,7 @@ mod tests {
 
     #[test]
     fn undo_goes_back_to_the_person() {
-        let mut s = Session::new(&["e".to_string()]);
+        let mut s = PageSession::new(&["e".to_string()]);
         s.engine_started("e", None);
         s.new_game(&form("odd", 3, "human", "e")).unwrap();
         s.play_human("B:C3").unwrap();
@@ -537,7 +537,7 @@ mod tests {
 
     #[test]
     fn stale_and_illegal_engine_turns() {
-        let mut s = Session::new(&["e".to_string()]);
+        let mut s = PageSession::new(&["e".to_string()]);
         s.new_game(&form("odd", 3, "human", "e")).unwrap();
         s.play_human("B:C3").unwrap();
         let g = s.generation();
@@ -553,7 +553,7 @@ mod tests {
 
     #[test]
     fn previews_of_composed_turns() {
-        let mut s = Session::new(&[]);
+        let mut s = PageSession::new(&[]);
         s.new_game(&form("xodd", 4, "human", "human")).unwrap();
         let p = s.preview(&[stone("B2", "B"), stone("C3", "W")]);
         assert!(!p.ok);
@@ -570,7 +570,7 @@ mod tests {
     }
 
     /// An analysis of the position after `turn` turns of the line.
-    fn analysis(s: &Session, turn: usize, genmove: bool) -> Analysis {
+    fn analysis(s: &PageSession, turn: usize, genmove: bool) -> Analysis {
         Analysis {
             node: s.game.line()[turn],
             engine: "e".into(),
@@ -588,7 +588,7 @@ mod tests {
     }
 
     /// The turn and kind of the analysis shown.
-    fn shown(s: &Session) -> Option<(usize, bool)> {
+    fn shown(s: &PageSession) -> Option<(usize, bool)> {
         let shown = s.analyses.shown(s.game.line(), s.view());
         // The page receives the same analysis.
         let state = serde_json::to_value(s.state()).unwrap();
@@ -601,7 +601,7 @@ mod tests {
 
     #[test]
     fn analyses_stay_with_their_positions() {
-        let mut s = Session::new(&["e".to_string()]);
+        let mut s = PageSession::new(&["e".to_string()]);
         s.new_game(&form("odd", 3, "human", "e")).unwrap();
         s.set_analysis_wanted(true).unwrap();
         s.analysis_update(s.generation(), analysis(&s, 0, false));
@@ -637,7 +637,7 @@ mod tests {
     /// about the turns it played stays.
     #[test]
     fn a_stopped_engines_analysis_is_dropped() {
-        let mut s = Session::new(&["e".to_string()]);
+        let mut s = PageSession::new(&["e".to_string()]);
         s.new_game(&form("odd", 3, "human", "e")).unwrap();
         s.play_human("B:C3").unwrap();
         s.analysis_update(s.generation(), analysis(&s, 1, true));
@@ -659,11 +659,11 @@ mod tests {
     /// changes nothing else.
     #[test]
     fn a_full_tree_is_said_once_per_start() {
-        let mut s = Session::new(&["e".to_string()]);
+        let mut s = PageSession::new(&["e".to_string()]);
         s.engine_started("e", None);
         s.new_game(&form("odd", 3, "human", "e")).unwrap();
         let notice =
-            |s: &Session| serde_json::to_value(s.state()).unwrap()["notice"]["text"].clone();
+            |s: &PageSession| serde_json::to_value(s.state()).unwrap()["notice"]["text"].clone();
         let (version, generation) = (s.version(), s.generation());
         s.engine_tree_full("e");
         let said = notice(&s);
@@ -687,12 +687,12 @@ mod tests {
     /// them; Restart starts a failed one again.
     #[test]
     fn engines_start_fail_and_restart() {
-        let mut s = Session::new(&["a".to_string(), "b".to_string()]);
+        let mut s = PageSession::new(&["a".to_string(), "b".to_string()]);
         assert_eq!(s.engines_to_start(), ["a", "b"]);
         s.engine_started("a", Some("oddity 1.0".into()));
         s.engine_start_failed("b", "cannot start 'x': not found".into());
         assert!(s.engines_to_start().is_empty());
-        let st = |s: &Session| {
+        let st = |s: &PageSession| {
             s.players
                 .engines()
                 .iter()
@@ -710,7 +710,7 @@ mod tests {
 
     /// The clocks the page receives: seconds used, black first, and the
     /// seat whose clock runs.
-    fn clock(s: &Session) -> ([f64; 2], Option<String>) {
+    fn clock(s: &PageSession) -> ([f64; 2], Option<String>) {
         let state = serde_json::to_value(s.state()).unwrap();
         let clock = &state["clock"];
         let used = |k: usize| clock["used"][k].as_f64().unwrap();
@@ -722,7 +722,7 @@ mod tests {
 
     #[test]
     fn clocks_count_each_seats_time() {
-        let mut s = Session::new(&["e".to_string()]);
+        let mut s = PageSession::new(&["e".to_string()]);
         s.new_game(&form("odd", 3, "human", "human")).unwrap();
         std::thread::sleep(std::time::Duration::from_millis(30));
         s.play_human("B:C3").unwrap();
@@ -746,7 +746,7 @@ mod tests {
     /// the turn being played's running on from what it had.
     #[test]
     fn clocks_come_back_with_the_record() {
-        let mut s = Session::new(&[]);
+        let mut s = PageSession::new(&[]);
         s.new_game(&form("odd", 3, "human", "human")).unwrap();
         for t in ["B:A1", "W:B1"] {
             std::thread::sleep(std::time::Duration::from_millis(10));
@@ -760,7 +760,7 @@ mod tests {
         let kept = s.kept_clocks();
         let line = s.game.viewed_node();
 
-        let mut t = Session::new(&[]);
+        let mut t = PageSession::new(&[]);
         t.load_sgf(&s.sgf(), 1).unwrap();
         t.go_to_node(line).unwrap();
         assert_eq!(clock(&t).0[1], 0.0);
@@ -778,7 +778,7 @@ mod tests {
     /// variation cut and a notice naming it; the main line is whole.
     #[test]
     fn a_broken_variation_is_cut_with_a_notice() {
-        let mut s = Session::new(&[]);
+        let mut s = PageSession::new(&[]);
         s.load_sgf("(;GM[9000]OG[yodd]SZ[3](;B[B:B3])(;W[garbage]))", 1)
             .unwrap();
         assert_eq!(tokens(&s), ["B:B3"]);
@@ -798,7 +798,7 @@ mod tests {
         assert_eq!(state["notice"]["level"], "info");
     }
 
-    fn tokens(s: &Session) -> Vec<String> {
+    fn tokens(s: &PageSession) -> Vec<String> {
         s.record()
             .moves()
             .iter()
@@ -811,7 +811,7 @@ mod tests {
     /// named, deleted and saved.
     #[test]
     fn turns_tried_while_reviewing_make_variations() {
-        let mut s = Session::new(&[]);
+        let mut s = PageSession::new(&[]);
         s.new_game(&form("odd", 3, "human", "human")).unwrap();
         for t in ["B:A1", "W:B1", "B:C1"] {
             s.play_human(t).unwrap();
@@ -841,7 +841,7 @@ mod tests {
         let text = s.sgf();
         assert!(text.contains("(;W[W:C3]N[try C3]"), "{text}");
         assert_eq!(sgf::read(&text).unwrap().moves().len(), 3);
-        let mut t = Session::new(&[]);
+        let mut t = PageSession::new(&[]);
         t.load_sgf(&text, 1).unwrap();
         assert_eq!((t.game.tree().len(), tokens(&t).len()), (6, 3));
         assert_eq!(t.sgf(), text);
@@ -857,7 +857,7 @@ mod tests {
     /// the turns it takes back unless a variation hangs from them.
     #[test]
     fn play_from_here_and_undo_keep_variations() {
-        let mut s = Session::new(&[]);
+        let mut s = PageSession::new(&[]);
         s.new_game(&form("odd", 3, "human", "human")).unwrap();
         for t in ["B:A1", "W:B1", "B:C1"] {
             s.play_human(t).unwrap();
@@ -879,7 +879,7 @@ mod tests {
     /// node stays with that node.
     #[test]
     fn engines_play_on_in_a_variation() {
-        let mut s = Session::new(&["e".to_string()]);
+        let mut s = PageSession::new(&["e".to_string()]);
         s.engine_started("e", None);
         s.new_game(&form("odd", 3, "human", "e")).unwrap();
         s.play_human("B:C3").unwrap();
@@ -904,7 +904,7 @@ mod tests {
     /// turned on while it is stopped.
     #[test]
     fn analysis_is_unticked_when_its_engine_stops() {
-        let mut s = Session::new(&["e".to_string()]);
+        let mut s = PageSession::new(&["e".to_string()]);
         s.engine_started("e", None);
         s.new_game(&form("odd", 3, "human", "e")).unwrap();
         s.set_analysis_wanted(true).unwrap();
@@ -920,7 +920,7 @@ mod tests {
     /// An engine that failed to start cannot be given a seat.
     #[test]
     fn a_failed_engine_is_refused_for_a_seat() {
-        let mut s = Session::new(&["e".to_string(), "bad".to_string()]);
+        let mut s = PageSession::new(&["e".to_string(), "bad".to_string()]);
         s.engine_started("e", None);
         s.engine_start_failed("bad", "cannot start '/nonexistent/prog'".into());
         let e = s
@@ -934,7 +934,7 @@ mod tests {
 
     #[test]
     fn onyx_results_name_the_chain() {
-        let mut s = Session::new(&[]);
+        let mut s = PageSession::new(&[]);
         s.new_game(&form("onyx", 4, "human", "human")).unwrap();
         for t in ["A1", "D4", "A2", "D3", "A3", "D2", "A4"] {
             s.play_human(t).unwrap();

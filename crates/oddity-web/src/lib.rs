@@ -4,7 +4,7 @@
 //! (`web/` holds the worker, the page's transport and the build script;
 //! the page itself is `oddity gui`'s).
 //!
-//! - [`Session`]: the game the page shows, the same session as `oddity
+//! - [`TabSession`]: the game the page shows, the same session as `oddity
 //!   gui`'s (`oddity_session`: game tree, the rules' checks, the page's
 //!   requests and state as JSON), driving the engine of the tab.
 //! - [`Engine`]: the search with the exact solver near the end, within a
@@ -31,7 +31,7 @@ pub mod memory;
 pub mod session;
 
 pub use engine::{Engine, threads_built};
-pub use session::Session;
+pub use session::TabSession;
 
 #[cfg(feature = "threads")]
 pub use wasm_bindgen_rayon::init_thread_pool;

@@ -3,10 +3,10 @@
 //! the page draws, the page's requests by name with the same JSON), with
 //! the engine in the page's Web Worker instead of GTP processes.
 //!
-//! The page calls [`Session::request`] as `oddity gui`'s page posts to
+//! The page calls [`TabSession::request`] as `oddity gui`'s page posts to
 //! `/api/NAME`, and hears of every change through the callback it gives
 //! (as `oddity gui`'s page hears of them through its event stream). The
-//! engine's side is a small driver: [`Session::engine_work`] says what the
+//! engine's side is a small driver: [`TabSession::engine_work`] says what the
 //! worker should do next (start the engine, start a search, stop one), and
 //! the worker's news comes back through the `engine...` methods.
 
@@ -26,8 +26,8 @@ const REPORT_MILLIS: f64 = 250.0;
 
 /// The session of the page, with the engine of its tab.
 #[wasm_bindgen]
-pub struct Session {
-    session: session::Session,
+pub struct TabSession {
+    session: session::PageSession,
     /// The tab's engine, by name.
     engine: String,
     /// Told the state (JSON) after every change.
@@ -66,13 +66,13 @@ fn error(text: impl std::fmt::Display) -> String {
 }
 
 #[wasm_bindgen]
-impl Session {
+impl TabSession {
     /// A session whose one engine, `engine`, runs in the tab; `on_change`
     /// is called with the state (JSON) after every change.
     #[wasm_bindgen(constructor)]
-    pub fn new(engine: &str, on_change: Option<js_sys::Function>) -> Session {
-        let session = session::Session::new(&[engine.to_string()]);
-        Session {
+    pub fn new(engine: &str, on_change: Option<js_sys::Function>) -> TabSession {
+        let session = session::PageSession::new(&[engine.to_string()]);
+        TabSession {
             told: session.version(),
             session,
             engine: engine.to_string(),
@@ -124,12 +124,12 @@ impl Session {
         answer
     }
 
-    /// The clocks (JSON), kept with [`Session::sgf`] across a reload.
+    /// The clocks (JSON), kept with [`TabSession::sgf`] across a reload.
     pub fn clocks(&self) -> String {
         serde_json::to_string(&self.session.kept_clocks()).expect("the clocks serialise")
     }
 
-    /// Sets the clocks (JSON, from [`Session::clocks`]) kept with the
+    /// Sets the clocks (JSON, from [`TabSession::clocks`]) kept with the
     /// game just opened from its SGF: `{"ok":true}` or the error.
     #[wasm_bindgen(js_name = restoreClocks)]
     pub fn restore_clocks(&mut self, kept: &str) -> String {
@@ -236,9 +236,9 @@ impl Session {
     }
 }
 
-impl Session {
+impl TabSession {
     /// The session itself.
-    pub fn session(&self) -> &session::Session {
+    pub fn session(&self) -> &session::PageSession {
         &self.session
     }
 

@@ -3,25 +3,25 @@
 //! test (what `web/static/tab.js` and `engine-worker.js` do in the page).
 
 use oddity_rules::{AnyGame, GameRecord, sgf};
-use oddity_web::{Engine, Session};
+use oddity_web::{Engine, TabSession};
 use serde_json::{Value, json};
 
 fn parse(text: &str) -> Value {
     serde_json::from_str(text).unwrap()
 }
 
-fn state(s: &Session) -> Value {
+fn state(s: &TabSession) -> Value {
     parse(&s.state())
 }
 
-fn request(s: &mut Session, name: &str, body: Value) -> Value {
+fn request(s: &mut TabSession, name: &str, body: Value) -> Value {
     parse(&s.request(name, &body.to_string()))
 }
 
 /// Does what the page does with the session's engine work until there is
 /// none: starts the engine, runs each search to its end (`visits` at
 /// most), passes stops on. Returns the work seen.
-fn drive(s: &mut Session, engine: &mut Engine, visits: f64) -> Vec<String> {
+fn drive(s: &mut TabSession, engine: &mut Engine, visits: f64) -> Vec<String> {
     let mut seen = Vec::new();
     while let Some(work) = s.engine_work() {
         let w = parse(&work);
@@ -60,13 +60,13 @@ fn drive(s: &mut Session, engine: &mut Engine, visits: f64) -> Vec<String> {
 }
 
 /// The record the session plays, read back from its SGF.
-fn record(s: &Session) -> GameRecord {
+fn record(s: &TabSession) -> GameRecord {
     sgf::read(&s.sgf()).unwrap()
 }
 
 #[test]
 fn a_person_plays_the_tab_engine_to_the_rules_end() {
-    let mut s = Session::new("oddity", None);
+    let mut s = TabSession::new("oddity", None);
     let mut engine = Engine::new(64, 1, 3).unwrap();
     assert_eq!(drive(&mut s, &mut engine, 50.0), ["boot"]);
     assert_eq!(state(&s)["engines"][0]["status"], "idle");
@@ -118,7 +118,7 @@ fn a_person_plays_the_tab_engine_to_the_rules_end() {
 /// the work the new state wants.
 #[test]
 fn stale_searches_are_stopped_and_ignored() {
-    let mut s = Session::new("oddity", None);
+    let mut s = TabSession::new("oddity", None);
     let mut engine = Engine::new(64, 1, 3).unwrap();
     drive(&mut s, &mut engine, 20.0);
     let form = json!({"game": "odd", "size": 3, "black": "human", "white": "oddity"});
@@ -153,7 +153,7 @@ fn stale_searches_are_stopped_and_ignored() {
 /// waits until it is ready.
 #[test]
 fn a_restarted_worker_takes_the_work_up() {
-    let mut s = Session::new("oddity", None);
+    let mut s = TabSession::new("oddity", None);
     drive(&mut s, &mut Engine::new(64, 1, 3).unwrap(), 20.0);
     let form = json!({"game": "xodd", "size": 4, "black": "oddity", "white": "human"});
     request(&mut s, "new", form);
@@ -176,7 +176,7 @@ fn a_restarted_worker_takes_the_work_up() {
 /// An engine that fails keeps the game; Restart starts it again.
 #[test]
 fn a_failed_engine_keeps_the_game() {
-    let mut s = Session::new("oddity", None);
+    let mut s = TabSession::new("oddity", None);
     let mut engine = Engine::new(64, 1, 3).unwrap();
     drive(&mut s, &mut engine, 20.0);
     request(
@@ -203,7 +203,7 @@ fn a_failed_engine_keeps_the_game() {
     assert_eq!(drive(&mut s, &mut engine, 20.0), ["boot", "start"]);
     assert_eq!(record(&s).moves().len(), 2);
     // A worker that cannot start at all: said, and the person plays on.
-    let mut t = Session::new("oddity", None);
+    let mut t = TabSession::new("oddity", None);
     assert!(t.engine_work().is_some());
     t.engine_failed("this browser has no Web Workers");
     let st = state(&t);
@@ -219,7 +219,7 @@ fn a_failed_engine_keeps_the_game() {
 /// Requests and records refused with their reason change nothing.
 #[test]
 fn refused_requests_change_nothing() {
-    let mut s = Session::new("oddity", None);
+    let mut s = TabSession::new("oddity", None);
     let before = s.state();
     for (name, body) in [
         ("play", "{\"token\":"),
@@ -276,14 +276,14 @@ fn a_full_tree_keeps_playing_and_is_said_once() {
         again["best"].is_string() && again["root_visits"].as_u64() > first["root_visits"].as_u64()
     );
 
-    let mut s = Session::new("oddity", None);
+    let mut s = TabSession::new("oddity", None);
     drive(&mut s, &mut Engine::new(64, 1, 3).unwrap(), 20.0);
     request(
         &mut s,
         "new",
         json!({"game": "xodd", "size": 19, "black": "oddity", "white": "human", "seconds": 1}),
     );
-    let said = |s: &Session| state(s)["notice"]["text"].as_str().map(str::to_string);
+    let said = |s: &TabSession| state(s)["notice"]["text"].as_str().map(str::to_string);
     let job = parse(&s.engine_work().unwrap());
     let generation = job["start"]["generation"].as_f64().unwrap();
     s.engine_report(generation, &first.to_string(), false);
