@@ -11,7 +11,7 @@ use std::io::Write;
 use std::sync::{Arc, Mutex};
 
 use libfuzzer_sys::fuzz_target;
-use oddity_gtp::{Params, GtpSession};
+use oddity_gtp::{GtpSession, Params};
 use oddity_rules::{GameKind, GameSpec, internals::is_one_line};
 
 const LEFT_OUT: &[&str] = &[
