@@ -120,11 +120,9 @@ pub fn best_turns(pos: &AnyGame, seat: Colour, candidates: &[Candidate]) -> Vec<
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use oddity_rules::{GameKind, GameSpec, Rules};
-
-    fn candidate(token: &str, visits: u64, winrate: f64) -> Candidate {
+impl Candidate {
+    /// A candidate with no line after it, for tests.
+    pub(crate) fn bare(token: &str, visits: u64, winrate: f64) -> Candidate {
         Candidate {
             token: token.into(),
             visits,
@@ -132,6 +130,12 @@ mod tests {
             pv: Vec::new(),
         }
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use oddity_rules::{GameKind, GameSpec, Rules};
 
     /// The page draws the server's heat map: shares of the most visited
     /// cell, the majority colour where a stone's colour is free, and the
@@ -140,10 +144,10 @@ mod tests {
     fn heat_spots_sum_the_candidates_per_cell() {
         let odd = AnyGame::new(&GameSpec::new(GameKind::Odd, 3, Rules::default()).unwrap());
         let candidates = [
-            candidate("B:A1", 30, 0.6),
-            candidate("W:A1", 20, 0.4),
-            candidate("W:B2", 10, 0.7),
-            candidate("Z9", 50, 0.9),
+            Candidate::bare("B:A1", 30, 0.6),
+            Candidate::bare("W:A1", 20, 0.4),
+            Candidate::bare("W:B2", 10, 0.7),
+            Candidate::bare("Z9", 50, 0.9),
         ];
         let heat = heat_spots(&odd, Colour::Black, &candidates);
         let seen: Vec<_> = heat
@@ -158,7 +162,7 @@ mod tests {
             ]
         );
         let onyx = AnyGame::new(&GameSpec::default_for(GameKind::Onyx));
-        let heat = heat_spots(&onyx, Colour::Black, &[candidate("E5", 5, 0.5)]);
+        let heat = heat_spots(&onyx, Colour::Black, &[Candidate::bare("E5", 5, 0.5)]);
         assert_eq!(heat.len(), 1);
         assert_eq!((heat[0].share, heat[0].colour), (1.0, None));
     }
@@ -169,11 +173,11 @@ mod tests {
     fn best_turns_are_whole_turns_most_visited_first() {
         let xodd = AnyGame::new(&GameSpec::new(GameKind::Xodd, 5, Rules::default()).unwrap());
         let candidates = [
-            candidate("B:C3", 40, 0.5),
-            candidate("W:A1,B:E5", 100, 0.6),
-            candidate("Z99", 500, 0.9),
-            candidate("B:B2", 4, 0.4),
-            candidate("pass", 50, 0.3),
+            Candidate::bare("B:C3", 40, 0.5),
+            Candidate::bare("W:A1,B:E5", 100, 0.6),
+            Candidate::bare("Z99", 500, 0.9),
+            Candidate::bare("B:B2", 4, 0.4),
+            Candidate::bare("pass", 50, 0.3),
         ];
         let best = best_turns(&xodd, Colour::Black, &candidates);
         let seen: Vec<_> = best
@@ -192,6 +196,6 @@ mod tests {
             ]
         );
         let odd = AnyGame::new(&GameSpec::new(GameKind::Odd, 3, Rules::default()).unwrap());
-        assert!(best_turns(&odd, Colour::Black, &[candidate("B:A1", 5, 0.5)]).is_empty());
+        assert!(best_turns(&odd, Colour::Black, &[Candidate::bare("B:A1", 5, 0.5)]).is_empty());
     }
 }

@@ -507,15 +507,6 @@ mod tests {
         }
     }
 
-    fn candidate(token: &str, visits: u64, winrate: f64) -> Candidate {
-        Candidate {
-            token: token.into(),
-            visits,
-            winrate,
-            pv: Vec::new(),
-        }
-    }
-
     #[test]
     fn undo_goes_back_to_the_person() {
         let mut s = PageSession::new(&["e".to_string()]);
@@ -580,7 +571,7 @@ mod tests {
                 Colour::White
             },
             turn,
-            candidates: vec![candidate("B:A1", 10, 0.5)],
+            candidates: vec![Candidate::bare("B:A1", 10, 0.5)],
             heat: Vec::new(),
             best: Vec::new(),
             genmove,
