@@ -23,7 +23,7 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 /// The workspace's packages in layers, lowest first. A package depends
 /// only on packages of lower layers: nothing sideways, nothing up.
-const LAYERS: [(&str, &[&str]); 6] = [
+const LAYERS: [(&str, &[&str]); 7] = [
     ("foundations", &["oddity-rules", "oddity-lines"]),
     (
         "knowledge, findings and engine processes",
@@ -35,10 +35,8 @@ const LAYERS: [(&str, &[&str]); 6] = [
         ],
     ),
     ("pictures", &["oddity-render"]),
-    (
-        "the search and the page's session",
-        &["oddity-search", "oddity-session"],
-    ),
+    ("the search and its configuration", &["oddity-search"]),
+    ("the page's session", &["oddity-session"]),
     (
         "the application's layers",
         &[
@@ -52,7 +50,7 @@ const LAYERS: [(&str, &[&str]); 6] = [
     ("the command line", &["oddity"]),
 ];
 
-/// The commands that search by themselves, each taking `SearchBudget`
+/// The commands that search by themselves, each flattening `EngineArgs`
 /// (its file in `src/cli/` and its `Args` type).
 const SEARCHING_COMMANDS: [(&str, &str); 7] = [
     ("gtp", "GtpArgs"),

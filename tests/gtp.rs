@@ -307,6 +307,13 @@ fn clocks_are_accepted() {
     assert_eq!(e.fails("kgs-time_settings sometimes"), "syntax error");
     assert_eq!(e.fails("time_settings 1 2"), "syntax error");
     assert_eq!(e.fails("time_left b x 0"), "syntax error");
+    // Seconds are read as every duration: 0 to a day; a clock past its
+    // time may say so with seconds below 0.
+    e.ok("time_left w -2.5 0");
+    assert_eq!(e.fails("time_settings 90000 0 0"), "syntax error");
+    assert_eq!(e.fails("time_settings -1 0 0"), "syntax error");
+    assert_eq!(e.fails("kgs-time_settings absolute inf"), "syntax error");
+    assert_eq!(e.fails("kgs-time_settings canadian 0 2 0"), "syntax error");
 }
 
 #[test]

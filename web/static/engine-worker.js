@@ -57,7 +57,8 @@ async function start(memory) {
   }
   if (!module) ({ module, exports: wasm } = await loadModule('pkg'));
   module.setMemoryLimit(memory);
-  engine = new module.Engine(memory, threads, BigInt(Date.now() % 1000000));
+  // The engine's options, as text, read as every front end reads them.
+  engine = new module.Engine(memory, { threads: String(threads), seed: String(Date.now() % 1000000) });
   postMessage({ type: 'ready', threads, isolated, why });
 }
 

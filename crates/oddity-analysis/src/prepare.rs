@@ -217,16 +217,7 @@ const SHAPES: [&str; 2] = ["policy", "exploration"];
 fn seconds(value: Option<f64>, id: &Value, field: &str) -> Result<Option<Duration>, QueryError> {
     value
         .map(|t| {
-            config::check_seconds(t).ok_or_else(|| {
-                fail(
-                    id,
-                    Some(field),
-                    format!(
-                        "{field} must be a number of seconds above 0 and at most {} (a day)",
-                        config::MAX_SECONDS
-                    ),
-                )
-            })
+            config::check_seconds(t).map_err(|e| fail(id, Some(field), format!("{field}: {e}")))
         })
         .transpose()
 }

@@ -299,7 +299,7 @@ fn run_job(
         running.insert(spec.name.clone(), r);
     }
     let r = running.get_mut(&spec.name).expect("started above");
-    let time = TimeSetting::PerMove(Duration::from_secs_f64(job.seconds));
+    let time = TimeSetting::PerMove(job.time);
     r.game
         .sync_to(&mut r.process, &job.record, time, COMMAND_TIMEOUT, never)
         .map_err(EngineFailure::Fault)?;
@@ -345,7 +345,7 @@ fn run_job(
             )
             .map_err(EngineFailure::Fault);
     }
-    let allowed = Duration::from_secs_f64(job.seconds) + MOVE_MARGIN;
+    let allowed = job.time + MOVE_MARGIN;
     r.process
         .stream(
             &format!("genmove_analyze {seat} {INTERVAL_CS}"),

@@ -185,13 +185,14 @@ pub fn visits(text: &str) -> Result<Visits, BadValue> {
 pub fn seconds(text: &str) -> Result<Duration, BadValue> {
     text.trim()
         .parse::<f64>()
-        .ok()
+        .map_err(|_| seconds_expected())
         .and_then(check_seconds)
-        .ok_or_else(|| {
-            expected(format!(
-                "a number of seconds above 0 and at most {MAX_SECONDS} (a day)"
-            ))
-        })
+}
+
+fn seconds_expected() -> BadValue {
+    expected(format!(
+        "a number of seconds above 0 and at most {MAX_SECONDS} (a day)"
+    ))
 }
 
 /// A number of seconds from 0 to [`MAX_SECONDS`] (a margin, an increment).
@@ -202,11 +203,12 @@ pub fn duration(text: &str) -> Result<Duration, BadValue> {
     seconds(text).map_err(|_| expected(format!("a number of seconds from 0 to {MAX_SECONDS}")))
 }
 
-/// `seconds` as a duration when it is above 0 and at most
-/// [`MAX_SECONDS`].
-pub fn check_seconds(seconds: f64) -> Option<Duration> {
+/// `seconds` as a duration, the number already read (a JSON field, a
+/// form's): above 0 and at most [`MAX_SECONDS`], as [`seconds`] takes.
+pub fn check_seconds(seconds: f64) -> Result<Duration, BadValue> {
     (seconds.is_finite() && seconds > 0.0 && seconds <= MAX_SECONDS)
         .then(|| Duration::from_secs_f64(seconds))
+        .ok_or_else(seconds_expected)
 }
 
 /// A time limit: as [`seconds`], or 0 for none.

@@ -4,11 +4,10 @@
 use oddity_rules::{
     Colour, NodeId, SpecError, TokenError, UnknownGame, internals::quoted, sgf::SgfError,
 };
+use oddity_search::config::BadValue;
 
 /// The longest name of a variation, in characters.
 pub(crate) const MAX_NAME: usize = 100;
-/// The longest thinking time per turn, seconds.
-pub(crate) const MAX_SECONDS: f64 = 600.0;
 
 /// Why the page's request is refused; the page shows the message as it is.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -30,9 +29,9 @@ pub enum SessionError {
         /// The engines there are.
         engines: Vec<String>,
     },
-    #[error("seconds per turn must be above 0 and at most {MAX_SECONDS}")]
-    /// The thinking time is out of range.
-    Seconds,
+    #[error("engine time per turn: {0}")]
+    /// The thinking time is not one the engines take.
+    Seconds(#[from] BadValue),
     #[error("pause is for games between engines: a person plays here")]
     /// Pause asked for a game a person plays.
     PauseWithPerson,

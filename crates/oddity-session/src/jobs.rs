@@ -7,6 +7,8 @@
 //! (`PageSession::engine_turn`). `oddity gui` runs GTP engine processes; the
 //! static page runs the engine in a Web Worker of the tab.
 
+use std::time::Duration;
+
 use oddity_rules::{Colour, GameRecord, NodeId, TokenError, internals::quoted};
 
 use crate::analyses::Analysis;
@@ -25,8 +27,8 @@ pub struct Job {
     pub node: NodeId,
     /// True: choose and play a turn; false: analyse until told to stop.
     pub genmove: bool,
-    /// The thinking time of a turn, seconds.
-    pub seconds: f64,
+    /// The thinking time of a turn.
+    pub time: Duration,
     /// The state's generation when it was asked for: reports of older jobs are stale.
     pub generation: u64,
 }

@@ -1,15 +1,18 @@
 //! Who plays: the seats, the engines' thinking time, whether a game
 //! between engines is paused, and what each engine is doing.
 
+use std::time::Duration;
+
 use serde::Serialize;
 
 use oddity_rules::Colour;
+use oddity_search::config;
 
-use crate::error::{MAX_SECONDS, SessionError};
+use crate::error::SessionError;
 use crate::game::Game;
 
 /// Thinking time per turn when the form gives none.
-const DEFAULT_SECONDS: f64 = 3.0;
+const DEFAULT_TIME: Duration = Duration::from_secs(3);
 
 /// Who plays a seat.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -48,8 +51,8 @@ pub struct EngineInfo {
 pub(crate) struct Players {
     /// Black's, then White's.
     seats: [Seat; 2],
-    /// Engines' thinking time per turn, seconds.
-    seconds: f64,
+    /// Engines' thinking time per turn.
+    time: Duration,
     /// Engines do not move until resumed.
     paused: bool,
     /// Every engine given, in the order given.
@@ -65,7 +68,7 @@ impl Players {
             .map_or(Seat::Human, |e| Seat::Engine(e.clone()));
         Players {
             seats: [Seat::Human, white],
-            seconds: DEFAULT_SECONDS,
+            time: DEFAULT_TIME,
             paused: false,
             engines: engines
                 .iter()
@@ -99,9 +102,9 @@ impl Players {
         *self.seat(seat) == Seat::Human
     }
 
-    /// Engines' thinking time per turn, seconds.
-    pub(crate) fn seconds(&self) -> f64 {
-        self.seconds
+    /// Engines' thinking time per turn.
+    pub(crate) fn time(&self) -> Duration {
+        self.time
     }
 
     /// Whether a game between engines waits until resumed.
@@ -124,12 +127,9 @@ impl Players {
         seconds: Option<f64>,
     ) -> Result<(), SessionError> {
         let seats = [self.player(black)?, self.player(white)?];
-        let seconds = seconds.unwrap_or(self.seconds);
-        if !(seconds > 0.0 && seconds <= MAX_SECONDS) {
-            return Err(SessionError::Seconds);
-        }
+        let time = seconds.map_or(Ok(self.time), config::check_seconds)?;
         self.seats = seats;
-        self.seconds = seconds;
+        self.time = time;
         Ok(())
     }
 
@@ -373,13 +373,15 @@ mod tests {
         ));
         assert_eq!(
             p.seat_new_game("e", "Human", Some(0.0)),
-            Err(SessionError::Seconds)
+            Err(SessionError::Seconds(
+                config::check_seconds(0.0).unwrap_err()
+            ))
         );
         assert_eq!(p.labels(), ["human", "e"]);
         p.seat_new_game("e", "Human", None).unwrap();
         assert_eq!(
-            (p.labels(), p.seconds()),
-            (["e".into(), "human".into()], 3.0)
+            (p.labels(), p.time()),
+            (["e".into(), "human".into()], DEFAULT_TIME)
         );
         assert!(p.is_person(Colour::White) && !p.is_person(Colour::Black));
     }

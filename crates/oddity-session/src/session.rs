@@ -363,7 +363,7 @@ impl PageSession {
                 record: record.clone(),
                 node: game.viewed_node(),
                 genmove: true,
-                seconds: self.players.seconds(),
+                time: self.players.time(),
                 generation: self.generation,
             });
         }
@@ -381,7 +381,7 @@ impl PageSession {
             record,
             node: game.viewed_node(),
             genmove: false,
-            seconds: self.players.seconds(),
+            time: self.players.time(),
             generation: self.generation,
         })
     }

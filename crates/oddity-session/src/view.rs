@@ -92,7 +92,7 @@ impl State {
             min_group: spec.kind.has_min_group().then(|| spec.min_group()),
             seats: players.labels(),
             engines: players.engines().to_vec(),
-            seconds: players.seconds(),
+            seconds: players.time().as_secs_f64(),
             moves,
             view: game.view(),
             node,

@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use oddity_rules::{AnyGame, GameRecord, sgf};
-use oddity_search::{Candidate, Engine as Search, Limits, Report, SearchParams, StopFlag};
+use oddity_search::{Candidate, Engine as Search, EngineConfig, Limits, Report, StopFlag, config};
 use serde::Serialize;
 use wasm_bindgen::JsValue;
 use wasm_bindgen::prelude::wasm_bindgen;
@@ -71,26 +71,25 @@ pub struct Line {
 
 #[wasm_bindgen]
 impl Engine {
-    /// An engine with `threads` search threads (more than one only in a
-    /// module built with threads, after `initThreadPool`) and a memory
-    /// budget of `budget_mb` MiB (see [`memory`]); `seed` varies its play.
+    /// An engine within a memory budget of `budget_mb` MiB (see
+    /// [`memory`]), configured by `options`: an object of option names and
+    /// their values as text, the names of `oddity_search::EngineConfig`
+    /// (`threads`, `seed`, `policy`, `exploration` and the policy's
+    /// tuning; the budget sets the memory). More than one thread only in a
+    /// module built with threads, after `initThreadPool`.
     #[wasm_bindgen(constructor)]
-    pub fn new(budget_mb: usize, threads: usize, seed: u64) -> Result<Engine, String> {
-        if threads > 1 && cfg!(target_family = "wasm") && !threads_built() {
-            return Err(format!(
-                "{threads} threads asked of a module built without WebAssembly threads"
-            ));
+    pub fn new(budget_mb: usize, options: &js_sys::Object) -> Result<Engine, String> {
+        let mut config = EngineConfig::default();
+        for entry in js_sys::Object::entries(options).iter() {
+            let pair = js_sys::Array::from(&entry);
+            let name = pair.get(0).as_string().unwrap_or_default();
+            let value = pair
+                .get(1)
+                .as_string()
+                .ok_or_else(|| format!("option {name}: give its value as text"))?;
+            set_option(&mut config, &name, &value)?;
         }
-        let params = SearchParams {
-            threads: threads.max(1),
-            seed,
-            memory_mb: memory::search_mb(budget_mb)?,
-            ..SearchParams::default()
-        };
-        Ok(Engine {
-            search: Search::new(params),
-            record: None,
-        })
+        Engine::configured(budget_mb, config)
     }
 
     /// Sets the game to think about: the main line of an SGF record (its
@@ -131,7 +130,32 @@ impl Engine {
     }
 }
 
+/// Sets `name` of `config` as the module's options do: every name of
+/// `EngineConfig::set` but the memory, which the page's budget sets.
+pub fn set_option(config: &mut EngineConfig, name: &str, value: &str) -> Result<(), String> {
+    if name == "memory" {
+        return Err("option memory: the page's budget sets the memory".into());
+    }
+    config.set(name, value).map_err(|e| e.to_string())
+}
+
 impl Engine {
+    /// An engine within a memory budget of `budget_mb` MiB, searching as
+    /// `config` says ([`Engine::new`]); its memory is the budget's share.
+    pub fn configured(budget_mb: usize, mut config: EngineConfig) -> Result<Engine, String> {
+        let threads = config.params.threads;
+        if threads > 1 && cfg!(target_family = "wasm") && !threads_built() {
+            return Err(format!(
+                "{threads} threads asked of a module built without WebAssembly threads"
+            ));
+        }
+        config.params.memory_mb = memory::search_mb(budget_mb)?;
+        Ok(Engine {
+            search: Search::new(config.params),
+            record: None,
+        })
+    }
+
     /// Sets the game to think about ([`Engine::set_sgf`]).
     pub fn set_record(&mut self, record: GameRecord) {
         self.search.set_position(&record);
@@ -152,12 +176,10 @@ impl Engine {
         let Some(record) = &self.record else {
             return Err("no game set".into());
         };
-        if !(millis.is_finite() && millis >= 0.0) {
-            return Err(format!("time {millis} ms"));
-        }
+        let time = config::check_seconds(millis / 1000.0).map_err(|e| format!("time: {e}"))?;
         let limits = Limits {
             visits: visits.map(|v| v.max(0.0) as u64),
-            time: Some(Duration::from_secs_f64(millis / 1000.0)),
+            time: Some(time),
             soft_time: None,
         };
         let position = record.position().clone();

@@ -30,7 +30,7 @@ pub mod engine;
 pub mod memory;
 pub mod session;
 
-pub use engine::{Engine, threads_built};
+pub use engine::{Engine, set_option, threads_built};
 pub use session::TabSession;
 
 #[cfg(feature = "threads")]

@@ -260,7 +260,7 @@ impl TabSession {
         }
         let job = wanted?;
         let millis = if job.genmove {
-            job.seconds * 1000.0
+            job.time.as_secs_f64() * 1000.0
         } else {
             ANALYSIS_MILLIS
         };

@@ -3,8 +3,19 @@
 //! test (what `web/static/tab.js` and `engine-worker.js` do in the page).
 
 use oddity_rules::{AnyGame, GameRecord, sgf};
-use oddity_web::{Engine, TabSession};
+use oddity_search::EngineConfig;
+use oddity_web::{Engine, TabSession, set_option};
 use serde_json::{Value, json};
+
+/// An engine in a budget of `budget_mb` MiB, with the module's options
+/// `options` (name, value).
+fn tab_engine(budget_mb: usize, options: &[(&str, &str)]) -> Result<Engine, String> {
+    let mut config = EngineConfig::default();
+    for (name, value) in options {
+        set_option(&mut config, name, value)?;
+    }
+    Engine::configured(budget_mb, config)
+}
 
 fn parse(text: &str) -> Value {
     serde_json::from_str(text).unwrap()
@@ -67,7 +78,7 @@ fn record(s: &TabSession) -> GameRecord {
 #[test]
 fn a_person_plays_the_tab_engine_to_the_rules_end() {
     let mut s = TabSession::new("oddity", None);
-    let mut engine = Engine::new(64, 1, 3).unwrap();
+    let mut engine = tab_engine(64, &[("seed", "3")]).unwrap();
     assert_eq!(drive(&mut s, &mut engine, 50.0), ["boot"]);
     assert_eq!(state(&s)["engines"][0]["status"], "idle");
     let form =
@@ -119,7 +130,7 @@ fn a_person_plays_the_tab_engine_to_the_rules_end() {
 #[test]
 fn stale_searches_are_stopped_and_ignored() {
     let mut s = TabSession::new("oddity", None);
-    let mut engine = Engine::new(64, 1, 3).unwrap();
+    let mut engine = tab_engine(64, &[("seed", "3")]).unwrap();
     drive(&mut s, &mut engine, 20.0);
     let form = json!({"game": "odd", "size": 3, "black": "human", "white": "oddity"});
     request(&mut s, "new", form);
@@ -154,7 +165,7 @@ fn stale_searches_are_stopped_and_ignored() {
 #[test]
 fn a_restarted_worker_takes_the_work_up() {
     let mut s = TabSession::new("oddity", None);
-    drive(&mut s, &mut Engine::new(64, 1, 3).unwrap(), 20.0);
+    drive(&mut s, &mut tab_engine(64, &[("seed", "3")]).unwrap(), 20.0);
     let form = json!({"game": "xodd", "size": 4, "black": "oddity", "white": "human"});
     request(&mut s, "new", form);
     let start = parse(&s.engine_work().unwrap());
@@ -177,7 +188,7 @@ fn a_restarted_worker_takes_the_work_up() {
 #[test]
 fn a_failed_engine_keeps_the_game() {
     let mut s = TabSession::new("oddity", None);
-    let mut engine = Engine::new(64, 1, 3).unwrap();
+    let mut engine = tab_engine(64, &[("seed", "3")]).unwrap();
     drive(&mut s, &mut engine, 20.0);
     request(
         &mut s,
@@ -250,7 +261,7 @@ fn refused_requests_change_nothing() {
 /// told once.
 #[test]
 fn a_full_tree_keeps_playing_and_is_said_once() {
-    let mut engine = Engine::new(16, 1, 3).unwrap();
+    let mut engine = tab_engine(16, &[("seed", "3")]).unwrap();
     engine.set_sgf("(;FF[4]OG[xodd]SZ[19])").unwrap();
     let think = |engine: &mut Engine| {
         let text = engine
@@ -277,7 +288,7 @@ fn a_full_tree_keeps_playing_and_is_said_once() {
     );
 
     let mut s = TabSession::new("oddity", None);
-    drive(&mut s, &mut Engine::new(64, 1, 3).unwrap(), 20.0);
+    drive(&mut s, &mut tab_engine(64, &[("seed", "3")]).unwrap(), 20.0);
     request(
         &mut s,
         "new",
@@ -309,11 +320,19 @@ fn a_full_tree_keeps_playing_and_is_said_once() {
 
 #[test]
 fn the_engine_stops_when_told_and_refuses_bad_settings() {
-    assert!(Engine::new(1, 1, 0).is_err());
-    assert!(Engine::new(1 << 20, 1, 0).is_err());
+    assert!(tab_engine(1, &[]).is_err());
+    assert!(tab_engine(1 << 20, &[]).is_err());
     // Natively threads are the system's.
-    assert!(Engine::new(64, 2, 0).is_ok());
-    let mut e = Engine::new(64, 1, 0).unwrap();
+    assert!(tab_engine(64, &[("threads", "2")]).is_ok());
+    // The engine's options are read as every front end reads them; the
+    // budget, not an option, sets the memory.
+    assert_eq!(
+        tab_engine(64, &[("threads", "0")]).err().as_deref(),
+        Some("threads: expected 1 to 1024 threads")
+    );
+    assert!(tab_engine(64, &[("memory", "8")]).is_err());
+    assert!(tab_engine(64, &[("nonsense", "1")]).is_err());
+    let mut e = tab_engine(64, &[]).unwrap();
     assert!(
         e.search_with(10.0, None, 1.0, &mut |_| {}, &mut || false)
             .is_err()

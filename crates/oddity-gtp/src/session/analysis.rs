@@ -11,6 +11,7 @@ use crate::gogui::Grid;
 use crate::io::StopOn;
 use crate::think::{Limits, Report};
 use oddity_rules::Turn;
+use oddity_search::config;
 use oddity_solver::{SolveLimits, Value};
 
 pub(super) fn heatmap(session: &mut GtpSession, args: &[String], ctx: &mut Ctx) -> Reply {
@@ -43,19 +44,18 @@ pub(super) fn heatmap(session: &mut GtpSession, args: &[String], ctx: &mut Ctx) 
     ok(analyze::heat_map(&report, &name, &token))
 }
 
+/// The time `oddity-solve` takes unless told.
+const SOLVE_TIME: Duration = Duration::from_secs(10);
+
 /// `oddity-solve [seat] [seconds]`: the exact value of the position for
 /// the seat (default: the side to move) and every turn's, within the
 /// seconds (default 10).
 pub(super) fn solve(session: &mut GtpSession, args: &[String], ctx: &mut Ctx) -> Reply {
-    let seconds = |s: &str| {
-        s.parse::<f64>()
-            .ok()
-            .filter(|t| t.is_finite() && *t > 0.0 && *t <= 1e6)
-    };
+    let seconds = |s: &str| config::seconds(s).ok();
     let (seat, time) = match args {
-        [] => (session.pos().to_move(), 10.0),
+        [] => (session.pos().to_move(), SOLVE_TIME),
         [a] => match (parse_seat(a), seconds(a)) {
-            (Some(seat), _) => (seat, 10.0),
+            (Some(seat), _) => (seat, SOLVE_TIME),
             (None, Some(t)) => (session.pos().to_move(), t),
             _ => return syntax(),
         },
@@ -70,7 +70,7 @@ pub(super) fn solve(session: &mut GtpSession, args: &[String], ctx: &mut Ctx) ->
     }
     let record = session.game().record_for(seat);
     let limits = SolveLimits {
-        time: Some(Duration::from_secs_f64(time)),
+        time: Some(time),
         nodes: None,
     };
     let solution = session.engine_mut().solve(&record, &limits, ctx.reader);

@@ -13,6 +13,7 @@ use crate::gogui::{self, Grid};
 use crate::io::StopOn;
 use crate::think::{Limits, Report};
 use oddity_rules::{AnyGame, Cell, Colour, GameKind, Stone, TokenErrorKind, Turn};
+use oddity_search::config;
 
 pub(super) fn play(session: &mut GtpSession, args: &[String], _: &mut Ctx) -> Reply {
     let [seat, token] = args else {
@@ -328,41 +329,53 @@ pub(super) fn undo(session: &mut GtpSession, args: &[String], _: &mut Ctx) -> Re
     }
 }
 
+/// A clock's seconds as the engine's configuration reads durations (0 to a
+/// day).
+fn clock_seconds(text: &str) -> Option<f64> {
+    config::duration(text).ok().map(|d| d.as_secs_f64())
+}
+
 pub(super) fn time_settings(session: &mut GtpSession, args: &[String], _: &mut Ctx) -> Reply {
     let [main, byo, stones] = args else {
         return syntax();
     };
-    let (Ok(main), Ok(byo), Ok(stones)) = (
-        main.parse::<f64>(),
-        byo.parse::<f64>(),
+    let (Some(main), Some(byo), Ok(stones)) = (
+        clock_seconds(main),
+        clock_seconds(byo),
         stones.parse::<u32>(),
     ) else {
         return syntax();
     };
-    if main < 0.0 || byo < 0.0 || !main.is_finite() || !byo.is_finite() {
-        return syntax();
-    }
     *session.clock_mut() = Clock::settings(main, byo, stones);
     ok("")
 }
 
 pub(super) fn kgs_time_settings(session: &mut GtpSession, args: &[String], _: &mut Ctx) -> Reply {
-    let nums: Option<Vec<f64>> = args
-        .iter()
-        .skip(1)
-        .map(|a| a.parse::<f64>().ok().filter(|x| *x >= 0.0 && x.is_finite()))
-        .collect();
-    let Some(nums) = nums else { return syntax() };
-    let clock = match (args.first().map(|s| s.as_str()), nums.as_slice()) {
-        (Some("none"), []) => Clock::none(),
-        (Some("absolute"), [main]) => Clock::settings(*main, 0.0, 0),
-        // Japanese byo-yomi: each period covers one move.
-        (Some("byoyomi"), [main, period, _periods]) => Clock::settings(*main, *period, 1),
-        (Some("canadian"), [main, byo, stones]) if *stones >= 1.0 => {
-            Clock::settings(*main, *byo, *stones as u32)
-        }
-        _ => return syntax(),
+    let Some((style, rest)) = args.split_first() else {
+        return syntax();
     };
+    let count = |text: &str| text.parse::<u32>().ok();
+    let clock = match (style.as_str(), rest) {
+        ("none", []) => Some(Clock::none()),
+        ("absolute", [main]) => clock_seconds(main).map(|main| Clock::settings(main, 0.0, 0)),
+        // Japanese byo-yomi: each period covers one move.
+        ("byoyomi", [main, period, periods]) => {
+            match (clock_seconds(main), clock_seconds(period), count(periods)) {
+                (Some(main), Some(period), Some(_)) => Some(Clock::settings(main, period, 1)),
+                _ => None,
+            }
+        }
+        ("canadian", [main, byo, stones]) => {
+            match (clock_seconds(main), clock_seconds(byo), count(stones)) {
+                (Some(main), Some(byo), Some(stones)) if stones >= 1 => {
+                    Some(Clock::settings(main, byo, stones))
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    };
+    let Some(clock) = clock else { return syntax() };
     *session.clock_mut() = clock;
     ok("")
 }
@@ -371,14 +384,15 @@ pub(super) fn time_left(session: &mut GtpSession, args: &[String], _: &mut Ctx) 
     let [seat, secs, stones] = args else {
         return syntax();
     };
-    let (Some(seat), Ok(secs), Ok(stones)) =
-        (parse_seat(seat), secs.parse::<f64>(), stones.parse::<u32>())
+    // A clock past its time may say so with seconds below 0: none left.
+    let left = match secs.strip_prefix('-') {
+        Some(over) => clock_seconds(over).map(|_| 0.0),
+        None => clock_seconds(secs),
+    };
+    let (Some(seat), Some(secs), Ok(stones)) = (parse_seat(seat), left, stones.parse::<u32>())
     else {
         return syntax();
     };
-    if !secs.is_finite() {
-        return syntax();
-    }
     session.clock_mut().set_left(seat.index(), secs, stones);
     ok("")
 }
