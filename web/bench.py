@@ -29,8 +29,10 @@ my turn* on; once the analysis has arrived for a second, a click on an
 empty cell, timed until the page has drawn its stone (waiting to be
 confirmed, in Xodd and Yodd, then cleared; else played). Prints per page
 and board the click-to-stone p50, p95 and maximum, and the main thread's
-long tasks (over 50 ms, PerformanceObserver "longtask") from the board's
-start to its last click.
+long tasks (over 50 ms, PerformanceObserver "longtask") from the first
+analysis of the board to its last click (`long_tasks`), and apart those
+before it, from the board's start (`start_long_tasks`: the new board
+drawn).
 """
 
 import argparse
@@ -109,7 +111,7 @@ def page(isolated):
 LONG_TASKS = """
 window.longTasks = [];
 new PerformanceObserver((list) => {
-  for (const e of list.getEntries()) window.longTasks.push(e.duration);
+  for (const e of list.getEntries()) window.longTasks.push([e.startTime, e.duration]);
 }).observe({ type: 'longtask', buffered: true });
 """
 
@@ -144,6 +146,8 @@ def click_bench(d, game, size, clicks, rng):
         d.find_element(web_play.By.ID, "analyze").click()
     times = []
     d.execute_script("window.longTasks.length = 0")
+    # From the first analysis on: the tasks before it drew the new board.
+    analysing_since = None
     while len(times) < clicks:
         s = web_play.wait(d, "return (state.over || (state.human_turn && state.engines[0].status == 'analysing'"
                              " && state.analysis && state.analysis.turn == state.view"
@@ -152,6 +156,8 @@ def click_bench(d, game, size, clicks, rng):
         if s["over"]:
             web_play.new_game(d, game, size, "human", "oddity", 1)
             continue
+        if analysing_since is None:
+            analysing_since = d.execute_script("return performance.now()")
         time.sleep(1.0)  # the analysis arriving for a while
         cells = d.execute_script("return [...document.querySelectorAll('#board [data-cell]')]"
                                  ".map((e) => e.dataset.cell)")
@@ -161,11 +167,15 @@ def click_bench(d, game, size, clicks, rng):
         print(f"{game} {size}: click {len(times)}: {times[-1]:.1f} ms", file=sys.stderr, flush=True)
         if not d.find_element(web_play.By.ID, "clear").get_attribute("hidden"):
             d.find_element(web_play.By.ID, "clear").click()
-    long_tasks = d.execute_script("return window.longTasks")
+    tasks = d.execute_script("return window.longTasks")
+    long_tasks = [duration for start, duration in tasks if start >= analysing_since]
+    at_start = [duration for start, duration in tasks if start < analysing_since]
     return {"game": game, "size": size, "clicks": len(times),
             "click_p50_ms": round(percentile(times, 0.5), 1), "click_p95_ms": round(percentile(times, 0.95), 1),
             "click_max_ms": round(max(times), 1), "long_tasks": len(long_tasks),
-            "long_task_max_ms": round(max(long_tasks), 1) if long_tasks else 0}
+            "long_task_max_ms": round(max(long_tasks), 1) if long_tasks else 0,
+            "start_long_tasks": len(at_start),
+            "start_long_task_max_ms": round(max(at_start), 1) if at_start else 0}
 
 
 def clicks_main(a):

@@ -74,7 +74,7 @@ WATCH_TREE = """
 window.treeSeen = { nodes: 0, full: false };
 const seen = window.oddity.worker;
 seen.addEventListener("message", (e) => {
-  const t = e.data && e.data.thought;
+  const t = e.data && e.data.thought && JSON.parse(e.data.thought);
   if (!t) return;
   window.treeSeen.nodes = Math.max(window.treeSeen.nodes, t.nodes || 0);
   window.treeSeen.full = window.treeSeen.full || !!t.full;

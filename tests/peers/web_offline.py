@@ -63,7 +63,7 @@ def clocks_survive_a_reload(d):
 COUNT_FULL = """
 window.fullReports = 0;
 window.oddity.worker.addEventListener("message", (e) => {
-  if (e.data && e.data.thought && e.data.thought.full) window.fullReports++;
+  if (e.data && e.data.thought && JSON.parse(e.data.thought).full) window.fullReports++;
 });
 """
 

@@ -10,6 +10,9 @@
 // Messages out: {type: 'ready', threads, isolated, why}
 //                 (why: where threads were wanted but not had, the reason)
 //               {type: 'progress', generation, thought} and {type: 'best', generation, thought}
+//                 (thought: the engine's report as JSON text, which the page's
+//                 session reads as it is: no parse and copy of an object
+//                 on either thread)
 //               {type: 'bench', rate}
 //               {type: 'error', message, memory, starting}
 //                 (memory: it ran out; starting: it could not start)
@@ -64,9 +67,9 @@ async function start(memory) {
 
 function think(m) {
   engine.setSgf(m.sgf);
-  const progress = (text) => postMessage({ type: 'progress', generation: m.generation, thought: JSON.parse(text) });
+  const progress = (text) => postMessage({ type: 'progress', generation: m.generation, thought: text });
   const text = engine.think(m.millis, null, progress, m.every || 200, m.stop || null);
-  postMessage({ type: 'best', generation: m.generation, thought: JSON.parse(text) });
+  postMessage({ type: 'best', generation: m.generation, thought: text });
 }
 
 function bench(m) {

@@ -241,9 +241,9 @@ class Driver {
       if (ui.readyMillis === null) ui.readyMillis = performance.now();
       this.session.engineStarted(m.threads, m.why || noThreads() || undefined);
     } else if (m.type === "progress") {
-      this.session.engineReport(m.generation, JSON.stringify(m.thought), false);
+      this.session.engineReport(m.generation, m.thought, false);
     } else if (m.type === "best") {
-      this.session.engineReport(m.generation, JSON.stringify(m.thought), true);
+      this.session.engineReport(m.generation, m.thought, true);
     } else if (m.type === "bench") {
       ui.bench = m.rate;
     } else if (m.type === "error") {
