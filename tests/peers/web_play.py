@@ -210,8 +210,26 @@ return {
 """
 
 
+# Whether the board shown is the picture of the state: the same elements
+# with the same attributes and texts (the board's width, which the page
+# sets, aside), after every turn's stones were put in place of the last.
+SHOWN_IS_STATE = """
+const same = (a, b) => a.nodeName.toLowerCase() === b.nodeName.toLowerCase()
+  && [...a.attributes].every((x) => x.name === 'style' || b.getAttribute(x.name) === x.value)
+  && [...b.attributes].every((x) => a.hasAttribute(x.name))
+  && a.children.length === b.children.length
+  && (a.children.length > 0 || a.textContent === b.textContent)
+  && [...a.children].every((c, i) => same(c, b.children[i]));
+const shown = document.querySelector('#board svg:not(.overlay-layer)');
+return same(shown, new DOMParser().parseFromString(state.board, 'image/svg+xml').documentElement);
+"""
+
+
 def check_end(d, s, what):
-    """The end is announced, with its counted groups or chain drawn."""
+    """The end is announced, with its counted groups or chain drawn, on
+    the board of the last position."""
+    if not d.execute_script(SHOWN_IS_STATE):
+        fail(f"{what}: the board shown is not the picture of the game's end")
     m = d.execute_script(END_MARKS)
     winner = "Black" if s["result"]["winner"] == "b" else "White"
     if f"{winner} wins" not in m["status"]:

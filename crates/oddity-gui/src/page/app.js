@@ -260,12 +260,38 @@ function fitBoard() {
   if (spacing < TOUCH_SPACING) svg.style.width = `${Math.ceil(svg.clientWidth * TOUCH_SPACING / spacing)}px`;
 }
 
+// Where the stones begin in a board picture: everything before them (the
+// board, its cells, lines and labels) is the same for every position of a
+// game.
+const STONES = '<g class="stones"';
+
+// Puts in `svg`, the picture now on the board, the stones and what
+// follows them of the picture `text`, when all before them is as shown:
+// a turn played then lays out and paints only its stones, not the
+// thousand lines and cells of Onyx's board. False (nothing done) where
+// more than the stones changed.
+function patchStones(svg, text) {
+  const at = text.indexOf(STONES);
+  const first = svg.querySelector(":scope > g.stones");
+  if (at < 0 || !first || boardSvgText.indexOf(STONES) !== at ||
+      text.slice(0, at) !== boardSvgText.slice(0, at)) return false;
+  const end = text.lastIndexOf("</svg>");
+  const tail = new DOMParser().parseFromString(
+    `<svg xmlns="${SVG_NS}">${text.slice(at, end)}</svg>`, "image/svg+xml").documentElement;
+  if (tail.querySelector("parsererror")) return false;
+  while (first.nextSibling) first.nextSibling.remove();
+  first.remove();
+  for (const node of [...tail.childNodes]) svg.appendChild(document.importNode(node, true));
+  return true;
+}
+
 // Puts the picture `text` on the board in place of the one there. True
 // where the cells may have moved, so that they must be measured again:
 // the cells are those of the game and size, in the picture's frame (a
 // turn played changes neither).
 function patchBoard(text) {
   const old = svgRoot();
+  if (old && patchStones(old, text)) return false;
   const frame = (svg) => ["viewBox", "data-game", "data-size"].map((a) => svg.getAttribute(a)).join(" ");
   if (!old) {
     $("board").insertAdjacentHTML("afterbegin", text);
