@@ -3,6 +3,7 @@
 //! Sabaki's `analyze` (floats 0..1), and a GoGui `gfx` heat map.
 
 use std::fmt::Write as _;
+use std::time::Duration;
 
 use super::think::{Candidate, Report};
 use oddity_render::heat::{cell_heat, most_visits};
@@ -24,6 +25,13 @@ pub struct AnalyzeArgs {
     /// Centiseconds between lines.
     pub interval: u64,
     pub max_moves: Option<usize>,
+}
+
+impl AnalyzeArgs {
+    /// The time between lines (at least a centisecond).
+    pub fn every(&self) -> Duration {
+        Duration::from_millis(self.interval.max(1) * 10)
+    }
 }
 
 /// KataGo options that are accepted and have no effect here.

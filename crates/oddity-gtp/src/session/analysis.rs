@@ -125,7 +125,7 @@ pub(super) fn analyze(
     if !session.game().is_over() {
         let record = session.game().record_for(seat);
         let pos = record.position().clone();
-        let every = Duration::from_millis(a.interval.max(1) * 10);
+        let every = a.every();
         let out = &mut *ctx.out;
         let mut f = |r: &Report| out.stream_line(&analyze::info_line(&pos, r, format, a.max_moves));
         let limits = Limits::default();
@@ -157,7 +157,7 @@ pub(super) fn genmove_analyze(
     }
     ctx.out.stream_start(ctx.id);
     let limits = think_limits(session, seat);
-    let every = Duration::from_millis(a.interval.max(1) * 10);
+    let every = a.every();
     let report = search(session, seat, limits, ctx, Some((format, every)));
     let pos = session.game().record_for(seat).position().clone();
     ctx.out
