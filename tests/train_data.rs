@@ -4,7 +4,7 @@
 //! bad file is refused with its line number.
 
 use oddity_analysis::self_play::{self, Level, Plan};
-use oddity_analysis::train_data::{self, Data, Header, SELF_PLAY, Sample, Target};
+use oddity_analysis::train_data::{self, Data, Header, SELF_PLAY, Sample, Target, ValueLabel};
 use oddity_patterns::{GROUP_NAMES, NONE};
 use oddity_rules::{GameKind, GameSpec, Rules};
 use oddity_search::SearchParams;
@@ -102,7 +102,9 @@ fn self_play_positions_name_their_games_winner() {
         .skip(1)
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    let outcomes = train_data::read_outcomes("data.jsonl", &mut text.as_bytes(), 0).unwrap();
+    let outcomes =
+        train_data::read_outcomes("data.jsonl", &mut text.as_bytes(), 0, ValueLabel::Winner)
+            .unwrap();
     assert_eq!(outcomes.positions.len(), positions);
     let games: Vec<usize> = outcomes.positions.iter().map(|(g, _)| *g).collect();
     assert_eq!(games.first(), Some(&0));
@@ -120,7 +122,9 @@ fn self_play_positions_name_their_games_winner() {
         assert_eq!(starts, k == 0 || games[k] != games[k - 1], "{k}");
     }
     // From the tenth turn on: the games' later positions, numbered alike.
-    let late = train_data::read_outcomes("data.jsonl", &mut text.as_bytes(), 10).unwrap();
+    let late =
+        train_data::read_outcomes("data.jsonl", &mut text.as_bytes(), 10, ValueLabel::Winner)
+            .unwrap();
     let kept: Vec<usize> = samples
         .iter()
         .enumerate()
@@ -132,13 +136,80 @@ fn self_play_positions_name_their_games_winner() {
     let without = text
         .replace(r#","winner":"b""#, "")
         .replace(r#","winner":"w""#, "");
-    let e = train_data::read_outcomes("data.jsonl", &mut without.as_bytes(), 0)
+    let e = train_data::read_outcomes("data.jsonl", &mut without.as_bytes(), 0, ValueLabel::Winner)
         .err()
         .unwrap();
     assert!(
         e.contains("data.jsonl, line 2: the position names no winner"),
         "{e}"
     );
+}
+
+/// Each self-play position keeps its search's root value as Black's
+/// chance, which the value network's reader takes as the target with
+/// `ValueLabel::Search`; the values lean towards the games' winners, and a
+/// file without them, or with one out of range, is refused at its line.
+#[test]
+fn self_play_positions_keep_the_searchs_value_for_black() {
+    // Yodd, whose values lean more than Odd's at this level.
+    let plan = Plan {
+        spec: GameSpec::new(GameKind::Yodd, 4, Rules::default()).unwrap(),
+        games: 8,
+        sample_turns: 4,
+        ..plan(3)
+    };
+    let mut out = Vec::new();
+    self_play::write(&plan, "oddity test", &mut out, &mut |_| {}).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    let samples: Vec<Sample> = text
+        .lines()
+        .skip(1)
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let search =
+        train_data::read_outcomes("data.jsonl", &mut text.as_bytes(), 0, ValueLabel::Search)
+            .unwrap();
+    assert_eq!(search.positions.len(), samples.len());
+    let (mut won, mut lost) = (Vec::new(), Vec::new());
+    for ((_, e), s) in search.positions.iter().zip(&samples) {
+        let value = s.value.unwrap();
+        assert!((0.0..=1.0).contains(&value), "{value}");
+        assert_eq!(e.target, value as f32);
+        if e.black_wins { &mut won } else { &mut lost }.push(value);
+    }
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+    assert!(!won.is_empty() && !lost.is_empty());
+    assert!(
+        mean(&won) > mean(&lost) + 0.1,
+        "Black's value where Black won {}, where White won {}",
+        mean(&won),
+        mean(&lost)
+    );
+    // By the winner the targets are 1 and 0.
+    let winner =
+        train_data::read_outcomes("data.jsonl", &mut text.as_bytes(), 0, ValueLabel::Winner)
+            .unwrap();
+    for (_, e) in &winner.positions {
+        assert_eq!(e.target, f32::from(u8::from(e.black_wins)));
+    }
+    let first = samples[0].value.unwrap().to_string();
+    let cases = [
+        (
+            text.replacen(&format!(r#","value":{first}"#), "", 1),
+            "the position has no search `value`",
+        ),
+        (
+            text.replacen(&format!(r#""value":{first}"#), r#""value":1.5"#, 1),
+            "value 1.5 is not from 0 to 1",
+        ),
+    ];
+    for (bad, why) in cases {
+        assert_ne!(bad, text);
+        let e = train_data::read_outcomes("data.jsonl", &mut bad.as_bytes(), 0, ValueLabel::Search)
+            .err()
+            .unwrap();
+        assert!(e.contains(&format!("data.jsonl, line 2: {why}")), "{e}");
+    }
 }
 
 /// Onyx self-play data read back with the Onyx features: every stone has

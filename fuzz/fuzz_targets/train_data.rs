@@ -8,10 +8,10 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use oddity_analysis::train_data::{Target, read, read_outcomes};
+use oddity_analysis::train_data::{Target, ValueLabel, read, read_outcomes};
 
 fuzz_target!(|data: &[u8]| {
-    if let Ok(outcomes) = read_outcomes("data.jsonl", &mut &data[..], 0) {
+    if let Ok(outcomes) = read_outcomes("data.jsonl", &mut &data[..], 0, ValueLabel::Search) {
         let games: Vec<usize> = outcomes.positions.iter().map(|(g, _)| *g).collect();
         assert!(games.windows(2).all(|w| w[0] <= w[1]), "{games:?}");
     }

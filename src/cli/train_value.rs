@@ -8,8 +8,10 @@ use std::io::BufReader;
 
 use clap::Args;
 
-use oddity_analysis::train_data::{self, Outcomes};
-use oddity_patterns::{Example, FitPlan, MAX_HIDDEN, ValueNet, cell_slots, fit_net, net_loss};
+use oddity_analysis::train_data::{self, Outcomes, ValueLabel};
+use oddity_patterns::{
+    Example, FitPlan, MAX_HIDDEN, ValueNet, cell_slots, fit_net, net_loss, net_target_error,
+};
 use oddity_rules::{AnyGame, Rng, with_game};
 
 #[derive(Args, Debug)]
@@ -19,9 +21,13 @@ use oddity_rules::{AnyGame, Rng, with_game};
     See docs/patterns.md.")]
 pub struct TrainValueArgs {
     /// Self-play data files of one game, from `oddity train-data --source
-    /// selfplay` (repeatable); each position is labelled by its game's winner.
+    /// selfplay` (repeatable).
     #[arg(long = "data", required = true)]
     pub data: Vec<String>,
+    /// What each position's value is fitted to: its game's winner, or its
+    /// search's root value.
+    #[arg(long, value_enum, default_value = "winner")]
+    pub label: LabelArg,
     /// Only positions with at least this many turns played are fitted and
     /// measured.
     #[arg(long, default_value_t = 0)]
@@ -53,6 +59,13 @@ pub struct TrainValueArgs {
     pub out: String,
 }
 
+/// `--label`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum LabelArg {
+    Winner,
+    Search,
+}
+
 /// The command line as typed, with the program named `oddity`.
 fn command_line() -> String {
     let mut words: Vec<String> = std::env::args().skip(1).collect();
@@ -73,7 +86,12 @@ pub fn run(args: &TrainValueArgs) -> Result<(), String> {
     let mut sets: Vec<Outcomes> = Vec::new();
     for name in &args.data {
         let file = File::open(name).map_err(|e| format!("cannot open {name}: {e}"))?;
-        let set = train_data::read_outcomes(name, &mut BufReader::new(file), args.min_turns)?;
+        let label = match args.label {
+            LabelArg::Winner => ValueLabel::Winner,
+            LabelArg::Search => ValueLabel::Search,
+        };
+        let set =
+            train_data::read_outcomes(name, &mut BufReader::new(file), args.min_turns, label)?;
         if let Some(first) = sets.first()
             && first.spec != set.spec
         {
@@ -166,6 +184,15 @@ pub fn run(args: &TrainValueArgs) -> Result<(), String> {
         "(on the fitted positions: log-loss {train_loss:.4}, accuracy {:.1}%)",
         100.0 * train_acc
     );
+    if args.label == LabelArg::Search {
+        let search = search_loss(&held);
+        println!(
+            "held out: mean distance from the search's values {:.4}; the search's values themselves: log-loss {:.4}, accuracy {:.1}%",
+            net_target_error(&net, &held),
+            search.0,
+            100.0 * search.1
+        );
+    }
     let comments = vec![
         "oddity value network (docs/patterns.md)".to_string(),
         format!("made by: {}", command_line()),
@@ -183,12 +210,23 @@ pub fn run(args: &TrainValueArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// The log-loss and accuracy of always giving Black the chance `rate`.
+/// The log-loss and accuracy against the games' winners of always giving
+/// Black the chance `rate`.
 fn constant_loss(rate: f64, examples: &[Example]) -> (f64, f64) {
-    let p = rate.clamp(1e-7, 1.0 - 1e-7);
+    winner_loss(examples, |_| rate)
+}
+
+/// The log-loss and accuracy against the games' winners of the examples'
+/// targets (the search's values) taken as predictions.
+fn search_loss(examples: &[Example]) -> (f64, f64) {
+    winner_loss(examples, |e| f64::from(e.target))
+}
+
+fn winner_loss(examples: &[Example], black: impl Fn(&Example) -> f64) -> (f64, f64) {
     let mut loss = 0.0;
     let mut right = 0;
     for e in examples {
+        let p = black(e).clamp(1e-7, 1.0 - 1e-7);
         let q = if e.black_wins { p } else { 1.0 - p };
         loss -= q.ln();
         right += usize::from(q > 0.5);

@@ -1,6 +1,6 @@
 //! Self-play training data: the default search plays itself from the start
 //! position, and every position it searched is kept with the action it
-//! chose and its root visits (`docs/patterns.md`).
+//! chose, its root visits and the root's value (`docs/patterns.md`).
 //!
 //! Each game gets its own search seed, drawn from the plan's seed; the
 //! first `sample_turns` turns of a game are drawn among the root
@@ -17,7 +17,7 @@ use std::time::Duration;
 use crate::train_data::{
     Header, SELF_PLAY, Sample, action_token, first_action, moves_text, write_line,
 };
-use oddity_rules::{AnyGame, GameRecord, GameSpec, Rng, Turn};
+use oddity_rules::{AnyGame, Colour, GameRecord, GameSpec, Rng, Turn};
 use oddity_search::{Engine, Limits, Report, SearchParams, StopFlag};
 
 /// How long each search runs.
@@ -140,11 +140,19 @@ fn sample_of(record: &GameRecord, report: &Report, best: Turn) -> Option<Sample>
     if visits.is_empty() {
         return None;
     }
+    let mover = report.root_value;
+    let black = if position.to_move() == Colour::Black {
+        mover
+    } else {
+        1.0 - mover
+    };
     Some(Sample {
         moves: moves_text(record),
         wins: None,
         chosen: Some(action_token(position, first_action(&best)?)),
         visits: Some(visits),
+        // Four decimals: finer than a search of a million visits tells.
+        value: Some((black * 1e4).round() / 1e4),
         winner: None,
     })
 }

@@ -61,8 +61,9 @@ pub struct Header {
 /// stone). Perfect play: `wins`, the mover's winning actions (every other
 /// legal action loses). Self-play: `chosen`, the action the search chose,
 /// and `visits`, each root candidate's visits (candidates not named had
-/// none), and `winner`, the seat (`b` or `w`) that won the game the
-/// position was played in (the labels of a value network).
+/// none), `value`, Black's chance of winning by the search's root, and
+/// `winner`, the seat (`b` or `w`) that won the game the position was
+/// played in (the labels of a value network).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Sample {
@@ -73,6 +74,8 @@ pub struct Sample {
     pub chosen: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub visits: Option<Vec<(String, u64)>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub winner: Option<String>,
 }
@@ -148,6 +151,7 @@ pub fn write(
             ),
             chosen: None,
             visits: None,
+            value: None,
             winner: None,
         };
         write_line(out, &sample)?;
@@ -460,13 +464,25 @@ pub struct Outcomes {
     pub positions: Vec<(usize, Example)>,
 }
 
-/// Reads a self-play data file whose positions name their game's winner,
-/// keeping those with at least `min_turns` turns played (the others are
-/// skipped before games are told apart); `name` names it in errors.
+/// What a value network is fitted to.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ValueLabel {
+    /// The winner of the position's game.
+    #[default]
+    Winner,
+    /// The search's root value of the position (`value`).
+    Search,
+}
+
+/// Reads a self-play data file whose positions name their game's winner
+/// (and with [`ValueLabel::Search`] their search's value), keeping those
+/// with at least `min_turns` turns played (the others are skipped before
+/// games are told apart); `name` names it in errors.
 pub fn read_outcomes(
     name: &str,
     input: &mut dyn BufRead,
     min_turns: usize,
+    label: ValueLabel,
 ) -> Result<Outcomes, String> {
     let mut lines = input.lines().enumerate();
     let err = |k: usize, why: String| format!("{name}, line {}: {why}", k + 1);
@@ -493,6 +509,16 @@ pub fn read_outcomes(
             Some(other) => return Err(err(k, format!("unknown winner `{other}`"))),
             None => return Err(err(k, "the position names no winner".into())),
         };
+        let target = match (label, sample.value) {
+            (ValueLabel::Winner, _) => f32::from(u8::from(winner == Colour::Black)),
+            (ValueLabel::Search, Some(v)) if (0.0..=1.0).contains(&v) => v as f32,
+            (ValueLabel::Search, Some(v)) => {
+                return Err(err(k, format!("value {v} is not from 0 to 1")));
+            }
+            (ValueLabel::Search, None) => {
+                return Err(err(k, "the position has no search `value`".into()));
+            }
+        };
         let tokens: Vec<&str> = sample.moves.split_whitespace().collect();
         if tokens.len() < min_turns {
             continue;
@@ -509,6 +535,7 @@ pub fn read_outcomes(
             Example {
                 input,
                 black_wins: winner == Colour::Black,
+                target,
             },
         ));
     }

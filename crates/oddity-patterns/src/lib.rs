@@ -41,7 +41,7 @@ pub use grid::GridBoard;
 pub use groups::{Features, GROUP_NAMES, GROUPS, NONE, group_sizes};
 pub use net::{
     Example, FitPlan, GLOBALS, MAX_HIDDEN, NET_FORMAT, NetFile, NetInput, ValueNet, cell_slots,
-    fit_net, net_loss,
+    fit_net, net_loss, net_target_error,
 };
 pub use onyx::OnyxBoard;
 pub use onyx_playout::OnyxPlayout;

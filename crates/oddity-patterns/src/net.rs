@@ -392,13 +392,16 @@ impl NetFile {
     }
 }
 
-/// A position with its outcome.
+/// A position with its outcome and what the fit aims at.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Example {
     /// The position.
     pub input: NetInput,
-    /// Whether Black won.
+    /// Whether Black won the game the position was played in.
     pub black_wins: bool,
+    /// Black's chance of winning that the fit aims at: 1 or 0 by the
+    /// game's winner, or a search's value of the position.
+    pub target: f32,
 }
 
 /// How [`fit_net`] fits.
@@ -420,7 +423,8 @@ pub struct FitPlan {
 }
 
 /// The mean log-loss (natural log) and the share of examples whose winner
-/// the network gives more than even chances.
+/// the network gives more than even chances: both against the games'
+/// winners, whatever the fit aimed at.
 pub fn net_loss(net: &ValueNet, examples: &[Example]) -> (f64, f64) {
     if examples.is_empty() {
         return (0.0, 0.0);
@@ -437,8 +441,18 @@ pub fn net_loss(net: &ValueNet, examples: &[Example]) -> (f64, f64) {
     (loss / n, right as f64 / n)
 }
 
+/// The mean absolute difference between the network's chance for Black
+/// and the examples' targets.
+pub fn net_target_error(net: &ValueNet, examples: &[Example]) -> f64 {
+    let total: f64 = examples
+        .iter()
+        .map(|e| f64::from((net.black_wins_input(&e.input) - e.target).abs()))
+        .sum();
+    total / examples.len().max(1) as f64
+}
+
 /// Fits `net` (made by [`ValueNet::random`] or a previous fit) to
-/// `examples`; each use of an example maps it by one of `symmetries`
+/// `examples`' targets by their log-loss; each use of an example maps it by one of `symmetries`
 /// (cell permutations; give only the identity where the game has none that
 /// keeps the colours' roles). `progress` is told each epoch's number and
 /// the mean training log-loss.
@@ -478,9 +492,8 @@ pub fn fit_net(
                 let x = e.input.mapped(cells, sym);
                 net.hidden_of(&x, &mut h);
                 let p = net.output(&h);
-                let y = f32::from(u8::from(e.black_wins));
-                let q = if e.black_wins { p } else { 1.0 - p };
-                total -= f64::from(q.max(1e-7)).ln();
+                let y = e.target;
+                total -= f64::from(y * p.max(1e-7).ln() + (1.0 - y) * (1.0 - p).max(1e-7).ln());
                 let dz = p - y;
                 g[3][0] += dz;
                 for k in 0..hidden {
@@ -636,9 +649,11 @@ mod tests {
                 game.legal_actions(&mut actions);
                 game.apply(actions[rng.below(actions.len() as u32) as usize]);
             }
+            let black_wins = game.winner() == Some(Colour::Black);
             examples.push(Example {
                 input: NetInput::of(&game),
-                black_wins: game.winner() == Some(Colour::Black),
+                black_wins,
+                target: f32::from(u8::from(black_wins)),
             });
         }
         let cells = game_cells(&spec);
