@@ -87,12 +87,30 @@ pub struct Tuning {
     /// The share of a leaf's value taken from the value network instead of
     /// its playout (0: off), where a network fits the game.
     pub value_net: Option<f32>,
+    /// The network values only leaves with at most this many empty points
+    /// (unset: every leaf).
+    pub value_net_empty: Option<u32>,
     /// The value network, read from a file.
     pub net: Option<NetFile>,
 }
 
+/// A value network and how the search mixes it into its leaves' values:
+/// `share` of the playouts of each leaf with at most `most_empty` empty
+/// points is not played, and the network's chance of a win is counted for
+/// them instead, so the expected result is `(1 - share) * playouts +
+/// share * network`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LeafNet {
+    /// The network, read for the game searched.
+    pub net: &'static ValueNet,
+    /// The share of a leaf's playouts it replaces (above 0).
+    pub share: f32,
+    /// The most empty points of a leaf it values.
+    pub most_empty: u32,
+}
+
 /// The names [`Tuning::set`] accepts, in listing order.
-pub const NAMES: [&str; 28] = [
+pub const NAMES: [&str; 29] = [
     "rave",
     "rave_equiv",
     "rave_depth",
@@ -120,6 +138,7 @@ pub const NAMES: [&str; 28] = [
     "settled_moves",
     "settled_leaves",
     "value_net",
+    "value_net_empty",
     "net",
 ];
 
@@ -233,6 +252,9 @@ impl Tuning {
             "settled_moves" => self.settled_moves = parse_switch(value)?,
             "settled_leaves" => self.settled_leaves = parse_switch(value)?,
             "value_net" => self.value_net = parse_number(value, 0.0, 1.0)?,
+            "value_net_empty" => {
+                self.value_net_empty = parse_number(value, 0.0, 1000.0)?.map(|x| x.round() as u32);
+            }
             "net" => {
                 self.net = match value.to_ascii_lowercase().as_str() {
                     "auto" | "default" | "none" => None,
@@ -276,6 +298,7 @@ impl Tuning {
             "settled_moves" => show_switch(self.settled_moves),
             "settled_leaves" => show_switch(self.settled_leaves),
             "value_net" => show(self.value_net),
+            "value_net_empty" => show(self.value_net_empty),
             "net" => self
                 .net
                 .map_or_else(|| "none".to_string(), |f| f.path.to_string()),
@@ -293,18 +316,18 @@ impl Tuning {
         })
     }
 
-    /// The value network and its share of a leaf's value in `game`'s
-    /// search under `policy`: `None` when `value_net` is 0 or unset, the
-    /// policy is plain, or no network was read for this game, size and
-    /// rules (the leaves are then valued by their playouts alone).
-    pub fn value_net_for<G: Game>(
-        &self,
-        game: &G,
-        policy: Policy,
-    ) -> Option<(&'static ValueNet, f32)> {
+    /// The value network as `game`'s search under `policy` uses it:
+    /// `None` when `value_net` is 0 or unset, the policy is plain, or no
+    /// network was read for this game, size and rules (the leaves are then
+    /// valued by their playouts alone).
+    pub fn value_net_for<G: Game>(&self, game: &G, policy: Policy) -> Option<LeafNet> {
         let share = self.value_net.filter(|&x| x > 0.0)?;
         let net = self.net.map(|f| f.net).filter(|n| n.fits(game))?;
-        (policy == Policy::Default).then_some((net, share))
+        (policy == Policy::Default).then_some(LeafNet {
+            net,
+            share,
+            most_empty: self.value_net_empty.unwrap_or(u32::MAX),
+        })
     }
 
     /// The settings for `kind` under `policy` (plain: no knowledge at all).
@@ -478,8 +501,17 @@ mod tests {
         assert!(t.value_net_for(&odd3, Policy::Default).is_none());
         t.set("net", path.to_str().unwrap()).unwrap();
         assert_eq!(t.get("net").unwrap(), path.to_str().unwrap());
-        let (n, share) = t.value_net_for(&odd3, Policy::Default).unwrap();
-        assert_eq!((n, share), (&net, 0.5));
+        let used = t.value_net_for(&odd3, Policy::Default).unwrap();
+        assert_eq!(
+            (used.net, used.share, used.most_empty),
+            (&net, 0.5, u32::MAX)
+        );
+        t.set("value_net_empty", "12").unwrap();
+        assert_eq!(
+            t.value_net_for(&odd3, Policy::Default).unwrap().most_empty,
+            12
+        );
+        assert_eq!(t.set("value_net_empty", "-1"), Err(TuningError::BadValue));
         assert!(t.value_net_for(&odd4, Policy::Default).is_none());
         assert!(t.value_net_for(&odd3, Policy::Plain).is_none());
         t.set("value_net", "0").unwrap();

@@ -1,8 +1,9 @@
 //! The search settings the tree needs on its hot path.
 
-use oddity_patterns::{ValueNet, Weights};
+use oddity_patterns::Weights;
 
 use crate::knowledge::{PlayoutOptions, RaceWeights};
+use crate::tuning::LeafNet;
 
 /// Search settings the tree needs on its hot path.
 #[derive(Clone, Copy, Debug)]
@@ -53,10 +54,7 @@ pub(crate) struct TreeConfig {
     /// Prove leaves where nothing left to play can change the result
     /// ([`crate::knowledge::Knowledge::settled_winner`]).
     pub(crate) settled_leaves: bool,
-    /// A value network and the share of each leaf's visits it gives: that
-    /// share of the leaf's playouts (rounded at random) is not played, and
-    /// the network's chance of a win is counted for them instead, so the
-    /// expected result mixes the two as `(1 - share) * playouts + share *
-    /// network`.
-    pub(crate) value_net: Option<(&'static ValueNet, f32)>,
+    /// A value network mixed into the leaves' values (the share of a
+    /// leaf's playouts is rounded at random).
+    pub(crate) value_net: Option<LeafNet>,
 }

@@ -9,6 +9,7 @@ use oddity_rules::{Action, Cell, Colour};
 
 use crate::filter::MoveFilter;
 use crate::knowledge::{Knowledge, action_priors};
+use crate::tuning::LeafNet;
 
 use super::amaf::update_amaf;
 use super::config::TreeConfig;
@@ -240,13 +241,7 @@ impl<G: Knowledge> Tree<G> {
         if self.config.solve_empty == 0 || game.is_over() {
             return None;
         }
-        let stones: u32 = Colour::BOTH
-            .iter()
-            .flat_map(|&c| game.stone_words(c))
-            .map(|w| w.count_ones())
-            .sum();
-        let empty = game.topology().cell_count() as u32 - stones;
-        (empty <= self.config.solve_empty)
+        (empty_points(game) <= self.config.solve_empty)
             .then(|| game.exact_winner())
             .flatten()
     }
@@ -284,8 +279,13 @@ impl<G: Knowledge> Tree<G> {
         // network's value instead of playouts (rounded at random to whole
         // visits and wins, so that the expected result is the mix).
         let mut from_net = 0;
-        if let Some((net, share)) = self.config.value_net
+        if let Some(LeafNet {
+            net,
+            share,
+            most_empty,
+        }) = self.config.value_net
             && !game.is_over()
+            && empty_points(&game) <= most_empty
         {
             from_net = ((share * playouts as f32 + unit(&mut w.rng)) as u32).min(playouts);
             if from_net > 0 {
@@ -626,6 +626,16 @@ fn unit(rng: &mut oddity_rules::Rng) -> f32 {
     (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32
 }
 
+/// The empty points of `game`'s board.
+fn empty_points<G: Knowledge>(game: &G) -> u32 {
+    let stones: u32 = Colour::BOTH
+        .iter()
+        .flat_map(|&c| game.stone_words(c))
+        .map(|w| w.count_ones())
+        .sum();
+    game.topology().cell_count() as u32 - stones
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -715,7 +725,8 @@ mod tests {
     /// With `value_net` at share 1, a network sure that Black wins values
     /// every leaf: the root's children (Black's moves) win every visit, and
     /// the visits still count one per leaf playout. At share 0.5 about
-    /// half of them come from playouts.
+    /// half of them come from playouts, and none does where the leaves
+    /// have more empty points than `most_empty`.
     #[test]
     fn the_value_net_values_the_leaves_by_its_share() {
         let spec = GameSpec::new(GameKind::Odd, 3, Rules::default()).unwrap();
@@ -731,10 +742,14 @@ mod tests {
         net.w2.fill(0.0);
         net.b2 = 40.0;
         let net: &'static _ = Box::leak(Box::new(net));
-        let black_share = |share: f32| {
+        let black_share = |share: f32, most_empty: u32| {
             let config = TreeConfig {
                 leaf_playouts: 4,
-                value_net: Some((net, share)),
+                value_net: Some(LeafNet {
+                    net,
+                    share,
+                    most_empty,
+                }),
                 ..rave_config()
             };
             let tree = Tree::new(game.clone(), 1 << 16, config);
@@ -750,10 +765,14 @@ mod tests {
             assert_eq!(visits, 1600);
             f64::from(wins) / f64::from(visits)
         };
-        assert_eq!(black_share(1.0), 1.0);
-        let half = black_share(0.5);
-        let none = black_share(0.0);
+        assert_eq!(black_share(1.0, u32::MAX), 1.0);
+        let half = black_share(0.5, u32::MAX);
+        let none = black_share(0.0, u32::MAX);
         assert!(none < 0.8 && half > none && half < 1.0, "{none} {half}");
+        // Only leaves with at most 2 empty points of Odd 3's 19 take the
+        // network's value: near the root, the playouts alone.
+        let late = black_share(1.0, 2);
+        assert!(late < 0.8, "{late}");
     }
 
     /// A filter keeps the seat's forbidden stones out of the tree down to
