@@ -692,6 +692,23 @@ mod tests {
         assert_eq!(fitted().1.to_text(&[]), a.to_text(&[]));
     }
 
+    /// The Odd 5 network fitted to deep searches' values (docs/patterns.md
+    /// gives the command) reads, fits Odd 5 and no other board, and gives
+    /// a chance for the empty board.
+    #[test]
+    fn the_odd5_network_of_the_repository_reads() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/odd5-search.txt");
+        let file = NetFile::load(path).unwrap();
+        let spec = GameSpec::new(GameKind::Odd, 5, Rules::default()).unwrap();
+        let odd5 = OddGame::<2>::new(&spec);
+        assert!(file.net.fits(&odd5));
+        assert!(!file.net.fits(&odd(4)));
+        let p = file.net.black_wins(&odd5);
+        assert!(p > 0.0 && p < 1.0, "{p}");
+        let text = std::fs::read_to_string(path).unwrap();
+        assert!(text.contains("--label search --min-turns 31 --hidden 16 --epochs 5 --seed 1"));
+    }
+
     fn game_cells(spec: &GameSpec) -> usize {
         cell_slots(OddGame::<1>::new(spec).topology())
     }
