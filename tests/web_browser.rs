@@ -20,6 +20,13 @@
 //! board in view after *Start new game*, cells at least 24 CSS px apart on
 //! every game's smallest, middle and largest board.
 //!
+//! `tests/peers/web_memory_refused.py` checks the page when the browser
+//! gives the engine less memory than its setting (V8's WebAssembly memory
+//! bound to 32 MiB, 256 MiB set): the search tree is cut short and the page
+//! says it filled; an allocation that cannot be cut stops the engine, the
+//! page says once that it ran out of memory, the game is kept and a person
+//! can still play; with less memory set the engine plays on to the end.
+//!
 //! Needs the folder built (`ODDITY_WEB_DIR`, which `tests/run.sh` builds
 //! with `web/build.sh`), Debian's `chromium` and `chromium-driver` and
 //! Python's `selenium` (`.ci/peers.sh`). Skipped when they are missing,
@@ -28,7 +35,8 @@
 //! `ODDITY_WEB_DIR=target/web-site ODDITY_PEERS=1 cargo test --test web_browser -- --nocapture`
 //! Screenshots: `target/web-screenshots/web-{plain,isolated}-GAME.png`,
 //! `web-thinking.png`, `web-person-end.png`, `web-offline.png`,
-//! `web-phone.png` and one per fallback message.
+//! `web-phone.png`, `web-memory-refused{,-engines}.png` and one per
+//! fallback message.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -91,6 +99,14 @@ fn offline_installable_and_isolated_on_a_plain_host() {
     let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/web-screenshots");
     let text = peer("web_offline.py", &[site.as_path(), shots.as_path()]);
     assert!(text.contains("all offline checks passed"), "{text}");
+}
+
+#[test]
+fn memory_the_browser_refuses_stops_the_engine_and_keeps_the_game() {
+    let Some(site) = site() else { return };
+    let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/web-screenshots");
+    let text = peer("web_memory_refused.py", &[site.as_path(), shots.as_path()]);
+    assert!(text.contains("all memory checks passed"), "{text}");
 }
 
 #[test]

@@ -305,10 +305,15 @@ def person_plays(d, downloads):
             d.execute_script(SEE_THINKING)
         times.append(timed_click(d, cell))
         if not thinking:
-            wait(d, "return window.thinkingSeen", 60, "the heat map and candidates while the engine thinks")
-            screenshot(d, "web-thinking.png")
-            log("person: the heat map and the candidates show while the engine thinks")
-            thinking = True
+            # The engine's reply may come before a busy page draws its
+            # thinking: then the next turn looks again.
+            seen = wait(d, "return window.thinkingSeen ? 'seen' : (state.over ||"
+                           f" state.moves.length >= {len(s['moves']) + 2}) && 'replied'",
+                        120, "the heat map and candidates while the engine thinks, or its reply")
+            if seen == "seen":
+                screenshot(d, "web-thinking.png")
+                log("person: the heat map and the candidates show while the engine thinks")
+                thinking = True
         if not undone and len(s["moves"]) >= 2:
             wait(d, "return state.human_turn || state.over", 60, "the engine's answer")
             if state(d)["over"]:
@@ -337,6 +342,8 @@ def person_plays(d, downloads):
             wait(d, "return state.analysis_wanted", 30, "analysis of my turn on again")
             log(f"person: a reload brings the game back ({n} turns, the same seats, turn {n - 1} shown)")
             reloaded = True
+    if not thinking:
+        fail("the heat map and candidates never showed while the engine thought")
     if not reloaded:
         fail("the game ended before a reload could be tried")
     s = state(d)

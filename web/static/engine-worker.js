@@ -14,8 +14,9 @@
 //                 session reads as it is: no parse and copy of an object
 //                 on either thread)
 //               {type: 'bench', rate}
-//               {type: 'error', message, memory, starting}
-//                 (memory: it ran out; starting: it could not start)
+//               {type: 'error', message, memory, size, starting}
+//                 (memory: it ran out; size: its memory then, in MiB, where
+//                 it had any; starting: it could not start)
 
 import { loadModule } from './load.js';
 
@@ -25,6 +26,8 @@ let engine = null;
 
 function fail(error, starting) {
   const message = String(error && error.message ? error.message : error);
+  // What it had when it failed (before the probe below grows it).
+  const size = wasm && wasm.memory ? Math.round(wasm.memory.buffer.byteLength / 2 ** 20) : undefined;
   // The module's allocator refused to take its heap past the page's
   // budget, or the browser refused to grow the memory.
   let memory = (module && module.memoryRefused && module.memoryRefused()) ||
@@ -37,7 +40,7 @@ function fail(error, starting) {
     }
   }
   engine = null;
-  postMessage({ type: 'error', message, memory, starting });
+  postMessage({ type: 'error', message, memory, size, starting });
 }
 
 // The module with threads where the page is isolated, else (or where it

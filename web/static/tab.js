@@ -237,6 +237,7 @@ class Driver {
   receive(m) {
     if (m.type === "ready") {
       ui.ready = true;
+      ui.error = null;
       ui.threads = m.threads;
       if (ui.readyMillis === null) ui.readyMillis = performance.now();
       this.session.engineStarted(m.threads, m.why || noThreads() || undefined);
@@ -248,9 +249,14 @@ class Driver {
       ui.bench = m.rate;
     } else if (m.type === "error") {
       ui.ready = false;
+      // The session puts this in its own sentences, which say that the
+      // game is kept and how to restart: it says what happened and what
+      // helps. A trap's own text ("unreachable") would tell a person
+      // nothing.
+      const at = m.size ? ` at ${m.size} MiB of the ${this.memory} MiB set under Engines`
+        : ` with ${this.memory} MiB set under Engines`;
       const why = m.memory
-        ? `it ran out of memory (${m.message}); lower its memory below and press Restart. ` +
-          "The game is kept, and can still be downloaded as SGF"
+        ? `it ran out of memory${at}; set less memory there to start it again`
         : `it stopped: ${m.message}. The game is kept, and can still be downloaded as SGF`;
       ui.error = why;
       if (m.starting) this.session.engineFailed(why);

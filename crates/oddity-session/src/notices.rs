@@ -56,7 +56,7 @@ impl Notices {
             text: format!(
                 "engine {name}'s search tree reached its memory bound: the tree stops growing \
                  and the engine plays on, searching from the tree it has (more memory under \
-                 Engines lets it grow further)"
+                 Engines lets it grow further where the browser or the machine can give it)"
             ),
         });
         true
