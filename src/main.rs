@@ -20,6 +20,7 @@ fn main() {
         Some(Command::TrainData(args)) => cli::train::run_data(args),
         Some(Command::Train(args)) => cli::train::run(args),
         Some(Command::TrainValue(args)) => cli::train_value::run(args),
+        Some(Command::TrainNet(args)) => cli::train_net::run(args),
         None => cli::gtp::run(&cli.gtp),
     };
     if let Err(message) = result {

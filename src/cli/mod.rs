@@ -17,6 +17,7 @@ pub mod position;
 pub mod render;
 pub mod solve;
 pub mod train;
+pub mod train_net;
 pub mod train_value;
 
 pub use args::{GameArgs, parse_game_kind};
@@ -76,6 +77,9 @@ pub enum Command {
     /// A small value network fitted to the game outcomes of self-play
     /// data files, with its held-out accuracy.
     TrainValue(Box<train_value::TrainValueArgs>),
+    /// A policy and value network over the whole board fitted to the root
+    /// visits and values of self-play searches, with its held-out scores.
+    TrainNet(Box<train_net::TrainNetArgs>),
 }
 
 /// Reads the command line `args` (the program's name first). A refusal's

@@ -16,7 +16,9 @@ use std::io::{BufRead, Write};
 use serde::{Deserialize, Serialize};
 
 use crate::accuracy::draw_position;
-use oddity_patterns::{Decision, Example, FeatureBoard, NetInput};
+use oddity_patterns::{
+    BoardExample, BoardGraph, Decision, Example, FeatureBoard, NetInput, features,
+};
 use oddity_rules::{
     Action, AnyGame, Cell, Colour, Game, GameKind, GameRecord, GameSpec, Rng, Rules, Turn,
     with_game,
@@ -542,6 +544,121 @@ pub fn read_outcomes(
     Ok(Outcomes {
         header,
         spec,
+        positions,
+    })
+}
+
+/// The positions of a self-play data file as a board network learns them.
+pub struct Searches {
+    pub header: Header,
+    pub spec: GameSpec,
+    /// The board the examples' features are read on.
+    pub graph: BoardGraph,
+    /// Per position its game's number in the file and the example.
+    pub positions: Vec<(usize, BoardExample)>,
+}
+
+/// Reads a self-play data file whose positions name their search's root
+/// visits, choice and value and their game's winner, for a board network
+/// ([`oddity_patterns::BoardNet`]), keeping those with at least
+/// `min_turns` turns played; `name` names it in errors. The visit shares
+/// are over the stones the mover could place; actions that place none
+/// (a pass, Onyx's swap) are left out.
+pub fn read_searches(
+    name: &str,
+    input: &mut dyn BufRead,
+    min_turns: usize,
+) -> Result<Searches, String> {
+    let mut lines = input.lines().enumerate();
+    let err = |k: usize, why: String| format!("{name}, line {}: {why}", k + 1);
+    let header = read_header(name, &mut lines)?;
+    if header.source != SELF_PLAY {
+        return Err(err(
+            0,
+            format!("the source is `{}`, not `{SELF_PLAY}`", header.source),
+        ));
+    }
+    let spec = spec_of(&header).map_err(|e| err(0, e))?;
+    let start = AnyGame::new(&spec);
+    let graph = BoardGraph::new(with_game!(&start, g => g.topology()));
+    let mut positions = Vec::new();
+    let (mut game, mut last_turns) = (0usize, None);
+    let mut legal = Vec::new();
+    for (k, line) in lines {
+        let line = line.map_err(|e| format!("{name}: {e}"))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let sample: Sample = serde_json::from_str(&line).map_err(|e| err(k, e.to_string()))?;
+        let black_wins = match sample.winner.as_deref() {
+            Some("b") => true,
+            Some("w") => false,
+            Some(other) => return Err(err(k, format!("unknown winner `{other}`"))),
+            None => return Err(err(k, "the position names no winner".into())),
+        };
+        let value = match sample.value {
+            Some(v) if (0.0..=1.0).contains(&v) => v as f32,
+            Some(v) => return Err(err(k, format!("value {v} is not from 0 to 1"))),
+            None => return Err(err(k, "the position has no search `value`".into())),
+        };
+        let tokens: Vec<&str> = sample.moves.split_whitespace().collect();
+        if tokens.len() < min_turns {
+            continue;
+        }
+        if last_turns.is_some_and(|n| tokens.len() <= n) {
+            game += 1;
+        }
+        last_turns = Some(tokens.len());
+        let record =
+            GameRecord::replay(start.clone(), &tokens).map_err(|e| err(k, e.to_string()))?;
+        let position = record.position();
+        let labels = self_play_labels(&sample, position, Target::Visits).map_err(|e| err(k, e))?;
+        legal.clear();
+        with_game!(position, g => g.legal_actions(&mut legal));
+        if let Some((_, token)) = labels.named.iter().find(|(a, _)| !legal.contains(a)) {
+            return Err(err(k, format!("{token} is not legal in the position")));
+        }
+        let shares = labels.shares.unwrap_or_default();
+        let placed: f64 = shares
+            .iter()
+            .filter(|(a, _)| graph.output_of(*a).is_some())
+            .map(|(_, s)| s)
+            .sum();
+        let moves = legal
+            .iter()
+            .filter_map(|&a| {
+                let o = graph.output_of(a)? as u32;
+                let share = shares
+                    .iter()
+                    .find(|(b, _)| *b == a)
+                    .map_or(0.0, |(_, s)| *s);
+                Some((
+                    o,
+                    if placed > 0.0 {
+                        (share / placed) as f32
+                    } else {
+                        0.0
+                    },
+                ))
+            })
+            .collect();
+        let mut x = Vec::new();
+        with_game!(position, g => features(g, &graph, &mut x));
+        positions.push((
+            game,
+            BoardExample {
+                features: x,
+                moves,
+                chosen: graph.output_of(labels.best[0]).map(|o| o as u32),
+                value,
+                black_wins,
+            },
+        ));
+    }
+    Ok(Searches {
+        header,
+        spec,
+        graph,
         positions,
     })
 }

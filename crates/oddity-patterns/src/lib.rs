@@ -15,11 +15,13 @@
 //! ([`Weights`] and their files), `fit` (fitting them), `prior` (tree
 //! priors), `draw` and `policy` (what the playout policies share),
 //! `playout` ([`PatternPlayout`]) and `onyx_playout` ([`OnyxPlayout`]),
-//! `policies` (the policies a search thread keeps), and `net` (a small
-//! value network, [`ValueNet`], its files and its fit).
+//! `policies` (the policies a search thread keeps), `net` (a small
+//! value network, [`ValueNet`], its files and its fit), and `board_net` (a
+//! policy and value network over the whole board, [`BoardNet`]).
 
 #![warn(missing_docs)]
 
+mod board_net;
 mod draw;
 mod features;
 mod fit;
@@ -35,6 +37,11 @@ mod prior;
 mod shape;
 mod weights;
 
+pub use board_net::{
+    BOARD_NET_FORMAT, BoardExample, BoardFitPlan, BoardGraph, BoardNet, BoardNetFile, BoardScore,
+    BoardTrace, FEATURES, MAX_BLOCKS, MAX_CHANNELS, board_priors, features, fit_board_net,
+    score_board_net,
+};
 pub use features::FeatureBoard;
 pub use fit::{Decision, fit, hit_in_top};
 pub use grid::GridBoard;

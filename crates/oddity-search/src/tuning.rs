@@ -9,7 +9,7 @@
 
 use std::fmt;
 
-use oddity_patterns::{NetFile, ValueNet, Weights, WeightsFile};
+use oddity_patterns::{BoardNet, BoardNetFile, NetFile, ValueNet, Weights, WeightsFile};
 use oddity_rules::{Game, GameKind};
 
 use crate::knowledge::{self, EXPAND_DIVISOR, Resolved};
@@ -92,7 +92,29 @@ pub struct Tuning {
     pub value_net_empty: Option<u32>,
     /// The value network, read from a file.
     pub net: Option<NetFile>,
+    /// A board network whose policy gives the priors of the root's
+    /// children and of every node's children once the node has
+    /// `board_net_visits` visits.
+    pub board_net: Option<BoardNetFile>,
+    /// The visits at which a node's children take the board network's
+    /// priors.
+    pub board_net_visits: Option<u32>,
 }
+
+/// A board network's policy as the tree's priors: at the root when it is
+/// expanded, and at any other node once its visits reach `visits`, so
+/// that the network is evaluated only on the lines the search takes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BoardPriors {
+    /// The network, read for the game searched.
+    pub net: &'static BoardNet,
+    /// The visits at which a node's children take its priors.
+    pub visits: u32,
+}
+
+/// The visits at which a node's children take the board network's priors
+/// when `board_net_visits` is unset.
+pub const BOARD_NET_VISITS: u32 = 256;
 
 /// A value network and how the search mixes it into its leaves' values:
 /// `share` of the playouts of each leaf with at most `most_empty` empty
@@ -110,7 +132,7 @@ pub struct LeafNet {
 }
 
 /// The names [`Tuning::set`] accepts, in listing order.
-pub const NAMES: [&str; 29] = [
+pub const NAMES: [&str; 31] = [
     "rave",
     "rave_equiv",
     "rave_depth",
@@ -140,6 +162,8 @@ pub const NAMES: [&str; 29] = [
     "value_net",
     "value_net_empty",
     "net",
+    "board_net",
+    "board_net_visits",
 ];
 
 /// Why a tuning parameter was refused.
@@ -261,6 +285,15 @@ impl Tuning {
                     _ => Some(NetFile::load(value).map_err(TuningError::Weights)?),
                 }
             }
+            "board_net" => {
+                self.board_net = match value.to_ascii_lowercase().as_str() {
+                    "auto" | "default" | "none" => None,
+                    _ => Some(BoardNetFile::load(value).map_err(TuningError::Weights)?),
+                }
+            }
+            "board_net_visits" => {
+                self.board_net_visits = parse_number(value, 1.0, 1e9)?.map(|x| x.round() as u32);
+            }
             _ => return Err(TuningError::UnknownName),
         }
         Ok(())
@@ -302,6 +335,10 @@ impl Tuning {
             "net" => self
                 .net
                 .map_or_else(|| "none".to_string(), |f| f.path.to_string()),
+            "board_net" => self
+                .board_net
+                .map_or_else(|| "none".to_string(), |f| f.path.to_string()),
+            "board_net_visits" => show(self.board_net_visits),
             _ => return None,
         })
     }
@@ -327,6 +364,17 @@ impl Tuning {
             net,
             share,
             most_empty: self.value_net_empty.unwrap_or(u32::MAX),
+        })
+    }
+
+    /// The board network's priors as `game`'s search under `policy` uses
+    /// them: `None` when no network was read for this game, size and
+    /// rules, or the policy is plain.
+    pub fn board_priors_for<G: Game>(&self, game: &G, policy: Policy) -> Option<BoardPriors> {
+        let net = self.board_net.map(|f| f.net).filter(|n| n.fits(game))?;
+        (policy == Policy::Default).then_some(BoardPriors {
+            net,
+            visits: self.board_net_visits.unwrap_or(BOARD_NET_VISITS),
         })
     }
 

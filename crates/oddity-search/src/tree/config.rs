@@ -3,7 +3,7 @@
 use oddity_patterns::Weights;
 
 use crate::knowledge::{PlayoutOptions, RaceWeights};
-use crate::tuning::LeafNet;
+use crate::tuning::{BoardPriors, LeafNet};
 
 /// Search settings the tree needs on its hot path.
 #[derive(Clone, Copy, Debug)]
@@ -57,4 +57,8 @@ pub(crate) struct TreeConfig {
     /// A value network mixed into the leaves' values (the share of a
     /// leaf's playouts is rounded at random).
     pub(crate) value_net: Option<LeafNet>,
+    /// A board network's policy as the priors of the root's children and
+    /// of every node's children from its `visits`-th visit (`priors` is
+    /// then on).
+    pub(crate) board_priors: Option<BoardPriors>,
 }

@@ -5,17 +5,18 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use oddity_patterns::board_priors;
 use oddity_rules::{Action, Cell, Colour};
 
 use crate::filter::MoveFilter;
 use crate::knowledge::{Knowledge, action_priors};
-use crate::tuning::LeafNet;
+use crate::tuning::{BoardPriors, LeafNet};
 
 use super::amaf::update_amaf;
 use super::config::TreeConfig;
 use super::node::{Arena, EXPANDING, NO_CHILDREN, Node, ROOT};
 use super::select::select_with;
-use super::worker::{ROOT_BATCH, Worker};
+use super::worker::{BoardNetState, ROOT_BATCH, Worker};
 
 use Ordering::{Acquire, Relaxed, Release};
 
@@ -142,6 +143,16 @@ impl<G: Knowledge> Tree<G> {
                 break self.leaf_playouts(game, w, max_playouts);
             }
             let n = u32::from(node.num_children.load(Relaxed));
+            if let Some(b) = self.config.board_priors
+                && idx != ROOT
+            {
+                // Once, on the visit that reaches the threshold (a visit
+                // adds `leaf_playouts` to the count).
+                let v = node.visits();
+                if v >= b.visits && v < b.visits + self.config.leaf_playouts {
+                    self.set_board_priors(b, &game, first, n, w);
+                }
+            }
             let mover = game.to_move();
             let child = if idx == ROOT {
                 if w.root_delta.len() != n as usize || w.root_first != first {
@@ -409,16 +420,32 @@ impl<G: Knowledge> Tree<G> {
             let j = w.rng.below(i as u32 + 1) as usize;
             w.actions.swap(i, j);
         }
+        let at_root = std::ptr::eq(node, self.root());
         let with_priors = self.config.priors
-            && action_priors(
-                game,
-                self.config.patterns,
-                self.config.race,
-                || self.last_stones(&w.path),
-                &w.actions,
-                &mut w.features,
-                &mut w.priors,
-            )
+            && match self.config.board_priors {
+                Some(b) if at_root => {
+                    let state = BoardNetState::kept(&mut w.board_net, game.topology());
+                    board_priors(
+                        b.net,
+                        &state.graph,
+                        game,
+                        &w.actions,
+                        &mut state.features,
+                        &mut state.trace,
+                        &mut w.priors,
+                    );
+                    true
+                }
+                _ => action_priors(
+                    game,
+                    self.config.patterns,
+                    self.config.race,
+                    || self.last_stones(&w.path),
+                    &w.actions,
+                    &mut w.features,
+                    &mut w.priors,
+                ),
+            }
             && w.priors.len() == n;
         if with_priors {
             // Highest prior first (the random order breaks ties), so the
@@ -456,6 +483,29 @@ impl<G: Knowledge> Tree<G> {
         node.num_children.store(n as u16, Relaxed);
         node.first_child.store(first, Release);
         Some(first)
+    }
+
+    /// Gives the children `first..first + n` of the node whose position is
+    /// `game` the board network's priors.
+    fn set_board_priors(&self, b: BoardPriors, game: &G, first: u32, n: u32, w: &mut Worker) {
+        w.actions.clear();
+        w.actions
+            .extend((first..first + n).map(|k| self.node(k).action()));
+        let state = BoardNetState::kept(&mut w.board_net, game.topology());
+        board_priors(
+            b.net,
+            &state.graph,
+            game,
+            &w.actions,
+            &mut state.features,
+            &mut state.trace,
+            &mut w.priors,
+        );
+        for (k, &p) in w.priors.iter().enumerate() {
+            self.node(first + k as u32)
+                .prior
+                .store(quantize(p), Relaxed);
+        }
     }
 
     /// The last two stones placed on the way from the root to the current
@@ -664,6 +714,7 @@ mod tests {
             settled_moves: false,
             settled_leaves: false,
             value_net: None,
+            board_priors: None,
             smart_playouts: false,
             pattern_playouts: None,
             pattern_temperature: 1.0,

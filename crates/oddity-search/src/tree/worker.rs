@@ -1,7 +1,7 @@
 //! A search thread's own state: random numbers, reused buffers, the
 //! final boards of its playouts for RAVE, and its batched root counts.
 
-use oddity_patterns::{FeatureBoard, PlayoutPolicies};
+use oddity_patterns::{BoardGraph, BoardTrace, FeatureBoard, PlayoutPolicies};
 use oddity_rules::{Action, Colour, Game, Rng, Topology};
 
 use super::tally::Tally;
@@ -17,6 +17,8 @@ pub(crate) struct Worker {
     pub(crate) priors: Vec<f32>,
     /// The learned priors' board, kept to reuse its buffers.
     pub(crate) features: Option<FeatureBoard>,
+    /// The board network's graph and buffers, for the board it was made on.
+    pub(crate) board_net: Option<BoardNetState>,
     /// The pattern playout policy's state, kept to reuse its buffers.
     pub(crate) pattern_playout: PlayoutPolicies,
     /// RAVE: indexed by a stone action's bits (see [`STONE_BITS`]), how
@@ -68,6 +70,36 @@ const MAX_WORDS: usize = 64;
 /// Iterations a thread counts locally before updating the root and its
 /// children (in visits: this many times the playouts per leaf).
 pub(crate) const ROOT_BATCH: u32 = 128;
+
+/// What a thread keeps to evaluate a board network: the board's graph
+/// and the evaluation's buffers.
+pub(crate) struct BoardNetState {
+    pub(crate) topology: &'static Topology,
+    pub(crate) graph: BoardGraph,
+    pub(crate) features: Vec<f32>,
+    pub(crate) trace: BoardTrace,
+}
+
+impl BoardNetState {
+    /// The state kept in `slot`, made anew unless it is for `topology`.
+    pub(crate) fn kept<'a>(
+        slot: &'a mut Option<BoardNetState>,
+        topology: &'static Topology,
+    ) -> &'a mut BoardNetState {
+        if !slot
+            .as_ref()
+            .is_some_and(|s| std::ptr::eq(s.topology, topology))
+        {
+            *slot = Some(BoardNetState {
+                topology,
+                graph: BoardGraph::new(topology),
+                features: Vec::new(),
+                trace: BoardTrace::default(),
+            });
+        }
+        slot.as_mut().expect("just filled")
+    }
+}
 
 impl Worker {
     /// Empties [`Worker::on_final_board`] for a new iteration: only entries
@@ -149,6 +181,7 @@ impl Worker {
             actions: Vec::with_capacity(1024),
             priors: Vec::with_capacity(1024),
             features: None,
+            board_net: None,
             pattern_playout: PlayoutPolicies::default(),
             on_final_board: vec![[0; 2]; STONE_BITS],
             final_counts: vec![0; 4 * COUNT_PLANES * MAX_WORDS],

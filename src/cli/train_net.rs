@@ -1,0 +1,225 @@
+//! `oddity train-net`: a board network ([`oddity_patterns::BoardNet`]), a
+//! policy and a value over the whole board, fitted to the root visits and
+//! values of self-play searches, with its held-out scores against the
+//! simplest predictors.
+
+use std::fs::File;
+use std::io::BufReader;
+
+use clap::Args;
+
+use oddity_analysis::train_data::{self, Searches};
+use oddity_patterns::{
+    BoardExample, BoardFitPlan, BoardNet, MAX_BLOCKS, MAX_CHANNELS, fit_board_net, score_board_net,
+};
+use oddity_rules::Rng;
+
+#[derive(Args, Debug)]
+#[command(after_help = "Example:\n  \
+    oddity train-data --game odd --size 5 --source selfplay --visits 30000 --games 100 --out odd5-deep.jsonl\n  \
+    oddity train-net --data odd5-deep.jsonl --out odd5-board.txt\n\n\
+    See docs/patterns.md.")]
+pub struct TrainNetArgs {
+    /// Self-play data files of one game, from `oddity train-data --source
+    /// selfplay` (repeatable).
+    #[arg(long = "data", required = true)]
+    pub data: Vec<String>,
+    /// Only positions with at least this many turns played are fitted and
+    /// measured.
+    #[arg(long, default_value_t = 0)]
+    pub min_turns: usize,
+    /// Every this many-th game is held out of the fit and measured.
+    #[arg(long, default_value_t = 5)]
+    pub holdout: usize,
+    /// Numbers per cell between the input and the heads.
+    #[arg(long, default_value_t = 16)]
+    pub channels: usize,
+    /// Residual blocks (each looks one step further across the board).
+    #[arg(long, default_value_t = 3)]
+    pub blocks: usize,
+    /// Passes over the fitted positions.
+    #[arg(long, default_value_t = 10)]
+    pub epochs: usize,
+    /// Positions per step.
+    #[arg(long, default_value_t = 32)]
+    pub batch: usize,
+    /// Adam's step size.
+    #[arg(long, default_value_t = 0.002)]
+    pub rate: f32,
+    /// L2 penalty on the weights.
+    #[arg(long, default_value_t = 0.0001)]
+    pub decay: f32,
+    /// How much the value's log-loss counts against the policy's
+    /// cross-entropy.
+    #[arg(long, default_value_t = 1.0)]
+    pub value_weight: f32,
+    /// Seeds the first weights and the order of the positions.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The network file to write.
+    #[arg(long)]
+    pub out: String,
+}
+
+/// The command line as typed, with the program named `oddity`.
+fn command_line() -> String {
+    let mut words: Vec<String> = std::env::args().skip(1).collect();
+    words.insert(0, "oddity".into());
+    words.join(" ")
+}
+
+pub fn run(args: &TrainNetArgs) -> Result<(), String> {
+    if args.holdout < 2 {
+        return Err("--holdout must be at least 2".into());
+    }
+    if !(1..=MAX_CHANNELS).contains(&args.channels) {
+        return Err(format!("--channels must be from 1 to {MAX_CHANNELS}"));
+    }
+    if !(1..=MAX_BLOCKS).contains(&args.blocks) {
+        return Err(format!("--blocks must be from 1 to {MAX_BLOCKS}"));
+    }
+    let finite = [args.rate, args.decay, args.value_weight];
+    if !(finite.iter().all(|x| x.is_finite() && *x >= 0.0) && args.rate > 0.0) {
+        return Err("--rate must be above 0, --decay and --value-weight at least 0".into());
+    }
+    let mut sets: Vec<Searches> = Vec::new();
+    for name in &args.data {
+        let file = File::open(name).map_err(|e| format!("cannot open {name}: {e}"))?;
+        let set = train_data::read_searches(name, &mut BufReader::new(file), args.min_turns)?;
+        if let Some(first) = sets.first()
+            && first.spec != set.spec
+        {
+            return Err(format!(
+                "{name} is {} {} ({}), the other data files {} {} ({})",
+                set.spec.kind,
+                set.spec.size,
+                set.spec.rules_text(),
+                first.spec.kind,
+                first.spec.size,
+                first.spec.rules_text()
+            ));
+        }
+        sets.push(set);
+    }
+    let spec = sets[0].spec;
+    let graph = sets[0].graph.clone();
+    let (mut train, mut held): (Vec<BoardExample>, Vec<BoardExample>) = (Vec::new(), Vec::new());
+    let mut games = 0;
+    for set in sets {
+        let in_set = set.positions.last().map_or(0, |(g, _)| g + 1);
+        for (g, e) in set.positions {
+            if (games + g) % args.holdout == 0 {
+                held.push(e);
+            } else {
+                train.push(e);
+            }
+        }
+        games += in_set;
+    }
+    if train.is_empty() || held.is_empty() {
+        return Err(format!(
+            "{} positions of {games} games: too few to fit and hold out",
+            train.len() + held.len()
+        ));
+    }
+    let mut net = BoardNet::random(
+        spec.kind,
+        spec.size,
+        &spec.rules_text(),
+        graph.len(),
+        args.channels,
+        args.blocks,
+        &mut Rng::seeded(args.seed),
+    );
+    let plan = BoardFitPlan {
+        epochs: args.epochs,
+        batch: args.batch,
+        rate: args.rate,
+        decay: args.decay,
+        value_weight: args.value_weight,
+        seed: args.seed,
+    };
+    fit_board_net(
+        &mut net,
+        &graph,
+        &train,
+        &plan,
+        &mut |epoch, policy, value| {
+            eprintln!("epoch {epoch}: training policy loss {policy:.4}, value log-loss {value:.4}");
+        },
+    );
+    let score = score_board_net(&net, &graph, &held);
+    let fitted = score_board_net(&net, &graph, &train);
+    let uniform = uniform_top(&held);
+    let median = median_distance(&train, &held);
+    println!(
+        "{} positions of {games} games: {} fitted, {} held out (every {}-th game)",
+        train.len() + held.len(),
+        train.len(),
+        held.len(),
+        args.holdout
+    );
+    println!("| held out | board net | simplest predictor |");
+    println!("|---|---|---|");
+    println!(
+        "| the search's choice first | {:.1}% | {:.1}% (uniform) |",
+        100.0 * score.top1,
+        100.0 * uniform.0
+    );
+    println!(
+        "| the search's choice in the first five | {:.1}% | {:.1}% (uniform) |",
+        100.0 * score.top5,
+        100.0 * uniform.1
+    );
+    println!(
+        "| mean distance from the search's values | {:.4} | {:.4} (the fitted values' median) |",
+        score.value_distance, median
+    );
+    println!(
+        "(on the fitted positions: first {:.1}%, first five {:.1}%, value distance {:.4})",
+        100.0 * fitted.top1,
+        100.0 * fitted.top5,
+        fitted.value_distance
+    );
+    let comments = vec![
+        "oddity board network (docs/patterns.md)".to_string(),
+        format!("made by: {}", command_line()),
+        format!(
+            "from {} positions fitted; held out {}: the search's choice first {:.1}%, in the first five {:.1}%, mean distance from the search's values {:.4} (median {median:.4})",
+            train.len(),
+            held.len(),
+            100.0 * score.top1,
+            100.0 * score.top5,
+            score.value_distance
+        ),
+    ];
+    std::fs::write(&args.out, net.to_text(&comments))
+        .map_err(|e| format!("cannot write {}: {e}", args.out))?;
+    eprintln!("network written to {}", args.out);
+    Ok(())
+}
+
+/// How often a uniformly random order of the stones puts the search's
+/// choice first and in the first five, in expectation.
+fn uniform_top(examples: &[BoardExample]) -> (f64, f64) {
+    let mut top = (0.0, 0.0);
+    for e in examples.iter().filter(|e| e.chosen.is_some()) {
+        let n = e.moves.len().max(1) as f64;
+        top.0 += 1.0 / n;
+        top.1 += (5.0 / n).min(1.0);
+    }
+    let n = examples.len().max(1) as f64;
+    (top.0 / n, top.1 / n)
+}
+
+/// The mean distance of `held`'s search values from the median of
+/// `train`'s.
+fn median_distance(train: &[BoardExample], held: &[BoardExample]) -> f64 {
+    let mut values: Vec<f32> = train.iter().map(|e| e.value).collect();
+    values.sort_by(f32::total_cmp);
+    let median = values.get(values.len() / 2).copied().unwrap_or(0.5);
+    held.iter()
+        .map(|e| f64::from((e.value - median).abs()))
+        .sum::<f64>()
+        / held.len().max(1) as f64
+}
