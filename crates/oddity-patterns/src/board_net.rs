@@ -1107,6 +1107,31 @@ mod tests {
         assert_eq!(fitted().1.to_text(&[]), net.to_text(&[]));
     }
 
+    /// The Odd 5 network fitted to deep searches (docs/patterns.md gives
+    /// the command) reads, fits Odd 5 and no other board, and gives a
+    /// policy over every stone of the empty board and a chance.
+    #[test]
+    fn the_odd5_network_of_the_repository_reads() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/odd5-board.txt");
+        let file = BoardNetFile::load(path).unwrap();
+        let spec = GameSpec::new(GameKind::Odd, 5, Rules::default()).unwrap();
+        let odd5 = OddGame::<2>::new(&spec);
+        assert!(file.net.fits(&odd5));
+        assert!(!file.net.fits(&odd(4)));
+        let graph = BoardGraph::new(odd5.topology());
+        let mut actions = Vec::new();
+        odd5.legal_actions(&mut actions);
+        let (mut x, mut trace, mut out) = (Vec::new(), BoardTrace::default(), Vec::new());
+        board_priors(
+            file.net, &graph, &odd5, &actions, &mut x, &mut trace, &mut out,
+        );
+        assert_eq!(out.len(), 2 * 61);
+        assert!(out.iter().all(|&p| p > 0.0 && p <= 1.0));
+        assert!(trace.value > 0.0 && trace.value < 1.0);
+        let text = std::fs::read_to_string(path).unwrap();
+        assert!(text.contains("--epochs 20 --channels 32 --blocks 4 --seed 1"));
+    }
+
     #[test]
     fn priors_follow_the_policy() {
         let game = played(odd(3), 5, 8);

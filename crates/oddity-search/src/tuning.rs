@@ -525,6 +525,51 @@ mod tests {
     }
 
     #[test]
+    fn the_board_net_applies_only_where_it_fits() {
+        use oddity_rules::{GameSpec, OddGame, Rules};
+        let spec = |size| GameSpec::new(GameKind::Odd, size, Rules::default()).unwrap();
+        let odd3 = OddGame::<1>::new(&spec(3));
+        let odd4 = OddGame::<1>::new(&spec(4));
+        let net = BoardNet::random(
+            GameKind::Odd,
+            3,
+            &spec(3).rules_text(),
+            odd3.topology().cell_count(),
+            4,
+            2,
+            &mut oddity_rules::Rng::seeded(1),
+        );
+        let dir = std::env::temp_dir().join(format!("oddity-tuning-board-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("odd3.txt");
+        std::fs::write(&path, net.to_text(&[])).unwrap();
+        let mut t = Tuning::default();
+        assert!(t.board_priors_for(&odd3, Policy::Default).is_none());
+        assert_eq!(t.get("board_net").unwrap(), "none");
+        t.set("board_net", path.to_str().unwrap()).unwrap();
+        assert_eq!(t.get("board_net").unwrap(), path.to_str().unwrap());
+        let used = t.board_priors_for(&odd3, Policy::Default).unwrap();
+        assert_eq!((used.net, used.visits), (&net, BOARD_NET_VISITS));
+        t.set("board_net_visits", "40").unwrap();
+        assert_eq!(
+            t.board_priors_for(&odd3, Policy::Default).unwrap().visits,
+            40
+        );
+        assert_eq!(t.set("board_net_visits", "0"), Err(TuningError::BadValue));
+        assert!(t.board_priors_for(&odd4, Policy::Default).is_none());
+        assert!(t.board_priors_for(&odd3, Policy::Plain).is_none());
+        // A corrupt file is refused with its line, and nothing changes.
+        let bad = dir.join("bad.txt");
+        std::fs::write(&bad, "oddity-board-net 1\ngame odd\nsize x\n").unwrap();
+        let e = t.set("board_net", bad.to_str().unwrap()).unwrap_err();
+        assert!(e.to_string().contains("board net file, line 3"), "{e}");
+        assert_eq!(t.get("board_net").unwrap(), path.to_str().unwrap());
+        t.set("board_net", "none").unwrap();
+        assert!(t.board_priors_for(&odd3, Policy::Default).is_none());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn the_value_net_applies_only_where_it_fits() {
         use oddity_rules::{GameSpec, OddGame, Rules};
         let spec = |size| GameSpec::new(GameKind::Odd, size, Rules::default()).unwrap();

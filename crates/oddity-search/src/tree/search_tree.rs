@@ -145,13 +145,14 @@ impl<G: Knowledge> Tree<G> {
             let n = u32::from(node.num_children.load(Relaxed));
             if let Some(b) = self.config.board_priors
                 && idx != ROOT
+                && node.visits() + own_pending >= b.visits
+                && node.board_priors.load(Relaxed) == 0
+                && node
+                    .board_priors
+                    .compare_exchange(0, 1, Relaxed, Relaxed)
+                    .is_ok()
             {
-                // Once, on the visit that reaches the threshold (a visit
-                // adds `leaf_playouts` to the count).
-                let v = node.visits();
-                if v >= b.visits && v < b.visits + self.config.leaf_playouts {
-                    self.set_board_priors(b, &game, first, n, w);
-                }
+                self.set_board_priors(b, &game, first, n, w);
             }
             let mover = game.to_move();
             let child = if idx == ROOT {
@@ -771,6 +772,84 @@ mod tests {
             let (visits, wins) = tree.node(c).amaf();
             assert!(wins <= visits && u64::from(visits) <= root_visits);
         }
+    }
+
+    /// With a board network's priors, the root's children are ordered by
+    /// the policy (a network that likes one cell's Black stone puts it
+    /// first, with prior 255), and a node's children take priors once it
+    /// reaches the visits asked for (80), not before.
+    #[test]
+    fn the_board_net_gives_priors_where_the_search_goes() {
+        let spec = GameSpec::new(GameKind::Odd, 3, Rules::default()).unwrap();
+        let game = OddGame::<10>::new(&spec);
+        let mut net = oddity_patterns::BoardNet::random(
+            GameKind::Odd,
+            3,
+            &spec.rules_text(),
+            game.topology().cell_count(),
+            2,
+            1,
+            &mut Rng::seeded(1),
+        );
+        // Only the policy's biases speak: Black's stones are all liked
+        // alike, far above White's. The file's last rows are the policy
+        // (two rows of the channels), its two biases, the value's
+        // weights and its bias.
+        let (n, c) = (net.params.len(), net.channels);
+        let biases = n - 1 - c - 2;
+        net.params[biases - 2 * c..biases].fill(0.0);
+        net.params[biases] = 0.0;
+        net.params[biases + 1] = -3.0;
+        let net: &'static _ = Box::leak(Box::new(net));
+        let config = TreeConfig {
+            priors: true,
+            board_priors: Some(BoardPriors { net, visits: 80 }),
+            ..rave_config()
+        };
+        let tree = Tree::new(game.clone(), 1 << 16, config);
+        let mut w = Worker::new(Rng::seeded(1));
+        tree.iterate(&mut w, u32::MAX);
+        let priors = |node: &Node| -> Vec<(u8, Colour)> {
+            node.children()
+                .map(|c| {
+                    (
+                        tree.node(c).prior.load(Relaxed),
+                        tree.node(c).action().colour(),
+                    )
+                })
+                .collect()
+        };
+        let root = priors(tree.root());
+        assert_eq!(root.len(), 38);
+        // Black's 19 stones first, at 255; White's at exp(-3) of them.
+        for (k, &(p, colour)) in root.iter().enumerate() {
+            let black = k < 19;
+            assert_eq!(colour == Colour::Black, black, "{root:?}");
+            assert_eq!(
+                p,
+                if black {
+                    255
+                } else {
+                    quantize((-3.0f32).exp())
+                }
+            );
+        }
+        for _ in 0..3000 {
+            tree.iterate(&mut w, u32::MAX);
+        }
+        tree.flush(&mut w);
+        let mut seen = [false; 2];
+        for c in tree.root().children() {
+            let node = tree.node(c);
+            let first = node.first_child.load(Relaxed);
+            if first == NO_CHILDREN || first == EXPANDING {
+                continue;
+            }
+            let given = priors(node).iter().any(|&(p, _)| p > 0);
+            assert_eq!(given, node.visits() >= 80, "{} visits", node.visits());
+            seen[usize::from(given)] = true;
+        }
+        assert_eq!(seen, [true, true]);
     }
 
     /// With `value_net` at share 1, a network sure that Black wins values
