@@ -174,6 +174,14 @@ pub fn parse_game_kind(text: &str) -> Result<GameKind, String> {
     text.parse::<GameKind>().map_err(|e| e.to_string())
 }
 
+/// The command line as typed, with the program named `oddity`: what a
+/// file made by a command keeps as the command that made it.
+pub fn typed_command() -> String {
+    let mut words: Vec<String> = std::env::args().skip(1).collect();
+    words.insert(0, "oddity".into());
+    words.join(" ")
+}
+
 /// This process's command line, quoted as a shell reads it: what results
 /// files keep as the command that played each game.
 pub fn command_line() -> String {

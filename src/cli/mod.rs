@@ -6,6 +6,7 @@ pub mod analyze;
 pub mod args;
 pub mod balance;
 pub mod bench;
+pub mod fit_data;
 pub mod gtp;
 #[cfg(feature = "gui")]
 pub mod gui;

@@ -8,7 +8,7 @@ use std::io::{BufReader, BufWriter, IsTerminal, Write};
 
 use clap::Args;
 
-use crate::cli::args::{EngineArgs, GameArgs};
+use crate::cli::args::{EngineArgs, GameArgs, typed_command};
 use oddity_analysis::self_play::{self, Level};
 use oddity_analysis::train_data::{self, Data, Plan, Target};
 use oddity_patterns::{Decision, GROUP_NAMES, GROUPS, NONE, Weights, fit, group_sizes, hit_in_top};
@@ -102,13 +102,6 @@ pub enum TargetArg {
     Chosen,
 }
 
-/// The command line as typed, with the program named `oddity`.
-fn command_line() -> String {
-    let mut words: Vec<String> = std::env::args().skip(1).collect();
-    words.insert(0, "oddity".into());
-    words.join(" ")
-}
-
 fn empty_range(text: &str) -> Result<(usize, usize), String> {
     let (a, b) = text.split_once('-').unwrap_or((text, text));
     match (a.trim().parse::<usize>(), b.trim().parse::<usize>()) {
@@ -165,7 +158,7 @@ fn run_self_play(args: &TrainDataArgs) -> Result<(), String> {
     let file = File::create(&args.out).map_err(|e| format!("cannot create {}: {e}", args.out))?;
     let mut out = BufWriter::new(file);
     let live = std::io::stderr().is_terminal();
-    let counts = self_play::write(&plan, &command_line(), &mut out, &mut |c| {
+    let counts = self_play::write(&plan, &typed_command(), &mut out, &mut |c| {
         if live {
             eprint!(
                 "\r{}/{} games, {} positions   ",
@@ -220,7 +213,7 @@ fn run_perfect(args: &TrainDataArgs) -> Result<(), String> {
     let file = File::create(&args.out).map_err(|e| format!("cannot create {}: {e}", args.out))?;
     let mut out = BufWriter::new(file);
     let live = std::io::stderr().is_terminal();
-    let counts = train_data::write(&plan, &command_line(), &mut out, &mut |c| {
+    let counts = train_data::write(&plan, &typed_command(), &mut out, &mut |c| {
         if live {
             eprint!(
                 "\r{}/{} positions ({} drawn)   ",
@@ -375,7 +368,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     println!("{}", random.row("random order"));
     let header = vec![
         "oddity pattern weights (docs/patterns.md)".to_string(),
-        format!("made by: {}", command_line()),
+        format!("made by: {}", typed_command()),
         format!(
             "from {} positions fitted; held out {}: top-1 {:.1}%, top-5 {:.1}% (random order {:.1}%, {:.1}%)",
             train.len(),

@@ -3,12 +3,11 @@
 //! values of self-play searches, with its held-out scores against the
 //! simplest predictors.
 
-use std::fs::File;
-use std::io::BufReader;
-
 use clap::Args;
 
-use oddity_analysis::train_data::{self, Searches};
+use super::args::typed_command;
+use super::fit_data::{self, Split};
+use oddity_analysis::train_data;
 use oddity_patterns::{
     BoardExample, BoardFitPlan, BoardNet, MAX_BLOCKS, MAX_CHANNELS, fit_board_net, score_board_net,
 };
@@ -61,13 +60,6 @@ pub struct TrainNetArgs {
     pub out: String,
 }
 
-/// The command line as typed, with the program named `oddity`.
-fn command_line() -> String {
-    let mut words: Vec<String> = std::env::args().skip(1).collect();
-    words.insert(0, "oddity".into());
-    words.join(" ")
-}
-
 pub fn run(args: &TrainNetArgs) -> Result<(), String> {
     if args.holdout < 2 {
         return Err("--holdout must be at least 2".into());
@@ -82,46 +74,14 @@ pub fn run(args: &TrainNetArgs) -> Result<(), String> {
     if !(finite.iter().all(|x| x.is_finite() && *x >= 0.0) && args.rate > 0.0) {
         return Err("--rate must be above 0, --decay and --value-weight at least 0".into());
     }
-    let mut sets: Vec<Searches> = Vec::new();
-    for name in &args.data {
-        let file = File::open(name).map_err(|e| format!("cannot open {name}: {e}"))?;
-        let set = train_data::read_searches(name, &mut BufReader::new(file), args.min_turns)?;
-        if let Some(first) = sets.first()
-            && first.spec != set.spec
-        {
-            return Err(format!(
-                "{name} is {} {} ({}), the other data files {} {} ({})",
-                set.spec.kind,
-                set.spec.size,
-                set.spec.rules_text(),
-                first.spec.kind,
-                first.spec.size,
-                first.spec.rules_text()
-            ));
-        }
-        sets.push(set);
-    }
-    let spec = sets[0].spec;
-    let graph = sets[0].graph.clone();
-    let (mut train, mut held): (Vec<BoardExample>, Vec<BoardExample>) = (Vec::new(), Vec::new());
-    let mut games = 0;
-    for set in sets {
-        let in_set = set.positions.last().map_or(0, |(g, _)| g + 1);
-        for (g, e) in set.positions {
-            if (games + g) % args.holdout == 0 {
-                held.push(e);
-            } else {
-                train.push(e);
-            }
-        }
-        games += in_set;
-    }
-    if train.is_empty() || held.is_empty() {
-        return Err(format!(
-            "{} positions of {games} games: too few to fit and hold out",
-            train.len() + held.len()
-        ));
-    }
+    let mut graph = None;
+    let (spec, sets) = fit_data::read_sets(&args.data, |name, input| {
+        let set = train_data::read_searches(name, input, args.min_turns)?;
+        graph.get_or_insert(set.graph);
+        Ok((set.spec, set.positions))
+    })?;
+    let graph = graph.expect("at least one data file");
+    let Split { train, held, games } = fit_data::split(sets, args.holdout)?;
     let mut net = BoardNet::random(
         spec.kind,
         spec.size,
@@ -183,7 +143,7 @@ pub fn run(args: &TrainNetArgs) -> Result<(), String> {
     );
     let comments = vec![
         "oddity board network (docs/patterns.md)".to_string(),
-        format!("made by: {}", command_line()),
+        format!("made by: {}", typed_command()),
         format!(
             "from {} positions fitted; held out {}: the search's choice first {:.1}%, in the first five {:.1}%, mean distance from the search's values {:.4} (median {median:.4})",
             train.len(),

@@ -3,12 +3,11 @@
 //! and accuracy on held-out games against always predicting the first
 //! player's rate.
 
-use std::fs::File;
-use std::io::BufReader;
-
 use clap::Args;
 
-use oddity_analysis::train_data::{self, Outcomes, ValueLabel};
+use super::args::typed_command;
+use super::fit_data::{self, Split};
+use oddity_analysis::train_data::{self, ValueLabel};
 use oddity_patterns::{
     Example, FitPlan, MAX_HIDDEN, ValueNet, cell_slots, fit_net, net_loss, net_target_error,
 };
@@ -66,13 +65,6 @@ pub enum LabelArg {
     Search,
 }
 
-/// The command line as typed, with the program named `oddity`.
-fn command_line() -> String {
-    let mut words: Vec<String> = std::env::args().skip(1).collect();
-    words.insert(0, "oddity".into());
-    words.join(" ")
-}
-
 pub fn run(args: &TrainValueArgs) -> Result<(), String> {
     if args.holdout < 2 {
         return Err("--holdout must be at least 2".into());
@@ -83,50 +75,15 @@ pub fn run(args: &TrainValueArgs) -> Result<(), String> {
     if !(args.rate.is_finite() && args.rate > 0.0 && args.decay.is_finite() && args.decay >= 0.0) {
         return Err("--rate must be above 0 and --decay at least 0".into());
     }
-    let mut sets: Vec<Outcomes> = Vec::new();
-    for name in &args.data {
-        let file = File::open(name).map_err(|e| format!("cannot open {name}: {e}"))?;
-        let label = match args.label {
-            LabelArg::Winner => ValueLabel::Winner,
-            LabelArg::Search => ValueLabel::Search,
-        };
-        let set =
-            train_data::read_outcomes(name, &mut BufReader::new(file), args.min_turns, label)?;
-        if let Some(first) = sets.first()
-            && first.spec != set.spec
-        {
-            return Err(format!(
-                "{name} is {} {} ({}), the other data files {} {} ({})",
-                set.spec.kind,
-                set.spec.size,
-                set.spec.rules_text(),
-                first.spec.kind,
-                first.spec.size,
-                first.spec.rules_text()
-            ));
-        }
-        sets.push(set);
-    }
-    let spec = sets[0].spec;
-    let (mut train, mut held): (Vec<Example>, Vec<Example>) = (Vec::new(), Vec::new());
-    let mut games = 0;
-    for set in &sets {
-        let in_set = set.positions.last().map_or(0, |(g, _)| g + 1);
-        for (g, e) in &set.positions {
-            if (games + g) % args.holdout == 0 {
-                held.push(e.clone());
-            } else {
-                train.push(e.clone());
-            }
-        }
-        games += in_set;
-    }
-    if train.is_empty() || held.is_empty() {
-        return Err(format!(
-            "{} positions of {games} games: too few to fit and hold out",
-            train.len() + held.len()
-        ));
-    }
+    let label = match args.label {
+        LabelArg::Winner => ValueLabel::Winner,
+        LabelArg::Search => ValueLabel::Search,
+    };
+    let (spec, sets) = fit_data::read_sets(&args.data, |name, input| {
+        let set = train_data::read_outcomes(name, input, args.min_turns, label)?;
+        Ok((set.spec, set.positions))
+    })?;
+    let Split { train, held, games } = fit_data::split(sets, args.holdout)?;
     let start = AnyGame::new(&spec);
     let topology = with_game!(&start, g => oddity_rules::Game::topology(g));
     let cells = cell_slots(topology);
@@ -195,7 +152,7 @@ pub fn run(args: &TrainValueArgs) -> Result<(), String> {
     }
     let comments = vec![
         "oddity value network (docs/patterns.md)".to_string(),
-        format!("made by: {}", command_line()),
+        format!("made by: {}", typed_command()),
         format!(
             "from {} positions fitted; held out {}: log-loss {loss:.4}, accuracy {:.1}% (the first player's rate: {base_loss:.4}, {:.1}%)",
             train.len(),

@@ -476,16 +476,25 @@ pub enum ValueLabel {
     Search,
 }
 
-/// Reads a self-play data file whose positions name their game's winner
-/// (and with [`ValueLabel::Search`] their search's value), keeping those
-/// with at least `min_turns` turns played (the others are skipped before
-/// games are told apart); `name` names it in errors.
-pub fn read_outcomes(
+/// A self-play position as the value fits read it.
+struct Played<'a> {
+    sample: &'a Sample,
+    record: &'a GameRecord,
+    /// Its game's number in the file.
+    game: usize,
+    winner: Colour,
+}
+
+/// Reads a self-play data file's header and then each position that
+/// names its game's winner and has at least `min_turns` turns played (the
+/// others are skipped before games are told apart), handing it to `each`;
+/// `name` names the file in errors, `each`'s with the position's line.
+fn read_played(
     name: &str,
     input: &mut dyn BufRead,
     min_turns: usize,
-    label: ValueLabel,
-) -> Result<Outcomes, String> {
+    mut each: impl FnMut(Played) -> Result<(), String>,
+) -> Result<(Header, GameSpec), String> {
     let mut lines = input.lines().enumerate();
     let err = |k: usize, why: String| format!("{name}, line {}: {why}", k + 1);
     let header = read_header(name, &mut lines)?;
@@ -497,7 +506,6 @@ pub fn read_outcomes(
     }
     let spec = spec_of(&header).map_err(|e| err(0, e))?;
     let start = AnyGame::new(&spec);
-    let mut positions = Vec::new();
     let (mut game, mut last_turns) = (0usize, None);
     for (k, line) in lines {
         let line = line.map_err(|e| format!("{name}: {e}"))?;
@@ -511,16 +519,6 @@ pub fn read_outcomes(
             Some(other) => return Err(err(k, format!("unknown winner `{other}`"))),
             None => return Err(err(k, "the position names no winner".into())),
         };
-        let target = match (label, sample.value) {
-            (ValueLabel::Winner, _) => f32::from(u8::from(winner == Colour::Black)),
-            (ValueLabel::Search, Some(v)) if (0.0..=1.0).contains(&v) => v as f32,
-            (ValueLabel::Search, Some(v)) => {
-                return Err(err(k, format!("value {v} is not from 0 to 1")));
-            }
-            (ValueLabel::Search, None) => {
-                return Err(err(k, "the position has no search `value`".into()));
-            }
-        };
         let tokens: Vec<&str> = sample.moves.split_whitespace().collect();
         if tokens.len() < min_turns {
             continue;
@@ -531,16 +529,54 @@ pub fn read_outcomes(
         last_turns = Some(tokens.len());
         let record =
             GameRecord::replay(start.clone(), &tokens).map_err(|e| err(k, e.to_string()))?;
-        let input = with_game!(record.position(), g => NetInput::of(g));
-        positions.push((
+        each(Played {
+            sample: &sample,
+            record: &record,
             game,
+            winner,
+        })
+        .map_err(|e| err(k, e))?;
+    }
+    Ok((header, spec))
+}
+
+/// A position's search value (`value`), checked to be a chance.
+fn search_value(sample: &Sample) -> Result<f32, String> {
+    match sample.value {
+        Some(v) if (0.0..=1.0).contains(&v) => Ok(v as f32),
+        Some(v) => Err(format!("value {v} is not from 0 to 1")),
+        None => Err("the position has no search `value`".into()),
+    }
+}
+
+/// Reads a self-play data file whose positions name their game's winner
+/// (and with [`ValueLabel::Search`] their search's value), keeping those
+/// with at least `min_turns` turns played (the others are skipped before
+/// games are told apart); `name` names it in errors.
+pub fn read_outcomes(
+    name: &str,
+    input: &mut dyn BufRead,
+    min_turns: usize,
+    label: ValueLabel,
+) -> Result<Outcomes, String> {
+    let mut positions = Vec::new();
+    let (header, spec) = read_played(name, input, min_turns, |p| {
+        let black_wins = p.winner == Colour::Black;
+        let target = match label {
+            ValueLabel::Winner => f32::from(u8::from(black_wins)),
+            ValueLabel::Search => search_value(p.sample)?,
+        };
+        let input = with_game!(p.record.position(), g => NetInput::of(g));
+        positions.push((
+            p.game,
             Example {
                 input,
-                black_wins: winner == Colour::Black,
+                black_wins,
                 target,
             },
         ));
-    }
+        Ok(())
+    })?;
     Ok(Outcomes {
         header,
         spec,
@@ -569,54 +605,18 @@ pub fn read_searches(
     input: &mut dyn BufRead,
     min_turns: usize,
 ) -> Result<Searches, String> {
-    let mut lines = input.lines().enumerate();
-    let err = |k: usize, why: String| format!("{name}, line {}: {why}", k + 1);
-    let header = read_header(name, &mut lines)?;
-    if header.source != SELF_PLAY {
-        return Err(err(
-            0,
-            format!("the source is `{}`, not `{SELF_PLAY}`", header.source),
-        ));
-    }
-    let spec = spec_of(&header).map_err(|e| err(0, e))?;
-    let start = AnyGame::new(&spec);
-    let graph = BoardGraph::new(with_game!(&start, g => g.topology()));
+    let mut graph: Option<BoardGraph> = None;
     let mut positions = Vec::new();
-    let (mut game, mut last_turns) = (0usize, None);
     let mut legal = Vec::new();
-    for (k, line) in lines {
-        let line = line.map_err(|e| format!("{name}: {e}"))?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let sample: Sample = serde_json::from_str(&line).map_err(|e| err(k, e.to_string()))?;
-        let black_wins = match sample.winner.as_deref() {
-            Some("b") => true,
-            Some("w") => false,
-            Some(other) => return Err(err(k, format!("unknown winner `{other}`"))),
-            None => return Err(err(k, "the position names no winner".into())),
-        };
-        let value = match sample.value {
-            Some(v) if (0.0..=1.0).contains(&v) => v as f32,
-            Some(v) => return Err(err(k, format!("value {v} is not from 0 to 1"))),
-            None => return Err(err(k, "the position has no search `value`".into())),
-        };
-        let tokens: Vec<&str> = sample.moves.split_whitespace().collect();
-        if tokens.len() < min_turns {
-            continue;
-        }
-        if last_turns.is_some_and(|n| tokens.len() <= n) {
-            game += 1;
-        }
-        last_turns = Some(tokens.len());
-        let record =
-            GameRecord::replay(start.clone(), &tokens).map_err(|e| err(k, e.to_string()))?;
-        let position = record.position();
-        let labels = self_play_labels(&sample, position, Target::Visits).map_err(|e| err(k, e))?;
+    let (header, spec) = read_played(name, input, min_turns, |p| {
+        let value = search_value(p.sample)?;
+        let position = p.record.position();
+        let graph = graph.get_or_insert_with(|| BoardGraph::new(position.topology()));
+        let labels = self_play_labels(p.sample, position, Target::Visits)?;
         legal.clear();
         with_game!(position, g => g.legal_actions(&mut legal));
         if let Some((_, token)) = labels.named.iter().find(|(a, _)| !legal.contains(a)) {
-            return Err(err(k, format!("{token} is not legal in the position")));
+            return Err(format!("{token} is not legal in the position"));
         }
         let shares = labels.shares.unwrap_or_default();
         let placed: f64 = shares
@@ -643,18 +643,20 @@ pub fn read_searches(
             })
             .collect();
         let mut x = Vec::new();
-        with_game!(position, g => features(g, &graph, &mut x));
+        with_game!(position, g => features(g, graph, &mut x));
         positions.push((
-            game,
+            p.game,
             BoardExample {
                 features: x,
                 moves,
                 chosen: graph.output_of(labels.best[0]).map(|o| o as u32),
                 value,
-                black_wins,
+                black_wins: p.winner == Colour::Black,
             },
         ));
-    }
+        Ok(())
+    })?;
+    let graph = graph.unwrap_or_else(|| BoardGraph::new(AnyGame::new(&spec).topology()));
     Ok(Searches {
         header,
         spec,

@@ -21,6 +21,7 @@ use std::fmt::Write as _;
 use std::ops::Range;
 use std::sync::Mutex;
 
+use super::kept::{Kept, read_kept};
 use oddity_rules::internals::escaped;
 use oddity_rules::{Action, Cell, Colour, Game, GameKind, Rng, Topology, UnknownGame};
 
@@ -653,19 +654,9 @@ impl BoardNetFile {
     /// Reads and checks a board network file; the error names the file
     /// and, for a file that cannot be read as a network, the line.
     pub fn load(path: &str) -> Result<BoardNetFile, String> {
-        static LOADED: Mutex<Vec<BoardNetFile>> = Mutex::new(Vec::new());
-        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-        let net = BoardNet::parse(&text).map_err(|e| format!("{path}: {e}"))?;
-        let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(f) = loaded.iter().find(|f| f.path == path && *f.net == net) {
-            return Ok(*f);
-        }
-        let f = BoardNetFile {
-            path: Box::leak(path.to_string().into_boxed_str()),
-            net: Box::leak(Box::new(net)),
-        };
-        loaded.push(f);
-        Ok(f)
+        static LOADED: Mutex<Vec<Kept<BoardNet>>> = Mutex::new(Vec::new());
+        let (path, net) = read_kept(path, &LOADED, BoardNet::parse)?;
+        Ok(BoardNetFile { path, net })
     }
 }
 
@@ -962,7 +953,7 @@ mod tests {
         );
         let h = 1e-3f32;
         let mut checked = 0;
-        for k in 0..net.params.len() {
+        for (k, &g) in grad.iter().enumerate() {
             let keep = net.params[k];
             net.params[k] = keep + h;
             let up = loss(&net);
@@ -970,7 +961,7 @@ mod tests {
             let down = loss(&net);
             net.params[k] = keep;
             let slope = (up - down) / (2.0 * f64::from(h));
-            let g = f64::from(grad[k]);
+            let g = f64::from(g);
             assert!(
                 (slope - g).abs() < 2e-3 + 0.02 * slope.abs(),
                 "parameter {k}: slope {slope}, gradient {g}"

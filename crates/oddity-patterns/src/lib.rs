@@ -15,7 +15,8 @@
 //! ([`Weights`] and their files), `fit` (fitting them), `prior` (tree
 //! priors), `draw` and `policy` (what the playout policies share),
 //! `playout` ([`PatternPlayout`]) and `onyx_playout` ([`OnyxPlayout`]),
-//! `policies` (the policies a search thread keeps), `net` (a small
+//! `policies` (the policies a search thread keeps), `kept` (files read
+//! once and kept for the program's life), `net` (a small
 //! value network, [`ValueNet`], its files and its fit), and `board_net` (a
 //! policy and value network over the whole board, [`BoardNet`]).
 
@@ -27,6 +28,7 @@ mod features;
 mod fit;
 mod grid;
 mod groups;
+mod kept;
 mod net;
 mod onyx;
 mod onyx_playout;

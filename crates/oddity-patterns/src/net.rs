@@ -19,6 +19,7 @@
 use std::fmt::Write as _;
 use std::sync::Mutex;
 
+use super::kept::{Kept, read_kept};
 use oddity_rules::internals::escaped;
 use oddity_rules::{Colour, Game, GameKind, Rng, Topology, UnknownGame};
 
@@ -376,19 +377,9 @@ impl NetFile {
     /// Reads and checks a network file; the error names the file and, for
     /// a file that cannot be read as a network, the line.
     pub fn load(path: &str) -> Result<NetFile, String> {
-        static LOADED: Mutex<Vec<NetFile>> = Mutex::new(Vec::new());
-        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-        let net = ValueNet::parse(&text).map_err(|e| format!("{path}: {e}"))?;
-        let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(f) = loaded.iter().find(|f| f.path == path && *f.net == net) {
-            return Ok(*f);
-        }
-        let f = NetFile {
-            path: Box::leak(path.to_string().into_boxed_str()),
-            net: Box::leak(Box::new(net)),
-        };
-        loaded.push(f);
-        Ok(f)
+        static LOADED: Mutex<Vec<Kept<ValueNet>>> = Mutex::new(Vec::new());
+        let (path, net) = read_kept(path, &LOADED, ValueNet::parse)?;
+        Ok(NetFile { path, net })
     }
 }
 

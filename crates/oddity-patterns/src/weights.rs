@@ -14,6 +14,7 @@ use oddity_rules::GameKind;
 use oddity_rules::internals::escaped;
 
 use super::groups::{Features, GROUP_NAMES, GROUPS, NONE, group_sizes};
+use super::kept::{Kept, read_kept};
 
 /// Gammas for every feature value of a board's ring size.
 #[derive(Clone, Debug, PartialEq)]
@@ -212,22 +213,9 @@ impl WeightsFile {
     /// Reads and checks a weights file; the error names the file and, for
     /// a file that cannot be read as weights, the line.
     pub fn load(path: &str) -> Result<WeightsFile, String> {
-        static LOADED: Mutex<Vec<WeightsFile>> = Mutex::new(Vec::new());
-        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-        let weights = Weights::parse(&text).map_err(|e| format!("{path}: {e}"))?;
-        let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(f) = loaded
-            .iter()
-            .find(|f| f.path == path && *f.weights == weights)
-        {
-            return Ok(*f);
-        }
-        let f = WeightsFile {
-            path: Box::leak(path.to_string().into_boxed_str()),
-            weights: Box::leak(Box::new(weights)),
-        };
-        loaded.push(f);
-        Ok(f)
+        static LOADED: Mutex<Vec<Kept<Weights>>> = Mutex::new(Vec::new());
+        let (path, weights) = read_kept(path, &LOADED, Weights::parse)?;
+        Ok(WeightsFile { path, weights })
     }
 }
 

@@ -5,7 +5,6 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use oddity_patterns::board_priors;
 use oddity_rules::{Action, Cell, Colour};
 
 use crate::filter::MoveFilter;
@@ -16,7 +15,7 @@ use super::amaf::update_amaf;
 use super::config::TreeConfig;
 use super::node::{Arena, EXPANDING, NO_CHILDREN, Node, ROOT};
 use super::select::select_with;
-use super::worker::{BoardNetState, ROOT_BATCH, Worker};
+use super::worker::{ROOT_BATCH, Worker};
 
 use Ordering::{Acquire, Relaxed, Release};
 
@@ -425,16 +424,7 @@ impl<G: Knowledge> Tree<G> {
         let with_priors = self.config.priors
             && match self.config.board_priors {
                 Some(b) if at_root => {
-                    let state = BoardNetState::kept(&mut w.board_net, game.topology());
-                    board_priors(
-                        b.net,
-                        &state.graph,
-                        game,
-                        &w.actions,
-                        &mut state.features,
-                        &mut state.trace,
-                        &mut w.priors,
-                    );
+                    w.board_net_priors(b.net, game);
                     true
                 }
                 _ => action_priors(
@@ -492,16 +482,7 @@ impl<G: Knowledge> Tree<G> {
         w.actions.clear();
         w.actions
             .extend((first..first + n).map(|k| self.node(k).action()));
-        let state = BoardNetState::kept(&mut w.board_net, game.topology());
-        board_priors(
-            b.net,
-            &state.graph,
-            game,
-            &w.actions,
-            &mut state.features,
-            &mut state.trace,
-            &mut w.priors,
-        );
+        w.board_net_priors(b.net, game);
         for (k, &p) in w.priors.iter().enumerate() {
             self.node(first + k as u32)
                 .prior

@@ -1,7 +1,9 @@
 //! A search thread's own state: random numbers, reused buffers, the
 //! final boards of its playouts for RAVE, and its batched root counts.
 
-use oddity_patterns::{BoardGraph, BoardTrace, FeatureBoard, PlayoutPolicies};
+use oddity_patterns::{
+    BoardGraph, BoardNet, BoardTrace, FeatureBoard, PlayoutPolicies, board_priors,
+};
 use oddity_rules::{Action, Colour, Game, Rng, Topology};
 
 use super::tally::Tally;
@@ -18,7 +20,7 @@ pub(crate) struct Worker {
     /// The learned priors' board, kept to reuse its buffers.
     pub(crate) features: Option<FeatureBoard>,
     /// The board network's graph and buffers, for the board it was made on.
-    pub(crate) board_net: Option<BoardNetState>,
+    board_net: Option<BoardNetState>,
     /// The pattern playout policy's state, kept to reuse its buffers.
     pub(crate) pattern_playout: PlayoutPolicies,
     /// RAVE: indexed by a stone action's bits (see [`STONE_BITS`]), how
@@ -73,16 +75,16 @@ pub(crate) const ROOT_BATCH: u32 = 128;
 
 /// What a thread keeps to evaluate a board network: the board's graph
 /// and the evaluation's buffers.
-pub(crate) struct BoardNetState {
-    pub(crate) topology: &'static Topology,
-    pub(crate) graph: BoardGraph,
-    pub(crate) features: Vec<f32>,
-    pub(crate) trace: BoardTrace,
+struct BoardNetState {
+    topology: &'static Topology,
+    graph: BoardGraph,
+    features: Vec<f32>,
+    trace: BoardTrace,
 }
 
 impl BoardNetState {
     /// The state kept in `slot`, made anew unless it is for `topology`.
-    pub(crate) fn kept<'a>(
+    fn kept<'a>(
         slot: &'a mut Option<BoardNetState>,
         topology: &'static Topology,
     ) -> &'a mut BoardNetState {
@@ -102,6 +104,21 @@ impl BoardNetState {
 }
 
 impl Worker {
+    /// Fills [`Worker::priors`] with `net`'s priors of [`Worker::actions`]
+    /// in `game`'s position ([`board_priors`]).
+    pub(crate) fn board_net_priors<G: Game>(&mut self, net: &BoardNet, game: &G) {
+        let state = BoardNetState::kept(&mut self.board_net, game.topology());
+        board_priors(
+            net,
+            &state.graph,
+            game,
+            &self.actions,
+            &mut state.features,
+            &mut state.trace,
+            &mut self.priors,
+        );
+    }
+
     /// Empties [`Worker::on_final_board`] for a new iteration: only entries
     /// of cells on the board are ever written.
     pub(crate) fn clear_final_boards(&mut self, topo: &Topology) {

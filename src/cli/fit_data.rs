@@ -1,0 +1,76 @@
+//! What the networks' fits (`train-value`, `train-net`) share: their
+//! self-play data files, all of one game, and every `holdout`-th game
+//! kept out of the fit to be measured.
+
+use std::fs::File;
+use std::io::{BufRead, BufReader};
+
+use oddity_rules::GameSpec;
+
+/// A data file's positions, each with its game's number in the file.
+pub type Positions<E> = Vec<(usize, E)>;
+
+/// Reads every file of `names` by `read`, which gives its game and its
+/// positions, each with its game's number in the file; refuses files of
+/// different games.
+pub fn read_sets<E>(
+    names: &[String],
+    mut read: impl FnMut(&str, &mut dyn BufRead) -> Result<(GameSpec, Positions<E>), String>,
+) -> Result<(GameSpec, Vec<Positions<E>>), String> {
+    let mut first: Option<GameSpec> = None;
+    let mut sets = Vec::new();
+    for name in names {
+        let file = File::open(name).map_err(|e| format!("cannot open {name}: {e}"))?;
+        let (spec, positions) = read(name, &mut BufReader::new(file))?;
+        if let Some(first) = first
+            && first != spec
+        {
+            return Err(format!(
+                "{name} is {} {} ({}), the other data files {} {} ({})",
+                spec.kind,
+                spec.size,
+                spec.rules_text(),
+                first.kind,
+                first.size,
+                first.rules_text()
+            ));
+        }
+        first = Some(spec);
+        sets.push(positions);
+    }
+    let spec = first.ok_or("no data file")?;
+    Ok((spec, sets))
+}
+
+/// The positions to fit and those held out, and the games they came from.
+pub struct Split<E> {
+    pub train: Vec<E>,
+    pub held: Vec<E>,
+    pub games: usize,
+}
+
+/// Splits `sets` (as [`read_sets`] gives them) by game: every
+/// `holdout`-th game, counted over the files in turn, is held out; refused
+/// when either part is empty.
+pub fn split<E>(sets: Vec<Positions<E>>, holdout: usize) -> Result<Split<E>, String> {
+    let (mut train, mut held) = (Vec::new(), Vec::new());
+    let mut games = 0;
+    for set in sets {
+        let in_set = set.last().map_or(0, |(g, _)| g + 1);
+        for (g, e) in set {
+            if (games + g) % holdout == 0 {
+                held.push(e);
+            } else {
+                train.push(e);
+            }
+        }
+        games += in_set;
+    }
+    if train.is_empty() || held.is_empty() {
+        return Err(format!(
+            "{} positions of {games} games: too few to fit and hold out",
+            train.len() + held.len()
+        ));
+    }
+    Ok(Split { train, held, games })
+}
