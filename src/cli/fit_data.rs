@@ -5,21 +5,42 @@
 use std::fs::File;
 use std::io::{BufRead, BufReader};
 
+use clap::Args;
+
 use oddity_rules::GameSpec;
+
+/// The data a fit reads and the games it holds out.
+#[derive(Args, Debug)]
+pub struct FitDataArgs {
+    /// Self-play data files of one game, from `oddity train-data --source
+    /// selfplay` (repeatable).
+    #[arg(long = "data", required = true)]
+    pub data: Vec<String>,
+    /// Only positions with at least this many turns played are fitted and
+    /// measured.
+    #[arg(long, default_value_t = 0)]
+    pub min_turns: usize,
+    /// Every this many-th game is held out of the fit and measured.
+    #[arg(long, default_value_t = 5)]
+    pub holdout: usize,
+}
 
 /// A data file's positions, each with its game's number in the file.
 pub type Positions<E> = Vec<(usize, E)>;
 
-/// Reads every file of `names` by `read`, which gives its game and its
-/// positions, each with its game's number in the file; refuses files of
-/// different games.
+/// Reads every data file of `args` by `read`, which gives its game and
+/// its positions, each with its game's number in the file; refuses files
+/// of different games, and a `--holdout` below 2.
 pub fn read_sets<E>(
-    names: &[String],
+    args: &FitDataArgs,
     mut read: impl FnMut(&str, &mut dyn BufRead) -> Result<(GameSpec, Positions<E>), String>,
 ) -> Result<(GameSpec, Vec<Positions<E>>), String> {
+    if args.holdout < 2 {
+        return Err("--holdout must be at least 2".into());
+    }
     let mut first: Option<GameSpec> = None;
     let mut sets = Vec::new();
-    for name in names {
+    for name in &args.data {
         let file = File::open(name).map_err(|e| format!("cannot open {name}: {e}"))?;
         let (spec, positions) = read(name, &mut BufReader::new(file))?;
         if let Some(first) = first

@@ -6,7 +6,7 @@
 use clap::Args;
 
 use super::args::typed_command;
-use super::fit_data::{self, Split};
+use super::fit_data::{self, FitDataArgs, Split};
 use oddity_analysis::train_data;
 use oddity_patterns::{
     BoardExample, BoardFitPlan, BoardNet, MAX_BLOCKS, MAX_CHANNELS, fit_board_net, score_board_net,
@@ -19,17 +19,8 @@ use oddity_rules::Rng;
     oddity train-net --data odd5-deep.jsonl --out odd5-board.txt\n\n\
     See docs/patterns.md.")]
 pub struct TrainNetArgs {
-    /// Self-play data files of one game, from `oddity train-data --source
-    /// selfplay` (repeatable).
-    #[arg(long = "data", required = true)]
-    pub data: Vec<String>,
-    /// Only positions with at least this many turns played are fitted and
-    /// measured.
-    #[arg(long, default_value_t = 0)]
-    pub min_turns: usize,
-    /// Every this many-th game is held out of the fit and measured.
-    #[arg(long, default_value_t = 5)]
-    pub holdout: usize,
+    #[command(flatten)]
+    pub fit: FitDataArgs,
     /// Numbers per cell between the input and the heads.
     #[arg(long, default_value_t = 16)]
     pub channels: usize,
@@ -61,9 +52,6 @@ pub struct TrainNetArgs {
 }
 
 pub fn run(args: &TrainNetArgs) -> Result<(), String> {
-    if args.holdout < 2 {
-        return Err("--holdout must be at least 2".into());
-    }
     if !(1..=MAX_CHANNELS).contains(&args.channels) {
         return Err(format!("--channels must be from 1 to {MAX_CHANNELS}"));
     }
@@ -75,13 +63,13 @@ pub fn run(args: &TrainNetArgs) -> Result<(), String> {
         return Err("--rate must be above 0, --decay and --value-weight at least 0".into());
     }
     let mut graph = None;
-    let (spec, sets) = fit_data::read_sets(&args.data, |name, input| {
-        let set = train_data::read_searches(name, input, args.min_turns)?;
+    let (spec, sets) = fit_data::read_sets(&args.fit, |name, input| {
+        let set = train_data::read_searches(name, input, args.fit.min_turns)?;
         graph.get_or_insert(set.graph);
         Ok((set.spec, set.positions))
     })?;
     let graph = graph.expect("at least one data file");
-    let Split { train, held, games } = fit_data::split(sets, args.holdout)?;
+    let Split { train, held, games } = fit_data::split(sets, args.fit.holdout)?;
     let mut net = BoardNet::random(
         spec.kind,
         spec.size,
@@ -117,7 +105,7 @@ pub fn run(args: &TrainNetArgs) -> Result<(), String> {
         train.len() + held.len(),
         train.len(),
         held.len(),
-        args.holdout
+        args.fit.holdout
     );
     println!("| held out | board net | simplest predictor |");
     println!("|---|---|---|");

@@ -6,7 +6,7 @@
 use clap::Args;
 
 use super::args::typed_command;
-use super::fit_data::{self, Split};
+use super::fit_data::{self, FitDataArgs, Split};
 use oddity_analysis::train_data::{self, ValueLabel};
 use oddity_patterns::{
     Example, FitPlan, MAX_HIDDEN, ValueNet, cell_slots, fit_net, net_loss, net_target_error,
@@ -19,21 +19,12 @@ use oddity_rules::{AnyGame, Rng, with_game};
     oddity train-value --data odd5-sp.jsonl --out odd5-net.txt\n\n\
     See docs/patterns.md.")]
 pub struct TrainValueArgs {
-    /// Self-play data files of one game, from `oddity train-data --source
-    /// selfplay` (repeatable).
-    #[arg(long = "data", required = true)]
-    pub data: Vec<String>,
+    #[command(flatten)]
+    pub fit: FitDataArgs,
     /// What each position's value is fitted to: its game's winner, or its
     /// search's root value.
     #[arg(long, value_enum, default_value = "winner")]
     pub label: LabelArg,
-    /// Only positions with at least this many turns played are fitted and
-    /// measured.
-    #[arg(long, default_value_t = 0)]
-    pub min_turns: usize,
-    /// Every this many-th game is held out of the fit and measured.
-    #[arg(long, default_value_t = 5)]
-    pub holdout: usize,
     /// Hidden units.
     #[arg(long, default_value_t = 32)]
     pub hidden: usize,
@@ -66,9 +57,6 @@ pub enum LabelArg {
 }
 
 pub fn run(args: &TrainValueArgs) -> Result<(), String> {
-    if args.holdout < 2 {
-        return Err("--holdout must be at least 2".into());
-    }
     if !(1..=MAX_HIDDEN).contains(&args.hidden) {
         return Err(format!("--hidden must be from 1 to {MAX_HIDDEN}"));
     }
@@ -79,11 +67,11 @@ pub fn run(args: &TrainValueArgs) -> Result<(), String> {
         LabelArg::Winner => ValueLabel::Winner,
         LabelArg::Search => ValueLabel::Search,
     };
-    let (spec, sets) = fit_data::read_sets(&args.data, |name, input| {
-        let set = train_data::read_outcomes(name, input, args.min_turns, label)?;
+    let (spec, sets) = fit_data::read_sets(&args.fit, |name, input| {
+        let set = train_data::read_outcomes(name, input, args.fit.min_turns, label)?;
         Ok((set.spec, set.positions))
     })?;
-    let Split { train, held, games } = fit_data::split(sets, args.holdout)?;
+    let Split { train, held, games } = fit_data::split(sets, args.fit.holdout)?;
     let start = AnyGame::new(&spec);
     let topology = with_game!(&start, g => oddity_rules::Game::topology(g));
     let cells = cell_slots(topology);
@@ -127,7 +115,7 @@ pub fn run(args: &TrainValueArgs) -> Result<(), String> {
         train.len() + held.len(),
         train.len(),
         held.len(),
-        args.holdout
+        args.fit.holdout
     );
     println!("| predictor | held-out log-loss | held-out accuracy |");
     println!("|---|---|---|");
