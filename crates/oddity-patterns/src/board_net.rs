@@ -1123,6 +1123,21 @@ mod tests {
         assert!(text.contains("--epochs 20 --channels 32 --blocks 4 --seed 1"));
     }
 
+    /// The Onyx 12 network of the repository reads and fits Onyx 12 alone.
+    #[test]
+    fn the_onyx12_network_of_the_repository_reads() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/onyx12-board.txt");
+        let file = BoardNetFile::load(path).unwrap();
+        let spec = |size| GameSpec::new(GameKind::Onyx, size, Rules::default()).unwrap();
+        let fits = |size| {
+            let game = AnyGame::new(&spec(size));
+            oddity_rules::with_game!(&game, g => file.net.fits(g))
+        };
+        assert!(fits(12));
+        assert!(!fits(10));
+        assert_eq!((file.net.channels, file.net.blocks), (16, 3));
+    }
+
     #[test]
     fn priors_follow_the_policy() {
         let game = played(odd(3), 5, 8);
