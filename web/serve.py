@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""Serves a folder written by web/build.sh on one thread, for trying the
-page and for the browser tests: any static host does the same.
+"""Serves a folder written by web/build.sh, a thread per connection, for
+trying the page and for the browser tests: any static host does the same.
+(On one thread, a connection the browser opens and leaves unused holds up
+every request behind it.)
 
 Usage: serve.py DIR [--port N] [--isolated]
 
@@ -45,7 +47,8 @@ def main():
     args = parser.parse_args()
     Handler.isolated = args.isolated
     handler = functools.partial(Handler, directory=args.dir)
-    server = http.server.HTTPServer(("127.0.0.1", args.port), handler)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", args.port), handler)
+    server.daemon_threads = True
     print(f"http://127.0.0.1:{server.server_address[1]}/", flush=True)
     server.serve_forever()
 

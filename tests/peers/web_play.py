@@ -5,7 +5,7 @@ real headless Chromium, with the engine in the tab's Web Worker.
 
 Usage: web_play.py SITE_DIR GAMES_JSON SCREENSHOT_DIR
 
-The folder is served by web/serve.py's handler on one thread, first
+The folder is served by web/serve.py's handler, a thread per connection, first
 without special headers to a browser that gives the page no service worker
 (the page must say it uses one thread, and why), then with
 COOP/COEP (the page is cross-origin isolated and the engine uses every core
@@ -68,8 +68,9 @@ def fail(text):
 
 
 class Server:
-    """The site (`site`, else SITE) on one thread, on `port` (0: any free
-    one); `missing` paths answer 404."""
+    """The site (`site`, else SITE), a thread per connection as
+    web/serve.py serves it, on `port` (0: any free one); `missing` paths
+    answer 404."""
 
     def __init__(self, isolated, missing=(), port=0, site=None):
         self.served = []
@@ -91,7 +92,8 @@ class Server:
                 pass
 
         Handler.isolated = isolated
-        self.httpd = http.server.HTTPServer(("127.0.0.1", port), Handler)
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler)
+        self.httpd.daemon_threads = True
         self.origin = f"http://127.0.0.1:{self.httpd.server_address[1]}"
         self.url = self.origin + "/"
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
