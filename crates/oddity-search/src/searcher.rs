@@ -17,14 +17,14 @@ use crate::tree::{ROOT, Tally, Tree, TreeConfig, VISIT_CAP, Worker};
 fn tree_config<G: Game>(game: &G, params: &SearchParams) -> TreeConfig {
     let kind = game.spec().kind;
     let r = params.tuning.resolve(kind, params.policy);
-    let board_priors = params.tuning.board_priors_for(game, params.policy);
+    let board_net = params.tuning.board_net_for(game, params.policy);
     TreeConfig {
         exploration: params
             .exploration
             .unwrap_or_else(|| default_exploration(kind, params.policy))
             as f32,
         expand_divisor: r.expand.max(1),
-        priors: r.priors || board_priors.is_some(),
+        priors: r.priors || board_net.is_some_and(|b| b.priors),
         prior_weight: r.prior_weight,
         patterns: params.tuning.weights_for(kind).filter(|_| r.patterns),
         race: crate::knowledge::RaceWeights::of(&r),
@@ -44,7 +44,7 @@ fn tree_config<G: Game>(game: &G, params: &SearchParams) -> TreeConfig {
         settled_moves: r.settled_moves,
         settled_leaves: r.settled_leaves,
         value_net: params.tuning.value_net_for(game, params.policy),
-        board_priors,
+        board_net,
     }
 }
 

@@ -99,17 +99,29 @@ pub struct Tuning {
     /// The visits at which a node's children take the board network's
     /// priors.
     pub board_net_visits: Option<u32>,
+    /// Whether the board network's policy gives the priors (on unless
+    /// set off: off uses the network for its value alone).
+    pub board_net_priors: Option<bool>,
+    /// The visits the board network's value counts for at each node it
+    /// evaluates (0, unless set: none).
+    pub board_net_value: Option<u32>,
 }
 
-/// A board network's policy as the tree's priors: at the root when it is
+/// A board network in the tree: evaluated at the root when it is
 /// expanded, and at any other node once its visits reach `visits`, so
-/// that the network is evaluated only on the lines the search takes.
+/// that it is evaluated only on the lines the search takes. Its policy
+/// gives the node's children their priors (where `priors`); its value
+/// counts at the node as `value_visits` visits of that result.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct BoardPriors {
+pub struct BoardNetUse {
     /// The network, read for the game searched.
     pub net: &'static BoardNet,
-    /// The visits at which a node's children take its priors.
+    /// The visits at which a node is evaluated.
     pub visits: u32,
+    /// Whether its policy gives the priors.
+    pub priors: bool,
+    /// The visits its value counts for (0: the value is not used).
+    pub value_visits: u32,
 }
 
 /// The visits at which a node's children take the board network's priors
@@ -132,7 +144,7 @@ pub struct LeafNet {
 }
 
 /// The names [`Tuning::set`] accepts, in listing order.
-pub const NAMES: [&str; 31] = [
+pub const NAMES: [&str; 33] = [
     "rave",
     "rave_equiv",
     "rave_depth",
@@ -164,6 +176,8 @@ pub const NAMES: [&str; 31] = [
     "net",
     "board_net",
     "board_net_visits",
+    "board_net_priors",
+    "board_net_value",
 ];
 
 /// Why a tuning parameter was refused.
@@ -294,6 +308,10 @@ impl Tuning {
             "board_net_visits" => {
                 self.board_net_visits = parse_number(value, 1.0, 1e9)?.map(|x| x.round() as u32);
             }
+            "board_net_priors" => self.board_net_priors = parse_switch(value)?,
+            "board_net_value" => {
+                self.board_net_value = parse_number(value, 0.0, 1e6)?.map(|x| x.round() as u32);
+            }
             _ => return Err(TuningError::UnknownName),
         }
         Ok(())
@@ -339,6 +357,8 @@ impl Tuning {
                 .board_net
                 .map_or_else(|| "none".to_string(), |f| f.path.to_string()),
             "board_net_visits" => show(self.board_net_visits),
+            "board_net_priors" => show_switch(self.board_net_priors),
+            "board_net_value" => show(self.board_net_value),
             _ => return None,
         })
     }
@@ -367,15 +387,18 @@ impl Tuning {
         })
     }
 
-    /// The board network's priors as `game`'s search under `policy` uses
-    /// them: `None` when no network was read for this game, size and
-    /// rules, or the policy is plain.
-    pub fn board_priors_for<G: Game>(&self, game: &G, policy: Policy) -> Option<BoardPriors> {
+    /// The board network as `game`'s search under `policy` uses it:
+    /// `None` when no network was read for this game, size and rules, the
+    /// policy is plain, or neither its priors nor its value are used.
+    pub fn board_net_for<G: Game>(&self, game: &G, policy: Policy) -> Option<BoardNetUse> {
         let net = self.board_net.map(|f| f.net).filter(|n| n.fits(game))?;
-        (policy == Policy::Default).then_some(BoardPriors {
+        let used = BoardNetUse {
             net,
             visits: self.board_net_visits.unwrap_or(BOARD_NET_VISITS),
-        })
+            priors: self.board_net_priors.unwrap_or(true),
+            value_visits: self.board_net_value.unwrap_or(0),
+        };
+        (policy == Policy::Default && (used.priors || used.value_visits > 0)).then_some(used)
     }
 
     /// The settings for `kind` under `policy` (plain: no knowledge at all).
@@ -544,20 +567,28 @@ mod tests {
         let path = dir.join("odd3.txt");
         std::fs::write(&path, net.to_text(&[])).unwrap();
         let mut t = Tuning::default();
-        assert!(t.board_priors_for(&odd3, Policy::Default).is_none());
+        assert!(t.board_net_for(&odd3, Policy::Default).is_none());
         assert_eq!(t.get("board_net").unwrap(), "none");
         t.set("board_net", path.to_str().unwrap()).unwrap();
         assert_eq!(t.get("board_net").unwrap(), path.to_str().unwrap());
-        let used = t.board_priors_for(&odd3, Policy::Default).unwrap();
+        let used = t.board_net_for(&odd3, Policy::Default).unwrap();
         assert_eq!((used.net, used.visits), (&net, BOARD_NET_VISITS));
         t.set("board_net_visits", "40").unwrap();
-        assert_eq!(
-            t.board_priors_for(&odd3, Policy::Default).unwrap().visits,
-            40
-        );
+        assert_eq!(t.board_net_for(&odd3, Policy::Default).unwrap().visits, 40);
         assert_eq!(t.set("board_net_visits", "0"), Err(TuningError::BadValue));
-        assert!(t.board_priors_for(&odd4, Policy::Default).is_none());
-        assert!(t.board_priors_for(&odd3, Policy::Plain).is_none());
+        assert!(t.board_net_for(&odd4, Policy::Default).is_none());
+        assert!(t.board_net_for(&odd3, Policy::Plain).is_none());
+        // Priors and value each by their switch; neither: not used.
+        assert!((used.priors, used.value_visits) == (true, 0));
+        t.set("board_net_value", "32").unwrap();
+        t.set("board_net_priors", "off").unwrap();
+        let value_only = t.board_net_for(&odd3, Policy::Default).unwrap();
+        assert_eq!((value_only.priors, value_only.value_visits), (false, 32));
+        assert_eq!(t.get("board_net_value").unwrap(), "32");
+        assert_eq!(t.set("board_net_value", "-1"), Err(TuningError::BadValue));
+        t.set("board_net_value", "0").unwrap();
+        assert!(t.board_net_for(&odd3, Policy::Default).is_none());
+        t.set("board_net_priors", "on").unwrap();
         // A corrupt file is refused with its line, and nothing changes.
         let bad = dir.join("bad.txt");
         std::fs::write(&bad, "oddity-board-net 1\ngame odd\nsize x\n").unwrap();
@@ -565,7 +596,7 @@ mod tests {
         assert!(e.to_string().contains("board net file, line 3"), "{e}");
         assert_eq!(t.get("board_net").unwrap(), path.to_str().unwrap());
         t.set("board_net", "none").unwrap();
-        assert!(t.board_priors_for(&odd3, Policy::Default).is_none());
+        assert!(t.board_net_for(&odd3, Policy::Default).is_none());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -3,7 +3,7 @@
 use oddity_patterns::Weights;
 
 use crate::knowledge::{PlayoutOptions, RaceWeights};
-use crate::tuning::{BoardPriors, LeafNet};
+use crate::tuning::{BoardNetUse, LeafNet};
 
 /// Search settings the tree needs on its hot path.
 #[derive(Clone, Copy, Debug)]
@@ -57,8 +57,8 @@ pub(crate) struct TreeConfig {
     /// A value network mixed into the leaves' values (the share of a
     /// leaf's playouts is rounded at random).
     pub(crate) value_net: Option<LeafNet>,
-    /// A board network's policy as the priors of the root's children and
-    /// of every node's children from its `visits`-th visit (`priors` is
-    /// then on).
-    pub(crate) board_priors: Option<BoardPriors>,
+    /// A board network evaluated at the root and at every node from its
+    /// `visits`-th visit: its policy as the node's children's priors
+    /// (`priors` is then on), its value as visits of the node.
+    pub(crate) board_net: Option<BoardNetUse>,
 }

@@ -45,9 +45,9 @@ pub(crate) struct Node {
     pub(crate) proof: AtomicU8,
     /// The action's prior from [`crate::knowledge`], in 255ths (0 = none).
     pub(crate) prior: AtomicU8,
-    /// 1 once the board network has given this node's children their
-    /// priors (`TreeConfig::board_priors`).
-    pub(crate) board_priors: AtomicU8,
+    /// 1 once the board network has evaluated this node
+    /// (`TreeConfig::board_net`).
+    pub(crate) board_net: AtomicU8,
     /// AMAF ("all moves as first") playouts: those in which this node's
     /// stone (cell and colour) was on the final board, whoever placed it
     /// and whenever below the parent; and of them, those won by the seat

@@ -56,7 +56,7 @@ impl<G: Knowledge> Tree<G> {
                 d.wins.store(s.wins(), Relaxed);
                 d.proof.store(s.proof.load(Relaxed), Relaxed);
                 d.prior.store(s.prior.load(Relaxed), Relaxed);
-                d.board_priors.store(s.board_priors.load(Relaxed), Relaxed);
+                d.board_net.store(s.board_net.load(Relaxed), Relaxed);
                 d.amaf_visits.store(s.amaf_visits.load(Relaxed), Relaxed);
                 d.amaf_wins.store(s.amaf_wins.load(Relaxed), Relaxed);
                 queue.push_back((c, first + k as u32));

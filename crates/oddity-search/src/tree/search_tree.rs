@@ -9,7 +9,7 @@ use oddity_rules::{Action, Cell, Colour};
 
 use crate::filter::MoveFilter;
 use crate::knowledge::{Knowledge, action_priors};
-use crate::tuning::{BoardPriors, LeafNet};
+use crate::tuning::{BoardNetUse, LeafNet};
 
 use super::amaf::update_amaf;
 use super::config::TreeConfig;
@@ -142,16 +142,16 @@ impl<G: Knowledge> Tree<G> {
                 break self.leaf_playouts(game, w, max_playouts);
             }
             let n = u32::from(node.num_children.load(Relaxed));
-            if let Some(b) = self.config.board_priors
+            if let Some(b) = self.config.board_net
                 && idx != ROOT
                 && node.visits() + own_pending >= b.visits
-                && node.board_priors.load(Relaxed) == 0
+                && node.board_net.load(Relaxed) == 0
                 && node
-                    .board_priors
+                    .board_net
                     .compare_exchange(0, 1, Relaxed, Relaxed)
                     .is_ok()
             {
-                self.set_board_priors(b, &game, first, n, w);
+                self.apply_board_net(b, &game, node, first, n, w);
             }
             let mover = game.to_move();
             let child = if idx == ROOT {
@@ -422,8 +422,8 @@ impl<G: Knowledge> Tree<G> {
         }
         let at_root = std::ptr::eq(node, self.root());
         let with_priors = self.config.priors
-            && match self.config.board_priors {
-                Some(b) if at_root => {
+            && match self.config.board_net {
+                Some(b) if at_root && b.priors => {
                     w.board_net_priors(b.net, game);
                     true
                 }
@@ -476,17 +476,39 @@ impl<G: Knowledge> Tree<G> {
         Some(first)
     }
 
-    /// Gives the children `first..first + n` of the node whose position is
-    /// `game` the board network's priors.
-    fn set_board_priors(&self, b: BoardPriors, game: &G, first: u32, n: u32, w: &mut Worker) {
+    /// Evaluates the board network at `node`, the last of `w`'s path,
+    /// whose position is `game`: its policy as the priors of the children
+    /// `first..first + n`, its value as visits of `node`.
+    fn apply_board_net(
+        &self,
+        b: BoardNetUse,
+        game: &G,
+        node: &Node,
+        first: u32,
+        n: u32,
+        w: &mut Worker,
+    ) {
         w.actions.clear();
         w.actions
             .extend((first..first + n).map(|k| self.node(k).action()));
-        w.board_net_priors(b.net, game);
-        for (k, &p) in w.priors.iter().enumerate() {
-            self.node(first + k as u32)
-                .prior
-                .store(quantize(p), Relaxed);
+        let black_wins = w.board_net_priors(b.net, game);
+        if b.priors {
+            for (k, &p) in w.priors.iter().enumerate() {
+                self.node(first + k as u32)
+                    .prior
+                    .store(quantize(p), Relaxed);
+            }
+        }
+        if b.value_visits > 0 {
+            // The node's wins count for the side that moved into it.
+            let mover = w.path.last().expect("the path ends at the node").1;
+            let won = match mover {
+                Colour::Black => black_wins,
+                Colour::White => 1.0 - black_wins,
+            };
+            node.visits.fetch_add(b.value_visits, Relaxed);
+            node.wins
+                .fetch_add((won * b.value_visits as f32).round() as u32, Relaxed);
         }
     }
 
@@ -696,7 +718,7 @@ mod tests {
             settled_moves: false,
             settled_leaves: false,
             value_net: None,
-            board_priors: None,
+            board_net: None,
             smart_playouts: false,
             pattern_playouts: None,
             pattern_temperature: 1.0,
@@ -784,7 +806,12 @@ mod tests {
         let net: &'static _ = Box::leak(Box::new(net));
         let config = TreeConfig {
             priors: true,
-            board_priors: Some(BoardPriors { net, visits: 80 }),
+            board_net: Some(BoardNetUse {
+                net,
+                visits: 80,
+                priors: true,
+                value_visits: 0,
+            }),
             ..rave_config()
         };
         let tree = Tree::new(game.clone(), 1 << 16, config);
@@ -831,6 +858,68 @@ mod tests {
             seen[usize::from(given)] = true;
         }
         assert_eq!(seen, [true, true]);
+    }
+
+    /// A board network sure that Black wins, used for its value alone:
+    /// every node it evaluates (those that reached 3 visits) gains 100
+    /// visits, won for Black, lost for White, and no child has a prior.
+    #[test]
+    fn the_board_net_value_counts_where_the_search_goes() {
+        let spec = GameSpec::new(GameKind::Odd, 3, Rules::default()).unwrap();
+        let game = OddGame::<10>::new(&spec);
+        let mut net = oddity_patterns::BoardNet::random(
+            GameKind::Odd,
+            3,
+            &spec.rules_text(),
+            game.topology().cell_count(),
+            2,
+            1,
+            &mut Rng::seeded(1),
+        );
+        // The value's weights (the channels) and its bias end the file.
+        let (n, c) = (net.params.len(), net.channels);
+        net.params[n - 1 - c..n - 1].fill(0.0);
+        net.params[n - 1] = 30.0;
+        let net: &'static _ = Box::leak(Box::new(net));
+        let config = TreeConfig {
+            board_net: Some(BoardNetUse {
+                net,
+                visits: 3,
+                priors: false,
+                value_visits: 100,
+            }),
+            // Every node is expanded at its first visit.
+            expand_divisor: 64,
+            ..rave_config()
+        };
+        let tree = Tree::new(game.clone(), 1 << 16, config);
+        let mut w = Worker::new(Rng::seeded(1));
+        for _ in 0..3000 {
+            tree.iterate(&mut w, u32::MAX);
+        }
+        tree.flush(&mut w);
+        let mut evaluated = [0; 2];
+        for c in tree.root().children() {
+            let child = tree.node(c);
+            assert_eq!(child.prior.load(Relaxed), 0);
+            if child.board_net.load(Relaxed) == 0 {
+                assert!(child.visits() < 3, "{} visits", child.visits());
+                continue;
+            }
+            // Black moved into the root's children: the value won.
+            assert!(child.visits() >= 103 && child.wins() >= 100);
+            evaluated[0] += 1;
+            for g in child.children() {
+                let grandchild = tree.node(g);
+                if grandchild.board_net.load(Relaxed) == 1 {
+                    // White moved: 100 visits, none won.
+                    assert!(grandchild.visits() >= 103);
+                    assert!(grandchild.wins() <= grandchild.visits() - 100);
+                    evaluated[1] += 1;
+                }
+            }
+        }
+        assert!(evaluated[0] > 0 && evaluated[1] > 0, "{evaluated:?}");
     }
 
     /// With `value_net` at share 1, a network sure that Black wins values

@@ -105,8 +105,9 @@ impl BoardNetState {
 
 impl Worker {
     /// Fills [`Worker::priors`] with `net`'s priors of [`Worker::actions`]
-    /// in `game`'s position ([`board_priors`]).
-    pub(crate) fn board_net_priors<G: Game>(&mut self, net: &BoardNet, game: &G) {
+    /// in `game`'s position ([`board_priors`]); returns its value there,
+    /// the chance that Black wins.
+    pub(crate) fn board_net_priors<G: Game>(&mut self, net: &BoardNet, game: &G) -> f32 {
         let state = BoardNetState::kept(&mut self.board_net, game.topology());
         board_priors(
             net,
@@ -117,6 +118,7 @@ impl Worker {
             &mut state.trace,
             &mut self.priors,
         );
+        state.trace.value
     }
 
     /// Empties [`Worker::on_final_board`] for a new iteration: only entries
