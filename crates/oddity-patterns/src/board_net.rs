@@ -274,10 +274,33 @@ pub struct BoardTrace {
     pub logits: Vec<f32>,
     /// The chance that Black wins.
     pub value: f32,
+    /// The input layer's and the blocks' matrices, each transposed
+    /// (input-major), so that a cell's outputs are summed side by side.
+    transposed: Vec<f32>,
+    /// One cell's sums of a block's two matrices, and the cells' mean.
+    sums: [Vec<f32>; 3],
 }
 
 fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
+}
+
+/// `out[o] = sum_i t[i * outputs + o] * x[i]`, each sum taken in the order
+/// of `i` (as [`mul_add`] takes it), the outputs side by side.
+#[inline(always)]
+fn mul_t(t: &[f32], x: &[f32], out: &mut [f32]) {
+    out.fill(0.0);
+    for (row, &xi) in t.chunks_exact(out.len()).zip(x) {
+        for (o, &w) in out.iter_mut().zip(row) {
+            *o += w * xi;
+        }
+    }
+}
+
+/// Appends `w` (`outputs` rows of `inputs`) transposed to `out`.
+fn push_transposed(w: &[f32], inputs: usize, out: &mut Vec<f32>) {
+    let outputs = w.len() / inputs;
+    out.extend((0..inputs * outputs).map(|k| w[(k % outputs) * inputs + k / outputs]));
 }
 
 /// `out[o] += sum_i w[o * inputs + i] * x[i]`.
@@ -362,18 +385,34 @@ impl BoardNet {
             v.clear();
             v.resize(n * c, 0.0);
         }
-        let (w, b) = (&p[l.input()], &p[l.input_bias()]);
+        trace.transposed.clear();
+        push_transposed(&p[l.input()], FEATURES, &mut trace.transposed);
+        for k in 0..self.blocks {
+            let [a, nr, _] = l.block(k);
+            push_transposed(&p[a], c, &mut trace.transposed);
+            push_transposed(&p[nr], c, &mut trace.transposed);
+        }
+        for v in &mut trace.sums {
+            v.clear();
+            v.resize(c, 0.0);
+        }
+        let [own, around_sum, mean] = &mut trace.sums;
+        let (w_in, rest) = trace.transposed.split_at(FEATURES * c);
+        let b = &p[l.input_bias()];
         for i in 0..n {
             let z = &mut trace.z[0][i * c..(i + 1) * c];
-            z.copy_from_slice(b);
-            mul_add(w, &x[i * FEATURES..(i + 1) * FEATURES], z);
+            mul_t(w_in, &x[i * FEATURES..(i + 1) * FEATURES], own);
+            for ((z, &b), &s) in z.iter_mut().zip(b).zip(own.iter()) {
+                *z = b + s;
+            }
             for (h, &z) in trace.h[0][i * c..(i + 1) * c].iter_mut().zip(z.iter()) {
                 *h = z.max(0.0);
             }
         }
         for k in 0..self.blocks {
-            let [a, nr, br] = l.block(k);
-            let (a, near, bias) = (&p[a], &p[nr], &p[br]);
+            let bias = &p[l.block(k)[2].clone()];
+            let a = &rest[2 * k * c * c..(2 * k + 1) * c * c];
+            let near = &rest[(2 * k + 1) * c * c..(2 * k + 2) * c * c];
             let (before, after) = trace.h.split_at_mut(k + 1);
             let (h_in, h_out) = (&before[k], &mut after[0]);
             let m = &mut trace.m[k];
@@ -392,15 +431,19 @@ impl BoardNet {
                 for s in mi.iter_mut() {
                     *s *= scale;
                 }
+                let hi = &h_in[i * c..(i + 1) * c];
+                mul_t(a, hi, own);
+                mul_t(near, mi, around_sum);
                 let z = &mut trace.z[k + 1][i * c..(i + 1) * c];
-                z.copy_from_slice(bias);
-                mul_add(a, &h_in[i * c..(i + 1) * c], z);
-                mul_add(near, mi, z);
-                for ((o, &hi), &zi) in h_out[i * c..(i + 1) * c]
+                for (((z, &b), &sa), &sn) in z
                     .iter_mut()
-                    .zip(&h_in[i * c..(i + 1) * c])
-                    .zip(z.iter())
+                    .zip(bias)
+                    .zip(own.iter())
+                    .zip(around_sum.iter())
                 {
+                    *z = b + sa + sn;
+                }
+                for ((o, &hi), &zi) in h_out[i * c..(i + 1) * c].iter_mut().zip(hi).zip(z.iter()) {
                     *o = hi + zi.max(0.0);
                 }
             }
@@ -408,7 +451,7 @@ impl BoardNet {
         let last = &trace.h[self.blocks];
         let (pw, pb) = (&p[l.policy()], &p[l.policy_bias()]);
         trace.logits.clear();
-        let mut mean = vec![0.0f32; c];
+        mean.fill(0.0);
         for i in 0..n {
             let hi = &last[i * c..(i + 1) * c];
             let mut two = [pb[0], pb[1]];
@@ -419,7 +462,7 @@ impl BoardNet {
             }
         }
         let mut v = [p[l.value_bias()]];
-        mul_add(&p[l.value()], &mean, &mut v);
+        mul_add(&p[l.value()], mean, &mut v);
         trace.value = sigmoid(v[0]);
     }
 
