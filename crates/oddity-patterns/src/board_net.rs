@@ -944,6 +944,104 @@ mod tests {
         game
     }
 
+    /// The network as its definition reads (module docs), one dot product
+    /// after another: the logits and the value.
+    fn by_definition(net: &BoardNet, graph: &BoardGraph, x: &[f32]) -> (Vec<f32>, f32) {
+        let (n, c, l, p) = (graph.len(), net.channels, net.layout(), &net.params);
+        let dot = |w: &[f32], x: &[f32]| w.iter().zip(x).fold(0.0f32, |s, (a, b)| s + a * b);
+        let rows = |w: &[f32], x: &[f32]| -> Vec<f32> {
+            w.chunks_exact(x.len()).map(|row| dot(row, x)).collect()
+        };
+        let mut h: Vec<Vec<f32>> = (0..n)
+            .map(|i| {
+                let s = rows(&p[l.input()], &x[i * FEATURES..(i + 1) * FEATURES]);
+                s.iter()
+                    .zip(&p[l.input_bias()])
+                    .map(|(s, b)| (b + s).max(0.0))
+                    .collect()
+            })
+            .collect();
+        for k in 0..net.blocks {
+            let [a, near, bias] = l.block(k);
+            h = (0..n)
+                .map(|i| {
+                    let around = graph.neighbours(i);
+                    let mut m = vec![0.0f32; c];
+                    for &j in around {
+                        for (s, v) in m.iter_mut().zip(&h[j as usize]) {
+                            *s += v;
+                        }
+                    }
+                    let scale = 1.0 / around.len().max(1) as f32;
+                    m.iter_mut().for_each(|s| *s *= scale);
+                    let (sa, sn) = (rows(&p[a.clone()], &h[i]), rows(&p[near.clone()], &m));
+                    (0..c)
+                        .map(|o| h[i][o] + (p[bias.start + o] + sa[o] + sn[o]).max(0.0))
+                        .collect()
+                })
+                .collect();
+        }
+        let (pw, pb) = (&p[l.policy()], &p[l.policy_bias()]);
+        let logits = h
+            .iter()
+            .flat_map(|hi| [pb[0] + dot(&pw[..c], hi), pb[1] + dot(&pw[c..], hi)])
+            .collect();
+        let mut mean = vec![0.0f32; c];
+        for hi in &h {
+            for (s, v) in mean.iter_mut().zip(hi) {
+                *s += v / n as f32;
+            }
+        }
+        (
+            logits,
+            sigmoid(p[l.value_bias()] + dot(&p[l.value()], &mean)),
+        )
+    }
+
+    /// `evaluate`'s loops give the definition's numbers bit for bit, on
+    /// Odd and Onyx positions, whatever the shape.
+    #[test]
+    fn evaluation_is_the_definition_bit_for_bit() {
+        // Every parameter moved, so that the biases (zero when drawn)
+        // count in the order of the sums.
+        let shifted = |mut net: BoardNet| {
+            for (k, w) in net.params.iter_mut().enumerate() {
+                *w += ((k * 7919 % 13) as f32 - 6.0) * 0.01;
+            }
+            net
+        };
+        let onyx = AnyGame::new(&GameSpec::new(GameKind::Onyx, 10, Rules::default()).unwrap());
+        for (shape, seed) in [((4, 1), 1), ((16, 3), 2), ((8, 2), 3)] {
+            for turns in [0, 9, 30] {
+                let odd = played(odd(4), turns, seed);
+                oddity_rules::with_game!(&onyx, g => {
+                    let onyx = played(g.clone(), turns, seed);
+                    for (graph, x, net) in [
+                        {
+                            let graph = BoardGraph::new(odd.topology());
+                            let mut x = Vec::new();
+                            features(&odd, &graph, &mut x);
+                            (graph, x, shifted(net_for(&odd, shape.0, shape.1, seed)))
+                        },
+                        {
+                            let graph = BoardGraph::new(onyx.topology());
+                            let mut x = Vec::new();
+                            features(&onyx, &graph, &mut x);
+                            (graph, x, shifted(net_for(&onyx, shape.0, shape.1, seed)))
+                        },
+                    ] {
+                        let mut trace = BoardTrace::default();
+                        net.evaluate(&graph, &x, &mut trace);
+                        let (logits, value) = by_definition(&net, &graph, &x);
+                        let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
+                        assert_eq!(bits(&trace.logits), bits(&logits));
+                        assert_eq!(trace.value.to_bits(), value.to_bits());
+                    }
+                });
+            }
+        }
+    }
+
     /// The gradient `backward` adds equals the loss's change when each
     /// parameter moves a little, on an Odd and an Onyx position.
     #[test]
