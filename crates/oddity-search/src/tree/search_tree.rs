@@ -777,15 +777,11 @@ mod tests {
         }
     }
 
-    /// With a board network's priors, the root's children are ordered by
-    /// the policy (a network that likes one cell's Black stone puts it
-    /// first, with prior 255), and a node's children take priors once it
-    /// reaches the visits asked for (80), not before.
-    #[test]
-    fn the_board_net_gives_priors_where_the_search_goes() {
+    /// The empty Odd 3 board and a small board network drawn for it.
+    fn odd3_board_net() -> (OddGame<10>, oddity_patterns::BoardNet) {
         let spec = GameSpec::new(GameKind::Odd, 3, Rules::default()).unwrap();
         let game = OddGame::<10>::new(&spec);
-        let mut net = oddity_patterns::BoardNet::random(
+        let net = oddity_patterns::BoardNet::random(
             GameKind::Odd,
             3,
             &spec.rules_text(),
@@ -794,6 +790,16 @@ mod tests {
             1,
             &mut Rng::seeded(1),
         );
+        (game, net)
+    }
+
+    /// With a board network's priors, the root's children are ordered by
+    /// the policy (a network that likes one cell's Black stone puts it
+    /// first, with prior 255), and a node's children take priors once it
+    /// reaches the visits asked for (80), not before.
+    #[test]
+    fn the_board_net_gives_priors_where_the_search_goes() {
+        let (game, mut net) = odd3_board_net();
         // Only the policy's biases speak: Black's stones are all liked
         // alike, far above White's. The file's last rows are the policy
         // (two rows of the channels), its two biases, the value's
@@ -865,17 +871,7 @@ mod tests {
     /// visits, won for Black, lost for White, and no child has a prior.
     #[test]
     fn the_board_net_value_counts_where_the_search_goes() {
-        let spec = GameSpec::new(GameKind::Odd, 3, Rules::default()).unwrap();
-        let game = OddGame::<10>::new(&spec);
-        let mut net = oddity_patterns::BoardNet::random(
-            GameKind::Odd,
-            3,
-            &spec.rules_text(),
-            game.topology().cell_count(),
-            2,
-            1,
-            &mut Rng::seeded(1),
-        );
+        let (game, mut net) = odd3_board_net();
         // The value's weights (the channels) and its bias end the file.
         let (n, c) = (net.params.len(), net.channels);
         net.params[n - 1 - c..n - 1].fill(0.0);
