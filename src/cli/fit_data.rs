@@ -1,12 +1,13 @@
 //! What the networks' fits (`train-value`, `train-net`) share: their
-//! self-play data files, all of one game, and every `holdout`-th game
-//! kept out of the fit to be measured.
+//! self-play data files, all of one game, every `holdout`-th game kept
+//! out of the fit to be measured, and the steps of Adam.
 
 use std::fs::File;
 use std::io::{BufRead, BufReader};
 
 use clap::Args;
 
+use oddity_patterns::AdamPlan;
 use oddity_rules::GameSpec;
 
 /// The data a fit reads and the games it holds out.
@@ -23,6 +24,48 @@ pub struct FitDataArgs {
     /// Every this many-th game is held out of the fit and measured.
     #[arg(long, default_value_t = 5)]
     pub holdout: usize,
+}
+
+/// How a fit steps: `train-net`'s defaults here, `train-value` sets its
+/// own (`mut_arg`).
+#[derive(Args, Debug)]
+pub struct AdamArgs {
+    /// Passes over the fitted positions.
+    #[arg(long, default_value_t = 10)]
+    pub epochs: usize,
+    /// Positions per step.
+    #[arg(long, default_value_t = 32)]
+    pub batch: usize,
+    /// Adam's step size.
+    #[arg(long, default_value_t = 0.002)]
+    pub rate: f32,
+    /// L2 penalty on the weights.
+    #[arg(long, default_value_t = 0.0001)]
+    pub decay: f32,
+    /// Seeds the first weights and all the fit draws: the order of the
+    /// positions (and, in `train-value`, the board symmetries).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+impl AdamArgs {
+    /// The plan, or why the numbers are refused.
+    pub fn plan(&self) -> Result<AdamPlan, String> {
+        if !(self.rate.is_finite()
+            && self.rate > 0.0
+            && self.decay.is_finite()
+            && self.decay >= 0.0)
+        {
+            return Err("--rate must be above 0 and --decay at least 0".into());
+        }
+        Ok(AdamPlan {
+            epochs: self.epochs,
+            batch: self.batch,
+            rate: self.rate,
+            decay: self.decay,
+            seed: self.seed,
+        })
+    }
 }
 
 /// A data file's positions, each with its game's number in the file.

@@ -6,7 +6,7 @@
 use clap::Args;
 
 use super::args::typed_command;
-use super::fit_data::{self, FitDataArgs, Split};
+use super::fit_data::{self, AdamArgs, FitDataArgs, Split};
 use oddity_analysis::train_data;
 use oddity_patterns::{
     BoardExample, BoardFitPlan, BoardNet, MAX_BLOCKS, MAX_CHANNELS, fit_board_net, score_board_net,
@@ -27,25 +27,12 @@ pub struct TrainNetArgs {
     /// Residual blocks (each looks one step further across the board).
     #[arg(long, default_value_t = 3)]
     pub blocks: usize,
-    /// Passes over the fitted positions.
-    #[arg(long, default_value_t = 10)]
-    pub epochs: usize,
-    /// Positions per step.
-    #[arg(long, default_value_t = 32)]
-    pub batch: usize,
-    /// Adam's step size.
-    #[arg(long, default_value_t = 0.002)]
-    pub rate: f32,
-    /// L2 penalty on the weights.
-    #[arg(long, default_value_t = 0.0001)]
-    pub decay: f32,
+    #[command(flatten)]
+    pub adam: AdamArgs,
     /// How much the value's log-loss counts against the policy's
     /// cross-entropy.
     #[arg(long, default_value_t = 1.0)]
     pub value_weight: f32,
-    /// Seeds the first weights and the order of the positions.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
     /// The network file to write.
     #[arg(long)]
     pub out: String,
@@ -58,9 +45,9 @@ pub fn run(args: &TrainNetArgs) -> Result<(), String> {
     if !(1..=MAX_BLOCKS).contains(&args.blocks) {
         return Err(format!("--blocks must be from 1 to {MAX_BLOCKS}"));
     }
-    let finite = [args.rate, args.decay, args.value_weight];
-    if !(finite.iter().all(|x| x.is_finite() && *x >= 0.0) && args.rate > 0.0) {
-        return Err("--rate must be above 0, --decay and --value-weight at least 0".into());
+    let adam = args.adam.plan()?;
+    if !(args.value_weight.is_finite() && args.value_weight >= 0.0) {
+        return Err("--value-weight must be at least 0".into());
     }
     let mut graph = None;
     let (spec, sets) = fit_data::read_sets(&args.fit, |name, input| {
@@ -77,15 +64,11 @@ pub fn run(args: &TrainNetArgs) -> Result<(), String> {
         graph.len(),
         args.channels,
         args.blocks,
-        &mut Rng::seeded(args.seed),
+        &mut Rng::seeded(adam.seed),
     );
     let plan = BoardFitPlan {
-        epochs: args.epochs,
-        batch: args.batch,
-        rate: args.rate,
-        decay: args.decay,
+        adam,
         value_weight: args.value_weight,
-        seed: args.seed,
     };
     fit_board_net(
         &mut net,

@@ -6,7 +6,7 @@
 use clap::Args;
 
 use super::args::typed_command;
-use super::fit_data::{self, FitDataArgs, Split};
+use super::fit_data::{self, AdamArgs, FitDataArgs, Split};
 use oddity_analysis::train_data::{self, ValueLabel};
 use oddity_patterns::{
     Example, FitPlan, MAX_HIDDEN, ValueNet, cell_slots, fit_net, net_loss, net_target_error,
@@ -18,6 +18,10 @@ use oddity_rules::{AnyGame, Rng, with_game};
     oddity train-data --game odd --size 5 --source selfplay --visits 3000 --games 1000 --out odd5-sp.jsonl\n  \
     oddity train-value --data odd5-sp.jsonl --out odd5-net.txt\n\n\
     See docs/patterns.md.")]
+// This fit's own step defaults, over those of `AdamArgs`.
+#[command(mut_arg("epochs", |a| a.default_value("20")))]
+#[command(mut_arg("batch", |a| a.default_value("64")))]
+#[command(mut_arg("rate", |a| a.default_value("0.001")))]
 pub struct TrainValueArgs {
     #[command(flatten)]
     pub fit: FitDataArgs,
@@ -28,22 +32,8 @@ pub struct TrainValueArgs {
     /// Hidden units.
     #[arg(long, default_value_t = 32)]
     pub hidden: usize,
-    /// Passes over the fitted positions.
-    #[arg(long, default_value_t = 20)]
-    pub epochs: usize,
-    /// Positions per step.
-    #[arg(long, default_value_t = 64)]
-    pub batch: usize,
-    /// Adam's step size.
-    #[arg(long, default_value_t = 0.001)]
-    pub rate: f32,
-    /// L2 penalty on the weights.
-    #[arg(long, default_value_t = 0.0001)]
-    pub decay: f32,
-    /// Seeds the first weights, the order of the positions and the board
-    /// symmetries drawn.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    #[command(flatten)]
+    pub adam: AdamArgs,
     /// The network file to write.
     #[arg(long)]
     pub out: String,
@@ -60,9 +50,7 @@ pub fn run(args: &TrainValueArgs) -> Result<(), String> {
     if !(1..=MAX_HIDDEN).contains(&args.hidden) {
         return Err(format!("--hidden must be from 1 to {MAX_HIDDEN}"));
     }
-    if !(args.rate.is_finite() && args.rate > 0.0 && args.decay.is_finite() && args.decay >= 0.0) {
-        return Err("--rate must be above 0 and --decay at least 0".into());
-    }
+    let adam = args.adam.plan()?;
     let label = match args.label {
         LabelArg::Winner => ValueLabel::Winner,
         LabelArg::Search => ValueLabel::Search,
@@ -93,15 +81,11 @@ pub fn run(args: &TrainValueArgs) -> Result<(), String> {
         &spec.rules_text(),
         cells,
         args.hidden,
-        &mut Rng::seeded(args.seed),
+        &mut Rng::seeded(adam.seed),
     );
     let plan = FitPlan {
         hidden: args.hidden,
-        epochs: args.epochs,
-        batch: args.batch,
-        rate: args.rate,
-        decay: args.decay,
-        seed: args.seed,
+        adam,
     };
     fit_net(&mut net, &train, &symmetries, &plan, &mut |epoch, loss| {
         eprintln!("epoch {epoch}: training log-loss {loss:.4}");

@@ -21,6 +21,7 @@ use std::fmt::Write as _;
 use std::ops::Range;
 use std::sync::Mutex;
 
+use super::adam::{Adam, AdamPlan, log_loss, shuffle};
 use super::kept::{Kept, read_kept};
 use oddity_rules::internals::escaped;
 use oddity_rules::{Action, Cell, Colour, Game, GameKind, Rng, Topology, UnknownGame};
@@ -724,19 +725,11 @@ pub struct BoardExample {
 /// How [`fit_board_net`] fits.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BoardFitPlan {
-    /// Passes over the examples.
-    pub epochs: usize,
-    /// Examples per step.
-    pub batch: usize,
-    /// Adam's step size.
-    pub rate: f32,
-    /// L2 penalty on the weights, per step.
-    pub decay: f32,
+    /// The steps: epochs, batch, rate, decay and seed.
+    pub adam: AdamPlan,
     /// The value's log-loss counts this many times the policy's
     /// cross-entropy.
     pub value_weight: f32,
-    /// Seeds the order of the examples.
-    pub seed: u64,
 }
 
 /// The policy's cross-entropy against the visit shares and the gradient by
@@ -774,10 +767,11 @@ pub fn fit_board_net(
     plan: &BoardFitPlan,
     progress: &mut dyn FnMut(usize, f64, f64),
 ) {
-    let mut rng = Rng::seeded(plan.seed);
+    let adam = &plan.adam;
+    let mut rng = Rng::seeded(adam.seed);
     let layout = net.layout();
     let size = net.params.len();
-    let (mut m, mut v, mut g) = (vec![0.0f32; size], vec![0.0f32; size], vec![0.0f32; size]);
+    let (mut moments, mut g) = (Adam::new(size), vec![0.0f32; size]);
     // Weights decay; biases do not.
     let mut decays = vec![0.0f32; size];
     let mut weights = vec![layout.input(), layout.policy(), layout.value()];
@@ -786,20 +780,16 @@ pub fn fit_board_net(
         weights.extend([a, n]);
     }
     for range in weights {
-        decays[range].fill(plan.decay);
+        decays[range].fill(adam.decay);
     }
     let mut order: Vec<usize> = (0..examples.len()).collect();
-    let (beta1, beta2, eps) = (0.9f32, 0.999f32, 1e-8f32);
     let mut step = 0i32;
     let mut trace = BoardTrace::default();
     let mut d_logits = vec![0.0f32; 2 * graph.len()];
-    for epoch in 0..plan.epochs {
-        for i in (1..order.len()).rev() {
-            let j = (rng.next_u64() % (i as u64 + 1)) as usize;
-            order.swap(i, j);
-        }
+    for epoch in 0..adam.epochs {
+        shuffle(&mut order, &mut rng);
         let (mut policy_total, mut value_total) = (0.0f64, 0.0f64);
-        for batch in order.chunks(plan.batch.max(1)) {
+        for batch in order.chunks(adam.batch.max(1)) {
             g.fill(0.0);
             for &i in batch {
                 let e = &examples[i];
@@ -807,22 +797,13 @@ pub fn fit_board_net(
                 policy_total += policy_loss(&trace.logits, &e.moves, &mut d_logits);
                 let p = trace.value;
                 let y = e.value;
-                value_total -=
-                    f64::from(y * p.max(1e-7).ln() + (1.0 - y) * (1.0 - p).max(1e-7).ln());
+                value_total += log_loss(p, y);
                 let d_value = plan.value_weight * (p - y);
                 net.backward(graph, &e.features, &trace, &d_logits, d_value, &mut g);
             }
             step += 1;
             let scale = 1.0 / batch.len() as f32;
-            let c1 = 1.0 - beta1.powi(step);
-            let c2 = 1.0 - beta2.powi(step);
-            for j in 0..size {
-                let w = &mut net.params[j];
-                let grad = g[j] * scale + decays[j] * *w;
-                m[j] = beta1 * m[j] + (1.0 - beta1) * grad;
-                v[j] = beta2 * v[j] + (1.0 - beta2) * grad * grad;
-                *w -= plan.rate * (m[j] / c1) / ((v[j] / c2).sqrt() + eps);
-            }
+            moments.step(&mut net.params, &g, scale, |j| decays[j], adam.rate, step);
         }
         let n = examples.len().max(1) as f64;
         progress(epoch + 1, policy_total / n, value_total / n);
@@ -1219,12 +1200,14 @@ mod tests {
             });
         }
         let plan = BoardFitPlan {
-            epochs: 60,
-            batch: 16,
-            rate: 0.01,
-            decay: 0.0,
+            adam: AdamPlan {
+                epochs: 60,
+                batch: 16,
+                rate: 0.01,
+                decay: 0.0,
+                seed: 7,
+            },
             value_weight: 1.0,
-            seed: 7,
         };
         let fitted = || {
             let mut net = net_for(&start, 8, 2, 1);

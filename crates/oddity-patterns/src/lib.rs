@@ -22,6 +22,7 @@
 
 #![warn(missing_docs)]
 
+mod adam;
 mod board_net;
 mod draw;
 mod features;
@@ -39,6 +40,7 @@ mod prior;
 mod shape;
 mod weights;
 
+pub use adam::AdamPlan;
 pub use board_net::{
     BOARD_NET_FORMAT, BoardExample, BoardFitPlan, BoardGraph, BoardNet, BoardNetFile, BoardScore,
     BoardTrace, FEATURES, MAX_BLOCKS, MAX_CHANNELS, board_priors, features, fit_board_net,

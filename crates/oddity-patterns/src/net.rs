@@ -19,6 +19,7 @@
 use std::fmt::Write as _;
 use std::sync::Mutex;
 
+use super::adam::{Adam, AdamPlan, log_loss, shuffle};
 use super::kept::{Kept, read_kept};
 use oddity_rules::internals::escaped;
 use oddity_rules::{Colour, Game, GameKind, Rng, Topology, UnknownGame};
@@ -400,17 +401,9 @@ pub struct Example {
 pub struct FitPlan {
     /// Hidden units.
     pub hidden: usize,
-    /// Passes over the examples.
-    pub epochs: usize,
-    /// Examples per step.
-    pub batch: usize,
-    /// Adam's step size.
-    pub rate: f32,
-    /// L2 penalty on the weights, per step.
-    pub decay: f32,
-    /// Seeds the first weights, the order of the examples and the
-    /// symmetries drawn.
-    pub seed: u64,
+    /// The steps: epochs, batch, rate, decay and seed (which also draws
+    /// the symmetries).
+    pub adam: AdamPlan,
 }
 
 /// The mean log-loss (natural log) and the share of examples whose winner
@@ -454,26 +447,21 @@ pub fn fit_net(
     plan: &FitPlan,
     progress: &mut dyn FnMut(usize, f64),
 ) {
-    let mut rng = Rng::seeded(plan.seed);
+    let adam = &plan.adam;
+    let mut rng = Rng::seeded(adam.seed);
     let hidden = net.hidden;
     let cells = net.cells;
     let sizes = [net.w1.len(), hidden, hidden, 1];
-    let mut m: Vec<Vec<f32>> = sizes.iter().map(|&n| vec![0.0; n]).collect();
-    let mut v = m.clone();
-    let mut g = m.clone();
+    let mut moments: Vec<Adam> = sizes.iter().map(|&n| Adam::new(n)).collect();
+    let mut g: Vec<Vec<f32>> = sizes.iter().map(|&n| vec![0.0; n]).collect();
     let mut order: Vec<usize> = (0..examples.len()).collect();
-    let (beta1, beta2, eps) = (0.9f32, 0.999f32, 1e-8f32);
     let mut step = 0i32;
     let mut h = vec![0.0f32; hidden];
     let mut dh = vec![0.0f32; hidden];
-    for epoch in 0..plan.epochs {
-        // Fisher-Yates with the seeded generator.
-        for i in (1..order.len()).rev() {
-            let j = (rng.next_u64() % (i as u64 + 1)) as usize;
-            order.swap(i, j);
-        }
+    for epoch in 0..adam.epochs {
+        shuffle(&mut order, &mut rng);
         let mut total = 0.0f64;
-        for batch in order.chunks(plan.batch.max(1)) {
+        for batch in order.chunks(adam.batch.max(1)) {
             for grad in &mut g {
                 grad.fill(0.0);
             }
@@ -484,7 +472,7 @@ pub fn fit_net(
                 net.hidden_of(&x, &mut h);
                 let p = net.output(&h);
                 let y = e.target;
-                total -= f64::from(y * p.max(1e-7).ln() + (1.0 - y) * (1.0 - p).max(1e-7).ln());
+                total += log_loss(p, y);
                 let dz = p - y;
                 g[3][0] += dz;
                 for k in 0..hidden {
@@ -508,8 +496,6 @@ pub fn fit_net(
             }
             step += 1;
             let scale = 1.0 / batch.len() as f32;
-            let c1 = 1.0 - beta1.powi(step);
-            let c2 = 1.0 - beta2.powi(step);
             let params: [&mut [f32]; 4] = [
                 &mut net.w1,
                 &mut net.b1,
@@ -518,13 +504,8 @@ pub fn fit_net(
             ];
             for (layer, p) in params.into_iter().enumerate() {
                 // Weights (layers 0 and 2) decay; biases do not.
-                let decay = if layer % 2 == 0 { plan.decay } else { 0.0 };
-                for (j, w) in p.iter_mut().enumerate() {
-                    let grad = g[layer][j] * scale + decay * *w;
-                    m[layer][j] = beta1 * m[layer][j] + (1.0 - beta1) * grad;
-                    v[layer][j] = beta2 * v[layer][j] + (1.0 - beta2) * grad * grad;
-                    *w -= plan.rate * (m[layer][j] / c1) / ((v[layer][j] / c2).sqrt() + eps);
-                }
+                let decay = if layer % 2 == 0 { adam.decay } else { 0.0 };
+                moments[layer].step(p, &g[layer], scale, |_| decay, adam.rate, step);
             }
         }
         progress(epoch + 1, total / examples.len().max(1) as f64);
@@ -651,11 +632,13 @@ mod tests {
         let identity: Vec<usize> = (0..cells).collect();
         let plan = FitPlan {
             hidden: 8,
-            epochs: 40,
-            batch: 16,
-            rate: 0.01,
-            decay: 0.0,
-            seed: 7,
+            adam: AdamPlan {
+                epochs: 40,
+                batch: 16,
+                rate: 0.01,
+                decay: 0.0,
+                seed: 7,
+            },
         };
         let fitted = || {
             let mut net = ValueNet::random(
