@@ -255,4 +255,18 @@ mod tests {
         let answer = s.answer(preview.unwrap()).unwrap().json();
         assert!(answer.contains(r#""ok":true"#), "{answer}");
     }
+
+    /// An unknown game's name is quoted escaped: a control character in
+    /// the request shows as an escape, and the game is unchanged.
+    #[test]
+    fn an_unknown_game_is_quoted_on_one_line() {
+        let mut s = PageSession::new(&[]);
+        let body = r#"{"game":"x\u007fdd","size":4,"black":"human","white":"human"}"#;
+        let e = s
+            .answer(Request::read("new", body.as_bytes()).unwrap())
+            .unwrap_err()
+            .to_string();
+        assert_eq!(e, r"unknown game 'x\u{7f}dd' (xodd, yodd, odd, onyx)");
+        assert_eq!(s.record().moves().len(), 0);
+    }
 }

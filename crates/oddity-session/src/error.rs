@@ -12,8 +12,9 @@ pub(crate) const MAX_NAME: usize = 100;
 /// Why the page's request is refused; the page shows the message as it is.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SessionError {
-    #[error(transparent)]
-    /// The game's name is not one of the four.
+    #[error("unknown game {} (xodd, yodd, odd, onyx)", quoted(&.0.0))]
+    /// The game's name is not one of the four (quoted escaped: the
+    /// request's text).
     UnknownGame(#[from] UnknownGame),
     #[error(transparent)]
     /// The game's size or rules cannot be.
