@@ -9,18 +9,26 @@ use super::args::typed_command;
 use super::fit_data::{self, AdamArgs, FitDataArgs, Split};
 use oddity_analysis::train_data;
 use oddity_patterns::{
-    BoardExample, BoardFitPlan, BoardNet, MAX_BLOCKS, MAX_CHANNELS, fit_board_net, score_board_net,
+    BoardExample, BoardFitPlan, BoardNet, BoardNetFile, MAX_BLOCKS, MAX_CHANNELS, fit_board_net,
+    score_board_net,
 };
 use oddity_rules::Rng;
 
 #[derive(Args, Debug)]
 #[command(after_help = "Example:\n  \
     oddity train-data --game odd --size 5 --source selfplay --visits 30000 --games 100 --out odd5-deep.jsonl\n  \
-    oddity train-net --data odd5-deep.jsonl --out odd5-board.txt\n\n\
+    oddity train-net --data odd5-deep.jsonl --out odd5-board.txt\n  \
+    oddity train-net --data odd7-deep.jsonl --start odd5-board.txt --epochs 0 --out odd5-on-7.txt\n\n\
     See docs/patterns.md.")]
 pub struct TrainNetArgs {
     #[command(flatten)]
     pub fit: FitDataArgs,
+    /// Start from this network file's weights instead of random ones: a
+    /// network of the data's game, for its board or another size of it
+    /// (the file's channels and blocks are kept). With `--epochs 0` the
+    /// network is only measured on the data.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["channels", "blocks"])]
+    pub start: Option<String>,
     /// Numbers per cell between the input and the heads.
     #[arg(long, default_value_t = 16)]
     pub channels: usize,
@@ -57,15 +65,21 @@ pub fn run(args: &TrainNetArgs) -> Result<(), String> {
     })?;
     let graph = graph.expect("at least one data file");
     let Split { train, held, games } = fit_data::split(sets, args.fit.holdout)?;
-    let mut net = BoardNet::random(
-        spec.kind,
-        spec.size,
-        &spec.rules_text(),
-        graph.len(),
-        args.channels,
-        args.blocks,
-        &mut Rng::seeded(adam.seed),
-    );
+    let mut net = match &args.start {
+        Some(path) => BoardNetFile::load(path)?
+            .net
+            .carried_to(&spec, graph.len())
+            .map_err(|e| format!("{path}: {e}"))?,
+        None => BoardNet::random(
+            spec.kind,
+            spec.size,
+            &spec.rules_text(),
+            graph.len(),
+            args.channels,
+            args.blocks,
+            &mut Rng::seeded(adam.seed),
+        ),
+    };
     let plan = BoardFitPlan {
         adam,
         value_weight: args.value_weight,

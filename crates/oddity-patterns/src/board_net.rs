@@ -24,7 +24,7 @@ use std::sync::Mutex;
 use super::adam::{Adam, AdamPlan, log_loss, shuffle};
 use super::kept::{Kept, read_kept};
 use oddity_rules::internals::escaped;
-use oddity_rules::{Action, Cell, Colour, Game, GameKind, Rng, Topology, UnknownGame};
+use oddity_rules::{Action, Cell, Colour, Game, GameKind, GameSpec, Rng, Topology, UnknownGame};
 
 /// The first line of a board network file.
 pub const BOARD_NET_FORMAT: &str = "oddity-board-net 1";
@@ -363,6 +363,24 @@ impl BoardNet {
             blocks,
             params,
         }
+    }
+
+    /// The same weights for another board of its game. Every weight is
+    /// shared by all cells and a cell's place is given over the board's
+    /// largest coordinates, so a network carries to any size of its game.
+    pub fn carried_to(&self, spec: &GameSpec, cells: usize) -> Result<BoardNet, String> {
+        if self.game != spec.kind {
+            return Err(format!(
+                "the network is for {}, not {}",
+                self.game, spec.kind
+            ));
+        }
+        Ok(BoardNet {
+            size: spec.size,
+            rules: spec.rules_text(),
+            cells,
+            ..self.clone()
+        })
     }
 
     /// Whether the network was fitted for this game, size and rules.
@@ -891,7 +909,7 @@ pub fn board_priors<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use oddity_rules::{AnyGame, GameSpec, OddGame, Rules};
+    use oddity_rules::{AnyGame, OddGame, Rules};
 
     fn odd(size: usize) -> OddGame<1> {
         OddGame::new(&GameSpec::new(GameKind::Odd, size, Rules::default()).unwrap())
@@ -1110,6 +1128,29 @@ mod tests {
             assert_eq!(f[2] == 1.0, stone.is_none());
             assert_eq!(f[3] > 0.0, stone.is_some());
         }
+    }
+
+    #[test]
+    fn a_network_carries_to_another_size_of_its_game() {
+        let net = net_for(&odd(3), 3, 2, 7);
+        let bigger = odd(4);
+        let carried = net
+            .carried_to(bigger.spec(), bigger.topology().cell_count())
+            .unwrap();
+        assert!(carried.fits(&bigger) && !carried.fits(&odd(3)));
+        assert_eq!(carried.params, net.params);
+        let graph = BoardGraph::new(bigger.topology());
+        let (mut x, mut trace) = (Vec::new(), BoardTrace::default());
+        features(&played(bigger, 10, 3), &graph, &mut x);
+        carried.evaluate(&graph, &x, &mut trace);
+        assert_eq!(trace.logits.len(), 2 * graph.len());
+        assert!(trace.value > 0.0 && trace.value < 1.0);
+        let onyx = GameSpec::new(GameKind::Onyx, 4, Rules::default()).unwrap();
+        let refused = net.carried_to(&onyx, 10).unwrap_err();
+        assert!(
+            refused.contains("odd") && refused.contains("onyx"),
+            "{refused}"
+        );
     }
 
     #[test]
