@@ -1288,19 +1288,30 @@ mod tests {
         assert!(text.contains("--epochs 20 --channels 32 --blocks 4 --seed 1"));
     }
 
-    /// The Onyx 12 network of the repository reads and fits Onyx 12 alone.
+    /// The Onyx 12 networks of the repository read and fit Onyx 12 alone.
     #[test]
-    fn the_onyx12_network_of_the_repository_reads() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/onyx12-board.txt");
-        let file = BoardNetFile::load(path).unwrap();
-        let spec = |size| GameSpec::new(GameKind::Onyx, size, Rules::default()).unwrap();
-        let fits = |size| {
-            let game = AnyGame::new(&spec(size));
-            oddity_rules::with_game!(&game, g => file.net.fits(g))
-        };
-        assert!(fits(12));
-        assert!(!fits(10));
-        assert_eq!((file.net.channels, file.net.blocks), (16, 3));
+    fn the_onyx12_networks_of_the_repository_read() {
+        let nets = [
+            (
+                concat!(env!("CARGO_MANIFEST_DIR"), "/nets/onyx12-board.txt"),
+                (16, 3),
+            ),
+            (
+                concat!(env!("CARGO_MANIFEST_DIR"), "/nets/onyx12-board-32x4.txt"),
+                (32, 4),
+            ),
+        ];
+        for (path, shape) in nets {
+            let file = BoardNetFile::load(path).unwrap();
+            let spec = |size| GameSpec::new(GameKind::Onyx, size, Rules::default()).unwrap();
+            let fits = |size| {
+                let game = AnyGame::new(&spec(size));
+                oddity_rules::with_game!(&game, g => file.net.fits(g))
+            };
+            assert!(fits(12), "{path}");
+            assert!(!fits(10), "{path}");
+            assert_eq!((file.net.channels, file.net.blocks), shape, "{path}");
+        }
     }
 
     #[test]
