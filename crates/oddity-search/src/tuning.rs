@@ -102,6 +102,9 @@ pub struct Tuning {
     /// Whether the board network's policy gives the priors (on unless
     /// set off: off uses the network for its value alone).
     pub board_net_priors: Option<bool>,
+    /// The board network's share of a child's prior, the rest the game's
+    /// own (1, unless set: the network's alone).
+    pub board_net_mix: Option<f32>,
     /// The visits the board network's value counts for at each node it
     /// evaluates (0, unless set: none).
     pub board_net_value: Option<u32>,
@@ -120,8 +123,18 @@ pub struct BoardNetUse {
     pub visits: u32,
     /// Whether its policy gives the priors.
     pub priors: bool,
+    /// The policy's share of a child's prior; the rest is the prior the
+    /// game's own knowledge gives it (0 where it gives none).
+    pub mix: f32,
     /// The visits its value counts for (0: the value is not used).
     pub value_visits: u32,
+}
+
+impl BoardNetUse {
+    /// A child's prior from the policy's `net` and the game's `own`.
+    pub fn mixed(&self, net: f32, own: f32) -> f32 {
+        self.mix * net + (1.0 - self.mix) * own
+    }
 }
 
 /// The visits at which a node's children take the board network's priors
@@ -144,7 +157,7 @@ pub struct LeafNet {
 }
 
 /// The names [`Tuning::set`] accepts, in listing order.
-pub const NAMES: [&str; 33] = [
+pub const NAMES: [&str; 34] = [
     "rave",
     "rave_equiv",
     "rave_depth",
@@ -177,6 +190,7 @@ pub const NAMES: [&str; 33] = [
     "board_net",
     "board_net_visits",
     "board_net_priors",
+    "board_net_mix",
     "board_net_value",
 ];
 
@@ -309,6 +323,7 @@ impl Tuning {
                 self.board_net_visits = parse_number(value, 1.0, 1e9)?.map(|x| x.round() as u32);
             }
             "board_net_priors" => self.board_net_priors = parse_switch(value)?,
+            "board_net_mix" => self.board_net_mix = parse_number(value, 0.0, 1.0)?,
             "board_net_value" => {
                 self.board_net_value = parse_number(value, 0.0, 1e6)?.map(|x| x.round() as u32);
             }
@@ -358,6 +373,7 @@ impl Tuning {
                 .map_or_else(|| "none".to_string(), |f| f.path.to_string()),
             "board_net_visits" => show(self.board_net_visits),
             "board_net_priors" => show_switch(self.board_net_priors),
+            "board_net_mix" => show(self.board_net_mix),
             "board_net_value" => show(self.board_net_value),
             _ => return None,
         })
@@ -396,6 +412,7 @@ impl Tuning {
             net,
             visits: self.board_net_visits.unwrap_or(BOARD_NET_VISITS),
             priors: self.board_net_priors.unwrap_or(true),
+            mix: self.board_net_mix.unwrap_or(1.0),
             value_visits: self.board_net_value.unwrap_or(0),
         };
         (policy == Policy::Default && (used.priors || used.value_visits > 0)).then_some(used)
@@ -579,7 +596,13 @@ mod tests {
         assert!(t.board_net_for(&odd4, Policy::Default).is_none());
         assert!(t.board_net_for(&odd3, Policy::Plain).is_none());
         // Priors and value each by their switch; neither: not used.
-        assert!((used.priors, used.value_visits) == (true, 0));
+        assert!((used.priors, used.value_visits, used.mix) == (true, 0, 1.0));
+        t.set("board_net_mix", "0.25").unwrap();
+        let mixed = t.board_net_for(&odd3, Policy::Default).unwrap();
+        assert_eq!((mixed.mix, mixed.mixed(1.0, 0.5)), (0.25, 0.625));
+        assert_eq!(t.get("board_net_mix").unwrap(), "0.25");
+        assert_eq!(t.set("board_net_mix", "1.5"), Err(TuningError::BadValue));
+        t.set("board_net_mix", "auto").unwrap();
         t.set("board_net_value", "32").unwrap();
         t.set("board_net_priors", "off").unwrap();
         let value_only = t.board_net_for(&odd3, Policy::Default).unwrap();

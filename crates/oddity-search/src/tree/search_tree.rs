@@ -424,18 +424,18 @@ impl<G: Knowledge> Tree<G> {
         let with_priors = self.config.priors
             && match self.config.board_net {
                 Some(b) if at_root && b.priors => {
+                    let own = if b.mix < 1.0 && self.own_priors(game, w) {
+                        std::mem::take(&mut w.priors)
+                    } else {
+                        Vec::new()
+                    };
                     w.board_net_priors(b.net, game);
+                    for (k, p) in w.priors.iter_mut().enumerate() {
+                        *p = b.mixed(*p, own.get(k).copied().unwrap_or(0.0));
+                    }
                     true
                 }
-                _ => action_priors(
-                    game,
-                    self.config.patterns,
-                    self.config.race,
-                    || self.last_stones(&w.path),
-                    &w.actions,
-                    &mut w.features,
-                    &mut w.priors,
-                ),
+                _ => self.own_priors(game, w),
             }
             && w.priors.len() == n;
         if with_priors {
@@ -476,6 +476,20 @@ impl<G: Knowledge> Tree<G> {
         Some(first)
     }
 
+    /// Fills `w.priors` with the game's own priors of `w.actions` (the
+    /// hand-written ones, or the patterns'); false where it has none.
+    fn own_priors(&self, game: &G, w: &mut Worker) -> bool {
+        action_priors(
+            game,
+            self.config.patterns,
+            self.config.race,
+            || self.last_stones(&w.path),
+            &w.actions,
+            &mut w.features,
+            &mut w.priors,
+        )
+    }
+
     /// Evaluates the board network at `node`, the last of `w`'s path,
     /// whose position is `game`: its policy as the priors of the children
     /// `first..first + n`, its value as visits of `node`.
@@ -494,9 +508,9 @@ impl<G: Knowledge> Tree<G> {
         let black_wins = w.board_net_priors(b.net, game);
         if b.priors {
             for (k, &p) in w.priors.iter().enumerate() {
-                self.node(first + k as u32)
-                    .prior
-                    .store(quantize(p), Relaxed);
+                let child = self.node(first + k as u32);
+                let own = f32::from(child.prior.load(Relaxed)) / 255.0;
+                child.prior.store(quantize(b.mixed(p, own)), Relaxed);
             }
         }
         if b.value_visits > 0 {
@@ -694,6 +708,7 @@ fn empty_points<G: Knowledge>(game: &G) -> u32 {
 mod tests {
     use super::*;
     use crate::knowledge::{PlayoutOptions, RaceWeights};
+    use oddity_patterns::Weights;
     use oddity_rules::{Game, GameKind, GameSpec, OddGame, Rng, Rules};
 
     fn rave_config() -> TreeConfig {
@@ -793,29 +808,47 @@ mod tests {
         (game, net)
     }
 
-    /// With a board network's priors, the root's children are ordered by
-    /// the policy (a network that likes one cell's Black stone puts it
-    /// first, with prior 255), and a node's children take priors once it
-    /// reaches the visits asked for (80), not before.
-    #[test]
-    fn the_board_net_gives_priors_where_the_search_goes() {
+    /// The empty Odd 3 board and a board network whose policy likes all
+    /// of Black's stones alike, far above White's.
+    fn odd3_black_liking_net() -> (OddGame<10>, &'static oddity_patterns::BoardNet) {
         let (game, mut net) = odd3_board_net();
-        // Only the policy's biases speak: Black's stones are all liked
-        // alike, far above White's. The file's last rows are the policy
-        // (two rows of the channels), its two biases, the value's
+        // Only the policy's biases speak. The file's last rows are the
+        // policy (two rows of the channels), its two biases, the value's
         // weights and its bias.
         let (n, c) = (net.params.len(), net.channels);
         let biases = n - 1 - c - 2;
         net.params[biases - 2 * c..biases].fill(0.0);
         net.params[biases] = 0.0;
         net.params[biases + 1] = -3.0;
-        let net: &'static _ = Box::leak(Box::new(net));
+        (game, Box::leak(Box::new(net)))
+    }
+
+    /// Each child's prior and the colour of its stone.
+    fn child_priors<G: Knowledge>(tree: &Tree<G>, node: &Node) -> Vec<(u8, Colour)> {
+        node.children()
+            .map(|c| {
+                (
+                    tree.node(c).prior.load(Relaxed),
+                    tree.node(c).action().colour(),
+                )
+            })
+            .collect()
+    }
+
+    /// With a board network's priors, the root's children are ordered by
+    /// the policy (a network that likes one cell's Black stone puts it
+    /// first, with prior 255), and a node's children take priors once it
+    /// reaches the visits asked for (80), not before.
+    #[test]
+    fn the_board_net_gives_priors_where_the_search_goes() {
+        let (game, net) = odd3_black_liking_net();
         let config = TreeConfig {
             priors: true,
             board_net: Some(BoardNetUse {
                 net,
                 visits: 80,
                 priors: true,
+                mix: 1.0,
                 value_visits: 0,
             }),
             ..rave_config()
@@ -823,16 +856,7 @@ mod tests {
         let tree = Tree::new(game.clone(), 1 << 16, config);
         let mut w = Worker::new(Rng::seeded(1));
         tree.iterate(&mut w, u32::MAX);
-        let priors = |node: &Node| -> Vec<(u8, Colour)> {
-            node.children()
-                .map(|c| {
-                    (
-                        tree.node(c).prior.load(Relaxed),
-                        tree.node(c).action().colour(),
-                    )
-                })
-                .collect()
-        };
+        let priors = |node: &Node| child_priors(&tree, node);
         let root = priors(tree.root());
         assert_eq!(root.len(), 38);
         // Black's 19 stones first, at 255; White's at exp(-3) of them.
@@ -866,6 +890,56 @@ mod tests {
         assert_eq!(seen, [true, true]);
     }
 
+    /// At `mix` 0.5 the policy gives half of a child's prior and the
+    /// game's own priors the rest, at the root and at the nodes the
+    /// network evaluates. Odd has no hand-written priors: Black's stones,
+    /// which the policy gives 1, then take half of 255; with the
+    /// patterns' priors they take more, and never less.
+    #[test]
+    fn the_board_net_mixes_its_priors_with_the_games_own() {
+        for patterns in [false, true] {
+            let (game, net) = odd3_black_liking_net();
+            let config = TreeConfig {
+                priors: true,
+                patterns: patterns.then(|| Weights::builtin(GameKind::Odd).unwrap()),
+                board_net: Some(BoardNetUse {
+                    net,
+                    visits: 80,
+                    priors: true,
+                    mix: 0.5,
+                    value_visits: 0,
+                }),
+                ..rave_config()
+            };
+            let tree = Tree::new(game.clone(), 1 << 16, config);
+            let mut w = Worker::new(Rng::seeded(1));
+            for _ in 0..3000 {
+                tree.iterate(&mut w, u32::MAX);
+            }
+            tree.flush(&mut w);
+            let mut black = child_priors(&tree, tree.root());
+            let evaluated = tree
+                .root()
+                .children()
+                .map(|c| tree.node(c))
+                .filter(|node| node.board_net.load(Relaxed) == 1);
+            let mut nodes = 0;
+            for node in evaluated {
+                black.extend(child_priors(&tree, node));
+                nodes += 1;
+            }
+            black.retain(|&(_, colour)| colour == Colour::Black);
+            assert!(nodes > 0 && black.len() > 19 * nodes, "{nodes} nodes");
+            let half = quantize(0.5);
+            if patterns {
+                assert!(black.iter().all(|&(p, _)| p >= half), "{black:?}");
+                assert!(black.iter().any(|&(p, _)| p > half), "{black:?}");
+            } else {
+                assert!(black.iter().all(|&(p, _)| p == half), "{black:?}");
+            }
+        }
+    }
+
     /// A board network sure that Black wins, used for its value alone:
     /// every node it evaluates (those that reached 3 visits) gains 100
     /// visits, won for Black, lost for White, and no child has a prior.
@@ -882,6 +956,7 @@ mod tests {
                 net,
                 visits: 3,
                 priors: false,
+                mix: 1.0,
                 value_visits: 100,
             }),
             // Every node is expanded at its first visit.
