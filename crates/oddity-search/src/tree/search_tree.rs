@@ -835,6 +835,18 @@ mod tests {
             .collect()
     }
 
+    /// A tree of `game` under `config` after `iterations` iterations of one
+    /// worker, its counts flushed.
+    fn searched<G: Knowledge>(game: &G, config: TreeConfig, iterations: usize) -> Tree<G> {
+        let tree = Tree::new(game.clone(), 1 << 16, config);
+        let mut w = Worker::new(Rng::seeded(1));
+        for _ in 0..iterations {
+            tree.iterate(&mut w, u32::MAX);
+        }
+        tree.flush(&mut w);
+        tree
+    }
+
     /// With a board network's priors, the root's children are ordered by
     /// the policy (a network that likes one cell's Black stone puts it
     /// first, with prior 255), and a node's children take priors once it
@@ -853,9 +865,8 @@ mod tests {
             }),
             ..rave_config()
         };
-        let tree = Tree::new(game.clone(), 1 << 16, config);
-        let mut w = Worker::new(Rng::seeded(1));
-        tree.iterate(&mut w, u32::MAX);
+        // The root's priors are given once, when it is expanded.
+        let tree = searched(&game, config, 3000);
         let priors = |node: &Node| child_priors(&tree, node);
         let root = priors(tree.root());
         assert_eq!(root.len(), 38);
@@ -872,10 +883,6 @@ mod tests {
                 }
             );
         }
-        for _ in 0..3000 {
-            tree.iterate(&mut w, u32::MAX);
-        }
-        tree.flush(&mut w);
         let mut seen = [false; 2];
         for c in tree.root().children() {
             let node = tree.node(c);
@@ -911,12 +918,7 @@ mod tests {
                 }),
                 ..rave_config()
             };
-            let tree = Tree::new(game.clone(), 1 << 16, config);
-            let mut w = Worker::new(Rng::seeded(1));
-            for _ in 0..3000 {
-                tree.iterate(&mut w, u32::MAX);
-            }
-            tree.flush(&mut w);
+            let tree = searched(&game, config, 3000);
             let mut black = child_priors(&tree, tree.root());
             let evaluated = tree
                 .root()
@@ -963,12 +965,7 @@ mod tests {
             expand_divisor: 64,
             ..rave_config()
         };
-        let tree = Tree::new(game.clone(), 1 << 16, config);
-        let mut w = Worker::new(Rng::seeded(1));
-        for _ in 0..3000 {
-            tree.iterate(&mut w, u32::MAX);
-        }
-        tree.flush(&mut w);
+        let tree = searched(&game, config, 3000);
         let mut evaluated = [0; 2];
         for c in tree.root().children() {
             let child = tree.node(c);
@@ -1023,12 +1020,7 @@ mod tests {
                 }),
                 ..rave_config()
             };
-            let tree = Tree::new(game.clone(), 1 << 16, config);
-            let mut w = Worker::new(Rng::seeded(1));
-            for _ in 0..400 {
-                tree.iterate(&mut w, u32::MAX);
-            }
-            tree.flush(&mut w);
+            let tree = searched(&game, config, 400);
             assert_eq!(tree.root().visits(), 1600);
             let (visits, wins) = tree.root().children().fold((0, 0), |(v, x), c| {
                 (v + tree.node(c).visits(), x + tree.node(c).wins())
