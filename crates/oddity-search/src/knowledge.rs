@@ -47,6 +47,10 @@ pub struct Resolved {
     pub rave_equiv: f32,
     /// AMAF statistics are kept below the first this many nodes of a path.
     pub rave_depth: u32,
+    /// GRAVE: the visits below which a node takes its children's AMAF
+    /// statistics from the nearest node above it with this many and the
+    /// same side to move (0: off).
+    pub grave: u32,
     /// Onyx with RAVE: the swap, which has no AMAF statistics, is judged
     /// until its own visits count by its parent's win rate for the first
     /// player (the position after the swap mirrors the one before it).
@@ -116,6 +120,7 @@ pub fn defaults(kind: GameKind) -> Resolved {
         rave: true,
         rave_equiv: 1000.0,
         rave_depth: u32::MAX,
+        grave: 0,
         swap_mirror: true,
         priors: true,
         prior_weight: 4.0,

@@ -31,6 +31,7 @@ fn tree_config<G: Game>(game: &G, params: &SearchParams) -> TreeConfig {
         rave: r.rave,
         rave_equiv: r.rave_equiv,
         rave_depth: r.rave_depth,
+        grave: r.grave,
         swap_mirror: r.swap_mirror,
         leaf_playouts: r.leaf_playouts.max(1),
         smart_playouts: r.playouts,

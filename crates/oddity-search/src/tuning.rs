@@ -26,6 +26,10 @@ pub struct Tuning {
     /// AMAF statistics are kept for the children of the first this many
     /// nodes of each iteration's path (the root is the first).
     pub rave_depth: Option<u32>,
+    /// GRAVE: a node with fewer visits than this takes its children's AMAF
+    /// statistics from the nearest node above it with at least this many
+    /// visits and the same side to move; 0: off (each child's own).
+    pub grave: Option<u32>,
     /// Onyx with RAVE: the swap is judged by its parent's win rate for the
     /// first player until its own visits count.
     pub swap_mirror: Option<bool>,
@@ -157,10 +161,11 @@ pub struct LeafNet {
 }
 
 /// The names [`Tuning::set`] accepts, in listing order.
-pub const NAMES: [&str; 34] = [
+pub const NAMES: [&str; 35] = [
     "rave",
     "rave_equiv",
     "rave_depth",
+    "grave",
     "swap_mirror",
     "priors",
     "prior_weight",
@@ -257,6 +262,7 @@ impl Tuning {
             "rave_depth" => {
                 self.rave_depth = parse_number(value, 1.0, 1e6)?.map(|x| x.round() as u32);
             }
+            "grave" => self.grave = parse_number(value, 0.0, 1e9)?.map(|x| x.round() as u32),
             "swap_mirror" => self.swap_mirror = parse_switch(value)?,
             "priors" => self.priors = parse_switch(value)?,
             "prior_weight" => self.prior_weight = parse_number(value, 0.0, 1e6)?,
@@ -338,6 +344,7 @@ impl Tuning {
             "rave" => show_switch(self.rave),
             "rave_equiv" => show(self.rave_equiv),
             "rave_depth" => show(self.rave_depth),
+            "grave" => show(self.grave),
             "swap_mirror" => show_switch(self.swap_mirror),
             "priors" => show_switch(self.priors),
             "prior_weight" => show(self.prior_weight),
@@ -446,6 +453,7 @@ impl Tuning {
                 rave: self.rave.unwrap_or(d.rave),
                 rave_equiv: self.rave_equiv.unwrap_or(d.rave_equiv),
                 rave_depth: self.rave_depth.unwrap_or(d.rave_depth),
+                grave: self.grave.unwrap_or(d.grave),
                 swap_mirror: self.swap_mirror.unwrap_or(d.swap_mirror),
                 // The learned priors go through the same hook.
                 priors: patterns || self.priors.unwrap_or(d.priors) && knowledge::has_priors(kind),
@@ -485,6 +493,13 @@ mod tests {
         t.set("rave_equiv", "500").unwrap();
         assert_eq!(t.get("rave").unwrap(), "off");
         assert_eq!(t.get("rave_equiv").unwrap(), "500");
+        t.set("grave", "400").unwrap();
+        assert_eq!(t.get("grave").unwrap(), "400");
+        assert_eq!(t.resolve(GameKind::Odd, Policy::Default).grave, 400);
+        assert_eq!(t.resolve(GameKind::Odd, Policy::Plain).grave, 0);
+        assert_eq!(t.set("grave", "-1"), Err(TuningError::BadValue));
+        t.set("grave", "auto").unwrap();
+        assert_eq!(t.resolve(GameKind::Onyx, Policy::Default).grave, 0);
         t.set("rave", "auto").unwrap();
         assert_eq!(t.get("rave").unwrap(), "auto");
         assert!(t.get("nonsense").is_none());

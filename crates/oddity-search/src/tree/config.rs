@@ -31,6 +31,10 @@ pub(crate) struct TreeConfig {
     pub(crate) rave_equiv: f32,
     /// AMAF is kept below the first this many nodes of a path.
     pub(crate) rave_depth: u32,
+    /// GRAVE: a node with fewer visits than this scores its children by
+    /// the AMAF statistics of the nearest node above it with at least this
+    /// many visits and the same side to move (0: off).
+    pub(crate) grave: u32,
     /// With `rave`: the swap, which has no AMAF statistics, takes its
     /// parent's playouts and the first player's wins in them instead.
     pub(crate) swap_mirror: bool,

@@ -15,7 +15,7 @@ use super::amaf::update_amaf;
 use super::config::TreeConfig;
 use super::node::{Arena, EXPANDING, NO_CHILDREN, Node, ROOT};
 use super::select::select_with;
-use super::worker::{ROOT_BATCH, Worker};
+use super::worker::{GraveSource, NO_SOURCE, ROOT_BATCH, Worker};
 
 use Ordering::{Acquire, Relaxed, Release};
 
@@ -102,6 +102,9 @@ impl<G: Knowledge> Tree<G> {
         if self.config.rave {
             w.clear_final_boards(game.topology());
         }
+        if self.config.grave > 0 {
+            w.grave.iter_mut().for_each(GraveSource::reset);
+        }
         // Playouts (or proven results) backed up, and their wins per seat.
         let (playouts, wins) = loop {
             let node = self.node(idx);
@@ -166,6 +169,11 @@ impl<G: Knowledge> Tree<G> {
                     w.root_first = first;
                 }
                 let parent_visits = node.visits() + w.pending_visits;
+                if self.config.grave > 0 && parent_visits >= self.config.grave {
+                    let source = &mut w.grave[mover.index()];
+                    source.node = ROOT;
+                    source.filled = false;
+                }
                 // The root's wins count for its side to move.
                 let mirror = (
                     parent_visits,
@@ -188,7 +196,12 @@ impl<G: Knowledge> Tree<G> {
                 own_pending = w.root_delta[k].0;
                 child
             } else {
-                let child = self.select(node, first, n, mover);
+                let grave = if self.config.rave && self.config.grave > 0 {
+                    self.grave_table(w, idx, node, mover)
+                } else {
+                    None
+                };
+                let child = self.select(node, first, n, mover, grave);
                 self.node(child).visits.fetch_add(1, Relaxed);
                 own_pending = 0;
                 child
@@ -237,6 +250,35 @@ impl<G: Knowledge> Tree<G> {
         if w.pending_visits >= ROOT_BATCH * self.config.leaf_playouts {
             self.flush(w);
         }
+    }
+
+    /// GRAVE: the AMAF statistics by stone action that the children of
+    /// `node` (index `idx`, `mover` to move) are scored by: its own
+    /// children's (`None`) once it has [`TreeConfig::grave`] visits, and
+    /// then it becomes `mover`'s source for the nodes below it; before,
+    /// the children's of the path's deepest such node with the same side
+    /// to move, if there is one.
+    fn grave_table<'w>(
+        &self,
+        w: &'w mut Worker,
+        idx: u32,
+        node: &Node,
+        mover: Colour,
+    ) -> Option<&'w [(u32, u32)]> {
+        let source = &mut w.grave[mover.index()];
+        if node.visits() >= self.config.grave {
+            source.node = idx;
+            source.filled = false;
+            return None;
+        }
+        if source.node == NO_SOURCE {
+            return None;
+        }
+        if !source.filled {
+            let kids = self.node(source.node).children();
+            source.fill(self.arena.slice(kids.start, kids.len() as u32));
+        }
+        Some(&source.amaf)
     }
 
     /// The winner of the leaf `game` with best play, when nothing left to
@@ -553,7 +595,14 @@ impl<G: Knowledge> Tree<G> {
     /// Four independent running maxima break the loop's dependency chain;
     /// ties go to the lowest index, as in a plain scan.
     #[inline]
-    pub(crate) fn select(&self, parent: &Node, first: u32, n: u32, mover: Colour) -> u32 {
+    pub(crate) fn select(
+        &self,
+        parent: &Node,
+        first: u32,
+        n: u32,
+        mover: Colour,
+        grave: Option<&[(u32, u32)]>,
+    ) -> u32 {
         let v = parent.visits();
         // A node's wins count for the seat that chose it.
         let m = (v, parent.wins());
@@ -568,6 +617,7 @@ impl<G: Knowledge> Tree<G> {
                 mover,
                 &[],
                 &[],
+                grave,
             ),
             (true, false) => select_with::<true, false, false>(
                 &self.config,
@@ -579,6 +629,7 @@ impl<G: Knowledge> Tree<G> {
                 mover,
                 &[],
                 &[],
+                grave,
             ),
             (false, true) => select_with::<false, false, true>(
                 &self.config,
@@ -590,6 +641,7 @@ impl<G: Knowledge> Tree<G> {
                 mover,
                 &[],
                 &[],
+                grave,
             ),
             (false, false) => select_with::<false, false, false>(
                 &self.config,
@@ -601,6 +653,7 @@ impl<G: Knowledge> Tree<G> {
                 mover,
                 &[],
                 &[],
+                grave,
             ),
         }
     }
@@ -631,6 +684,7 @@ impl<G: Knowledge> Tree<G> {
                 mover,
                 d,
                 a,
+                None,
             ),
             (true, false) => select_with::<true, true, false>(
                 &self.config,
@@ -642,6 +696,7 @@ impl<G: Knowledge> Tree<G> {
                 mover,
                 d,
                 a,
+                None,
             ),
             (false, true) => select_with::<false, true, true>(
                 &self.config,
@@ -653,6 +708,7 @@ impl<G: Knowledge> Tree<G> {
                 mover,
                 d,
                 a,
+                None,
             ),
             (false, false) => select_with::<false, true, false>(
                 &self.config,
@@ -664,6 +720,7 @@ impl<G: Knowledge> Tree<G> {
                 mover,
                 d,
                 a,
+                None,
             ),
         }
     }
@@ -706,6 +763,7 @@ fn empty_points<G: Knowledge>(game: &G) -> u32 {
 
 #[cfg(test)]
 mod tests {
+    use super::super::worker::STONE_BITS;
     use super::*;
     use crate::knowledge::{PlayoutOptions, RaceWeights};
     use oddity_patterns::Weights;
@@ -726,6 +784,7 @@ mod tests {
             rave: true,
             rave_equiv: 1000.0,
             rave_depth: u32::MAX,
+            grave: 0,
             swap_mirror: true,
             leaf_playouts: 1,
             playout: PlayoutOptions::default(),
@@ -845,6 +904,71 @@ mod tests {
         }
         tree.flush(&mut w);
         tree
+    }
+
+    /// GRAVE: a node with enough visits scores its children by their own
+    /// AMAF statistics and becomes its side's source; a node below it with
+    /// fewer visits and the same side to move scores each child by the
+    /// source's child of the same stone; a side without a source on the
+    /// path keeps the children's own.
+    #[test]
+    fn grave_scores_a_young_node_by_its_sides_source() {
+        let spec = GameSpec::new(GameKind::Odd, 3, Rules::default()).unwrap();
+        let game = OddGame::<10>::new(&spec);
+        let grave = 50;
+        // Every leaf is expanded on its first visit.
+        let config = TreeConfig {
+            grave,
+            expand_divisor: 1000,
+            ..rave_config()
+        };
+        let tree = searched(&game, config, 5000);
+        let expanded = |i: u32| !tree.node(i).children().is_empty();
+        // A root child (White to move) old enough to be a source, and a
+        // young grandchild of it where White moves again.
+        let (source, young) = tree
+            .root()
+            .children()
+            .filter(|&a| tree.node(a).visits() >= grave)
+            .find_map(|a| {
+                let young = tree
+                    .node(a)
+                    .children()
+                    .flat_map(|b| tree.node(b).children())
+                    .find(|&n| expanded(n) && tree.node(n).visits() < grave)?;
+                Some((a, young))
+            })
+            .expect("a young grandchild under an old root child");
+        let mut w = Worker::new(Rng::seeded(1));
+        w.grave.iter_mut().for_each(GraveSource::reset);
+        let old = tree.node(source);
+        assert!(
+            tree.grave_table(&mut w, source, old, Colour::White)
+                .is_none()
+        );
+        assert_eq!(w.grave[Colour::White.index()].node, source);
+        // Black has no source on this path.
+        let node = tree.node(young);
+        assert!(
+            tree.grave_table(&mut w, young, node, Colour::Black)
+                .is_none()
+        );
+        let table = tree
+            .grave_table(&mut w, young, node, Colour::White)
+            .expect("the source's statistics")
+            .to_vec();
+        let by_action: std::collections::HashMap<Action, (u32, u32)> = old
+            .children()
+            .map(|c| (tree.node(c).action(), tree.node(c).amaf()))
+            .collect();
+        let mut credited = 0;
+        for c in node.children() {
+            let action = tree.node(c).action();
+            let key = usize::from(tree.node(c).action.load(Relaxed)) & (STONE_BITS - 1);
+            assert_eq!(table[key], by_action[&action], "{action:?}");
+            credited += u32::from(table[key].0 > 0);
+        }
+        assert!(credited > 0);
     }
 
     /// With a board network's priors, the root's children are ordered by

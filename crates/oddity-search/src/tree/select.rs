@@ -8,6 +8,7 @@ use oddity_rules::{Action, Colour};
 
 use super::config::TreeConfig;
 use super::node::{Arena, Node};
+use super::worker::STONE_BITS;
 
 /// The RAVE selection score of a child with `visits` and `wins` of its own
 /// and `av`, `aw` AMAF playouts and wins: the blend
@@ -63,6 +64,8 @@ static RSQRT: std::sync::LazyLock<[f32; RSQRT_TABLE]> = std::sync::LazyLock::new
 /// takes for `mover`: see [`super::search_tree::Tree`]'s `select`.
 /// `mirror`: the parent's playouts and the wins in them of the seat
 /// that chose it, which stand in for the swap's AMAF statistics.
+/// `grave`: AMAF statistics by stone action that replace the children's
+/// own (GRAVE, [`TreeConfig::grave`]).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn select_with<const BIAS: bool, const DELTA: bool, const RAVE: bool>(
@@ -75,6 +78,7 @@ pub(crate) fn select_with<const BIAS: bool, const DELTA: bool, const RAVE: bool>
     mover: Colour,
     deltas: &[(u32, u32)],
     amaf_deltas: &[(u32, u32)],
+    grave: Option<&[(u32, u32)]>,
 ) -> u32 {
     const LANES: usize = 4;
     let bias_scale = config.prior_weight / 255.0;
@@ -98,7 +102,10 @@ pub(crate) fn select_with<const BIAS: bool, const DELTA: bool, const RAVE: bool>
             return if proof == mine { Err(()) } else { Ok(None) };
         }
         if RAVE {
-            let (mut av, mut aw) = c.amaf();
+            let (mut av, mut aw) = match grave {
+                Some(table) => table[usize::from(c.action.load(Relaxed)) & (STONE_BITS - 1)],
+                None => c.amaf(),
+            };
             if DELTA && let Some(&(v, w)) = amaf_deltas.get(k) {
                 av += v;
                 aw += w;

@@ -23,7 +23,7 @@ impl<G: Knowledge> Tree<G> {
                 return depth;
             }
             let mover = game.to_move();
-            idx = self.select(node, kids.start, kids.len() as u32, mover);
+            idx = self.select(node, kids.start, kids.len() as u32, mover, None);
             game.apply(self.node(idx).action());
             depth += 1;
         }
@@ -48,7 +48,7 @@ impl<G: Knowledge> Tree<G> {
                 break;
             }
             let mover = game.to_move();
-            idx = self.select(node, kids.start, kids.len() as u32, mover);
+            idx = self.select(node, kids.start, kids.len() as u32, mover, None);
             game.apply(self.node(idx).action());
             w.path.push((idx, mover));
         }

@@ -6,6 +6,9 @@ use oddity_patterns::{
 };
 use oddity_rules::{Action, Colour, Game, Rng, Topology};
 
+use std::sync::atomic::Ordering::Relaxed;
+
+use super::node::Node;
 use super::tally::Tally;
 
 /// Per-thread state: random numbers and reused buffers, so an iteration
@@ -55,6 +58,60 @@ pub(crate) struct Worker {
     pub(crate) root_amaf: Vec<(u32, u32)>,
     /// The playouts' final boards, counted only when asked for.
     pub(crate) tally: Option<Tally>,
+    /// GRAVE ([`super::config::TreeConfig::grave`]), per side to move.
+    pub(crate) grave: [GraveSource; 2],
+}
+
+/// GRAVE: for one side to move, the node of the current path whose
+/// children's AMAF statistics stand in for those of the nodes below it
+/// with too few visits.
+pub(crate) struct GraveSource {
+    /// The deepest node of the path so far with enough visits and this
+    /// side to move ([`NO_SOURCE`]: none yet).
+    pub(crate) node: u32,
+    /// Whether `amaf` holds `node`'s children's statistics in this
+    /// iteration (they change with every iteration).
+    pub(crate) filled: bool,
+    /// Indexed by a stone action's bits: the AMAF playouts and wins of
+    /// `node`'s child of that action.
+    pub(crate) amaf: Vec<(u32, u32)>,
+    /// The entries of `amaf` that are set.
+    pub(crate) keys: Vec<u16>,
+}
+
+/// [`GraveSource::node`] before any node of the path qualifies.
+pub(crate) const NO_SOURCE: u32 = u32::MAX;
+
+impl GraveSource {
+    fn new() -> GraveSource {
+        GraveSource {
+            node: NO_SOURCE,
+            filled: false,
+            amaf: vec![(0, 0); STONE_BITS],
+            keys: Vec::new(),
+        }
+    }
+
+    /// Forgets the source at the start of an iteration.
+    pub(crate) fn reset(&mut self) {
+        self.node = NO_SOURCE;
+        self.filled = false;
+    }
+
+    /// Fills `amaf` from `children` (the source's), clearing what an
+    /// earlier source left.
+    pub(crate) fn fill(&mut self, children: &[Node]) {
+        for &k in &self.keys {
+            self.amaf[usize::from(k)] = (0, 0);
+        }
+        self.keys.clear();
+        for c in children {
+            let key = c.action.load(Relaxed) & (STONE_BITS as u16 - 1);
+            self.amaf[usize::from(key)] = c.amaf();
+            self.keys.push(key);
+        }
+        self.filled = true;
+    }
 }
 
 /// Entries of [`Worker::on_final_board`]: a stone action's bits are below
@@ -214,6 +271,7 @@ impl Worker {
             root_first: 0,
             root_amaf: Vec::new(),
             tally: None,
+            grave: [GraveSource::new(), GraveSource::new()],
         }
     }
 }
