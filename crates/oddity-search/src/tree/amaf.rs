@@ -6,7 +6,7 @@ use std::sync::atomic::Ordering::Relaxed;
 use oddity_rules::Colour;
 
 use super::node::{Arena, Node, ROOT};
-use super::worker::{STONE_BITS, Worker};
+use super::worker::{Worker, stone_index};
 
 /// The AMAF credit of `node` from the iteration's playouts that `table`
 /// records (see [`Worker::on_final_board`]): the playouts that ended with
@@ -14,7 +14,7 @@ use super::worker::{STONE_BITS, Worker};
 /// actions (pass, swap, end of turn) index entries of no cell, which stay 0.
 #[inline(always)]
 fn amaf_credit(table: &[[u8; 2]], node: &Node, chooser: Colour) -> (u32, u32) {
-    let e = table[usize::from(node.action.load(Relaxed)) & (STONE_BITS - 1)];
+    let e = table[stone_index(node)];
     (
         u32::from(e[0]) + u32::from(e[1]),
         u32::from(e[chooser.index()]),

@@ -15,7 +15,7 @@ use super::amaf::update_amaf;
 use super::config::TreeConfig;
 use super::node::{Arena, EXPANDING, NO_CHILDREN, Node, ROOT};
 use super::select::select_with;
-use super::worker::{GraveSource, NO_SOURCE, ROOT_BATCH, Worker};
+use super::worker::{GraveSource, ROOT_BATCH, Worker};
 
 use Ordering::{Acquire, Relaxed, Release};
 
@@ -170,9 +170,7 @@ impl<G: Knowledge> Tree<G> {
                 }
                 let parent_visits = node.visits() + w.pending_visits;
                 if self.config.grave > 0 && parent_visits >= self.config.grave {
-                    let source = &mut w.grave[mover.index()];
-                    source.node = ROOT;
-                    source.filled = false;
+                    w.grave[mover.index()].set(ROOT);
                 }
                 // The root's wins count for its side to move.
                 let mirror = (
@@ -267,18 +265,11 @@ impl<G: Knowledge> Tree<G> {
     ) -> Option<&'w [(u32, u32)]> {
         let source = &mut w.grave[mover.index()];
         if node.visits() >= self.config.grave {
-            source.node = idx;
-            source.filled = false;
+            source.set(idx);
             return None;
         }
-        if source.node == NO_SOURCE {
-            return None;
-        }
-        if !source.filled {
-            let kids = self.node(source.node).children();
-            source.fill(self.arena.slice(kids.start, kids.len() as u32));
-        }
-        Some(&source.amaf)
+        let kids = self.node(source.node()?).children();
+        Some(source.statistics(self.arena.slice(kids.start, kids.len() as u32)))
     }
 
     /// The winner of the leaf `game` with best play, when nothing left to
@@ -763,7 +754,7 @@ fn empty_points<G: Knowledge>(game: &G) -> u32 {
 
 #[cfg(test)]
 mod tests {
-    use super::super::worker::STONE_BITS;
+    use super::super::worker::stone_index;
     use super::*;
     use crate::knowledge::{PlayoutOptions, RaceWeights};
     use oddity_patterns::Weights;
@@ -946,7 +937,7 @@ mod tests {
             tree.grave_table(&mut w, source, old, Colour::White)
                 .is_none()
         );
-        assert_eq!(w.grave[Colour::White.index()].node, source);
+        assert_eq!(w.grave[Colour::White.index()].node(), Some(source));
         // Black has no source on this path.
         let node = tree.node(young);
         assert!(
@@ -964,7 +955,7 @@ mod tests {
         let mut credited = 0;
         for c in node.children() {
             let action = tree.node(c).action();
-            let key = usize::from(tree.node(c).action.load(Relaxed)) & (STONE_BITS - 1);
+            let key = stone_index(tree.node(c));
             assert_eq!(table[key], by_action[&action], "{action:?}");
             credited += u32::from(table[key].0 > 0);
         }

@@ -8,7 +8,7 @@ use oddity_rules::{Action, Colour};
 
 use super::config::TreeConfig;
 use super::node::{Arena, Node};
-use super::worker::STONE_BITS;
+use super::worker::stone_index;
 
 /// The RAVE selection score of a child with `visits` and `wins` of its own
 /// and `av`, `aw` AMAF playouts and wins: the blend
@@ -103,7 +103,7 @@ pub(crate) fn select_with<const BIAS: bool, const DELTA: bool, const RAVE: bool>
         }
         if RAVE {
             let (mut av, mut aw) = match grave {
-                Some(table) => table[usize::from(c.action.load(Relaxed)) & (STONE_BITS - 1)],
+                Some(table) => table[stone_index(c)],
                 None => c.amaf(),
             };
             if DELTA && let Some(&(v, w)) = amaf_deltas.get(k) {

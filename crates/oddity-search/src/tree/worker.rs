@@ -68,19 +68,19 @@ pub(crate) struct Worker {
 pub(crate) struct GraveSource {
     /// The deepest node of the path so far with enough visits and this
     /// side to move ([`NO_SOURCE`]: none yet).
-    pub(crate) node: u32,
+    node: u32,
     /// Whether `amaf` holds `node`'s children's statistics in this
     /// iteration (they change with every iteration).
-    pub(crate) filled: bool,
-    /// Indexed by a stone action's bits: the AMAF playouts and wins of
-    /// `node`'s child of that action.
-    pub(crate) amaf: Vec<(u32, u32)>,
+    filled: bool,
+    /// Indexed by [`stone_index`]: the AMAF playouts and wins of `node`'s
+    /// child of that stone.
+    amaf: Vec<(u32, u32)>,
     /// The entries of `amaf` that are set.
-    pub(crate) keys: Vec<u16>,
+    keys: Vec<usize>,
 }
 
 /// [`GraveSource::node`] before any node of the path qualifies.
-pub(crate) const NO_SOURCE: u32 = u32::MAX;
+const NO_SOURCE: u32 = u32::MAX;
 
 impl GraveSource {
     fn new() -> GraveSource {
@@ -94,24 +94,46 @@ impl GraveSource {
 
     /// Forgets the source at the start of an iteration.
     pub(crate) fn reset(&mut self) {
-        self.node = NO_SOURCE;
+        self.set(NO_SOURCE);
+    }
+
+    /// Makes `node` the source; its children's statistics are read when
+    /// first asked for.
+    pub(crate) fn set(&mut self, node: u32) {
+        self.node = node;
         self.filled = false;
     }
 
-    /// Fills `amaf` from `children` (the source's), clearing what an
-    /// earlier source left.
-    pub(crate) fn fill(&mut self, children: &[Node]) {
-        for &k in &self.keys {
-            self.amaf[usize::from(k)] = (0, 0);
-        }
-        self.keys.clear();
-        for c in children {
-            let key = c.action.load(Relaxed) & (STONE_BITS as u16 - 1);
-            self.amaf[usize::from(key)] = c.amaf();
-            self.keys.push(key);
-        }
-        self.filled = true;
+    /// The source node, if the path has one.
+    pub(crate) fn node(&self) -> Option<u32> {
+        (self.node != NO_SOURCE).then_some(self.node)
     }
+
+    /// The source's children's statistics by [`stone_index`], read from
+    /// `children` (the source's) on the first call since it was set.
+    pub(crate) fn statistics(&mut self, children: &[Node]) -> &[(u32, u32)] {
+        if !self.filled {
+            for &k in &self.keys {
+                self.amaf[k] = (0, 0);
+            }
+            self.keys.clear();
+            for c in children {
+                let key = stone_index(c);
+                self.amaf[key] = c.amaf();
+                self.keys.push(key);
+            }
+            self.filled = true;
+        }
+        &self.amaf
+    }
+}
+
+/// The entry of a table by stone action ([`Worker::on_final_board`],
+/// [`GraveSource`]) for `node`'s action. Special actions (pass, swap, end
+/// of turn) index entries of no cell.
+#[inline(always)]
+pub(crate) fn stone_index(node: &Node) -> usize {
+    usize::from(node.action.load(Relaxed)) & (STONE_BITS - 1)
 }
 
 /// Entries of [`Worker::on_final_board`]: a stone action's bits are below
